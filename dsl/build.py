@@ -1,0 +1,954 @@
+"""Stage two: syntax lines -> typed declarations (nodes.py), collecting diagnostics.
+
+Each block kind has a table of the lines it accepts (by leading word); effect blocks match each
+line against the phrase patterns declared on the node classes. Nothing here raises for bad
+content: every problem becomes a ``Diagnostic`` and building goes on, so one run reports all.
+References to other content (items, locations, modes, minions, tags) are recorded as ``Ref``
+for ``check.py`` to resolve once everything is loaded.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Any, Callable, Optional
+
+import attrs
+
+from . import nodes as n
+from .diagnostics import Diagnostic, Span
+from .syntax import Atom, Block, Line
+
+PHASES = ("action", "planning", "killer", "panic", "upkeep")
+TARGETS = ("fg", "victims", "fg-or-victims")
+QUANTITIES = ("fear", "time", "health", "bloodlust")
+COUNTABLES = ("victims", "minions", "dead", "rescued")
+SPECIAL_LOCS = ("here", "killer-location")
+
+
+@attrs.frozen
+class Ref:
+    """A name used by content, resolved by the checker."""
+
+    kind: str  # item | loc | mode | minion | tag | pathtag
+    name: str
+    span: Span
+    scope: str  # id of the declaration it stands in (scenario or killer id), or ""
+
+
+# --- phrase patterns ------------------------------------------------------------------------
+_SLOT = re.compile(r"\{(\w+):(\w+)\}")
+
+
+@attrs.frozen
+class Pattern:
+    cls: type
+    parts: tuple  # str literal or (field, type)
+    display: str
+
+    @classmethod
+    def compile(cls, node_cls: type, text: str) -> "Pattern":
+        parts: list = []
+        display: list[str] = []
+        for word in text.split():
+            m = _SLOT.fullmatch(word)
+            if m:
+                parts.append((m.group(1), m.group(2)))
+                display.append(_DISPLAY.get(m.group(2), m.group(2).upper()))
+            else:
+                parts.append(word)
+                display.append(word)
+        return cls(node_cls, tuple(parts), " ".join(display))
+
+
+_DISPLAY = {"int": "N", "amount": "N", "loc": "LOC", "item": "ITEM", "mode": "MODE", "name": "NAME",
+            "target": "TARGET", "minion": "MINION", "tag": "TAG", "pathtag": "TAG", "cond": "CONDITION",
+            "quantity": "fear|time|health|bloodlust", "countable": "victims|minions",
+            "killer": "killer", "minions": "minions", "enemies": "enemies"}
+
+
+def _patterns(classes) -> tuple[Pattern, ...]:
+    return tuple(Pattern.compile(c, p) for c in classes for p in c.PHRASES)
+
+
+EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
+CONDITION_PATTERNS = _patterns(n.CONDITION_NODES)
+RULE_PATTERNS = _patterns(n.RULE_NODES)
+AMOUNT_PATTERNS = _patterns((n.Count, n.That))
+
+
+class Builder:
+    """Builds the declarations of one file."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self.diags: list[Diagnostic] = []
+        self.refs: list[Ref] = []
+        self.scope = ""
+
+    # --- reporting --------------------------------------------------------------------------
+    def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
+        self.diags.append(Diagnostic(span, code, message, hint))
+
+    def unknown(self, span: Span, code: str, what: str, word: str, choices) -> None:
+        close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+        hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(sorted(choices))[:200]
+        self.error(span, code, f"unknown {what} '{word}'", hint)
+
+    # --- phrase matching --------------------------------------------------------------------
+    def _slot(self, kind: str, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
+        if kind == "int":
+            return (atom.kind == "number", atom.value)
+        if kind == "amount":
+            if atom.kind == "number":
+                return True, atom.value
+            if atom.kind == "name" and atom.value == "that":
+                return True, n.That(atom.span)
+            if atom.kind == "group":
+                inner = list(atom.value)  # type: ignore[arg-type]
+                for pat in AMOUNT_PATTERNS:
+                    node = self._match(pat, inner, atom.span, refs)
+                    if node is not None:
+                        return True, node
+            return False, None
+        if atom.kind != "name":
+            return False, None
+        word = str(atom.value)
+        if kind == "target":
+            return (word in TARGETS, word)
+        if kind == "quantity":
+            return (word in QUANTITIES, word)
+        if kind == "countable":
+            return (word in COUNTABLES, word)
+        if kind in ("killer", "minions", "enemies"):
+            return (word == kind, word)
+        if kind in ("loc", "item", "mode", "minion", "tag", "pathtag"):
+            refs.append(Ref(kind, word, atom.span, self.scope))
+            return True, word
+        if kind == "name":
+            return True, word
+        raise AssertionError(kind)
+
+    def _match(self, pat: Pattern, atoms: list[Atom], span: Span, out: Optional[list[Ref]] = None) -> Optional[object]:
+        """Match atoms against one pattern; on success record its references (in ``out`` or on self)."""
+        values: dict[str, Any] = {}
+        refs: list[Ref] = []
+        i = 0
+        for part in pat.parts:
+            if isinstance(part, str):
+                if i >= len(atoms) or atoms[i].kind != "name" or atoms[i].value != part:
+                    return None
+                if pat.cls is n.Compare and part in ("least", "most"):
+                    values["op"] = "at-" + part
+                i += 1
+                continue
+            field, kind = part
+            if kind == "cond":
+                if i >= len(atoms):
+                    return None
+                cond = self.condition(atoms[i:], atoms[i].span, refs=refs)
+                if cond is None:
+                    return None
+                values[field] = cond
+                i = len(atoms)
+                continue
+            if i >= len(atoms):
+                return None
+            ok, value = self._slot(kind, atoms[i], refs)
+            if not ok:
+                return None
+            values[field] = value
+            i += 1
+        if i != len(atoms):
+            return None
+        (self.refs if out is None else out).extend(refs)
+        return pat.cls(span, **values)
+
+    def _best(self, patterns, text: str) -> str:
+        displays = [p.display for p in patterns]
+        close = difflib.get_close_matches(text, displays, n=1, cutoff=0.3)
+        if not close:
+            first = text.split()[0] if text.split() else ""
+            close = [d for d in displays if d.split()[0] == first][:1]
+        return f"did you mean '{close[0]}'?" if close else ""
+
+    @staticmethod
+    def _generic(atoms: list[Atom]) -> str:
+        return " ".join("N" if a.kind == "number" else a.text() for a in atoms)
+
+    def condition(self, atoms: list[Atom], span: Span, report: bool = False,
+                  refs: Optional[list[Ref]] = None) -> Optional[n.Condition]:
+        for pat in CONDITION_PATTERNS:
+            node = self._match(pat, atoms, span, refs)
+            if node is not None:
+                return node  # type: ignore[return-value]
+        if report:
+            self.error(span, "E208", f"unknown condition '{' '.join(a.text() for a in atoms)}'",
+                       self._best(CONDITION_PATTERNS, self._generic(atoms)))
+        return None
+
+    def rule(self, line: Line, atoms: list[Atom]) -> Optional[object]:
+        for pat in RULE_PATTERNS:
+            node = self._match(pat, atoms, line.span)
+            if node is not None:
+                return node
+        self.error(line.span, "E207", f"unknown rule '{' '.join(a.text() for a in atoms)}'",
+                   self._best(RULE_PATTERNS, self._generic(atoms)))
+        return None
+
+    # --- effect blocks ----------------------------------------------------------------------
+    def effects(self, block: Optional[Block]) -> tuple:
+        if block is None:
+            return ()
+        out = []
+        for line in block.lines:
+            node = self.effect(line)
+            if node is not None:
+                out.append(node)
+        return tuple(out)
+
+    def effect(self, line: Line) -> Optional[object]:
+        head = line.head()
+        parts = line.parts
+        atoms = [p for p in parts if isinstance(p, Atom)]
+        blocks = [p for p in parts if isinstance(p, Block)]
+        if head == "if":
+            return self._if(line)
+        if head == "mode" and len(atoms) == 2 and len(blocks) == 1:
+            self.refs.append(Ref("mode", str(atoms[1].value), atoms[1].span, self.scope))
+            return n.ModeBlock(line.span, str(atoms[1].value), self.effects(blocks[0]))
+        if head == "repeat" and len(atoms) == 2 and len(blocks) == 1:
+            ok, amount = self._slot("amount", atoms[1], [])
+            if not ok:
+                self.error(atoms[1].span, "E205", "repeat needs a number", "write 'repeat 2 { … }'")
+                return None
+            return n.Repeat(line.span, amount, self.effects(blocks[0]))
+        if head == "choose" and len(atoms) == 1 and len(blocks) == 1:
+            return self._choose(line, blocks[0])
+        if head == "roll" and len(atoms) == 1 and len(blocks) == 1:
+            return self._roll(line, blocks[0])
+        if blocks:
+            self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
+                       "blocks follow if, mode, repeat, choose and roll")
+            return None
+        for pat in EFFECT_PATTERNS:
+            node = self._match(pat, atoms, line.span)
+            if node is not None:
+                return node
+        self.error(line.span, "E207", f"unknown effect '{line.text()}'", self._best(EFFECT_PATTERNS, self._generic(atoms)))
+        return None
+
+    def _if(self, line: Line) -> Optional[n.If]:
+        parts = list(line.parts)
+        # if COND… { … } [else { … } | else if …]
+        i = 1
+        cond_atoms: list[Atom] = []
+        while i < len(parts) and isinstance(parts[i], Atom):
+            cond_atoms.append(parts[i])  # type: ignore[arg-type]
+            i += 1
+        if i >= len(parts) or not cond_atoms:
+            self.error(line.span, "E202", "an 'if' needs a condition and a block", "write 'if fear at least 5 { … }'")
+            return None
+        then_block = parts[i]
+        cond = self.condition(cond_atoms, cond_atoms[0].span, report=True)
+        rest = parts[i + 1:]
+        otherwise: tuple = ()
+        if rest:
+            if (len(rest) == 2 and isinstance(rest[0], Atom) and rest[0].value == "else" and isinstance(rest[1], Block)):
+                otherwise = self.effects(rest[1])
+            else:
+                self.error(line.span, "E202", "after an 'if' block only 'else { … }' may follow", "")
+        if cond is None:
+            return None
+        return n.If(line.span, cond, self.effects(then_block), otherwise)  # type: ignore[arg-type]
+
+    def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
+        options = []
+        for sub in block.lines:
+            if (len(sub.parts) == 2 and isinstance(sub.parts[0], Atom) and sub.parts[0].kind == "string"
+                    and isinstance(sub.parts[1], Block)):
+                options.append(n.ChooseOption(sub.span, str(sub.parts[0].value), self.effects(sub.parts[1])))
+            else:
+                self.error(sub.span, "E201", "each choice is a label and a block", 'write "Rest" { heal 1 }')
+        if len(options) < 2:
+            self.error(line.span, "E202", "choose needs at least two options", "")
+            return None
+        return n.Choose(line.span, tuple(options))
+
+    def _roll(self, line: Line, block: Block) -> Optional[n.Roll]:
+        rows = []
+        seen: set[int] = set()
+        for sub in block.lines:
+            atoms = sub.words()
+            blocks = [p for p in sub.parts if isinstance(p, Block)]
+            faces = [a.value for a in atoms[1:] if a.kind == "number"]
+            if (not atoms or atoms[0].value != "on" or len(faces) != len(atoms) - 1 or not faces or len(blocks) != 1
+                    or not isinstance(sub.parts[-1], Block)):
+                self.error(sub.span, "E201", "each roll row is 'on FACES { … }'", "write 'on 1 2 3 { lose 1 time }'")
+                continue
+            for f in faces:
+                if not 1 <= f <= 6 or f in seen:  # type: ignore[operator]
+                    self.error(sub.span, "E209", f"die face {f} is not 1–6 or is used twice", "")
+                seen.add(f)  # type: ignore[arg-type]
+            rows.append(n.RollRow(sub.span, tuple(faces), self.effects(blocks[0])))  # type: ignore[arg-type]
+        return n.Roll(line.span, tuple(rows))
+
+    # --- abilities (when / at / instead / rule / win / lose) --------------------------------
+    def ability(self, line: Line, acc: dict) -> bool:
+        """Handle a trigger, replacement, rule or end condition line; False if it is none."""
+        head = line.head()
+        atoms = line.words()
+        blocks = [p for p in line.parts if isinstance(p, Block)]
+        words = [str(a.value) for a in atoms]
+        if head == "rule":
+            node = self.rule(line, atoms[1:])
+            if node is not None:
+                acc.setdefault("rules", []).append(node)
+            return True
+        if head in ("win", "lose") and len(words) > 2 and words[1] == "when":
+            cond = self.condition(atoms[2:], atoms[2].span, report=True)
+            if cond is not None:
+                acc.setdefault("ends", []).append(n.EndCondition(line.span, head, cond))
+            return True
+        if head == "instead":
+            event = " ".join(words[2:]) if len(words) > 2 and words[1] == "of" else ""
+            key = {"bloodlust rises": "bloodlust-rises", "victim dies": "victim-dies", "fg loses time": "fg-loses-time"}
+            if event not in key or len(blocks) != 1:
+                self.unknown(line.span, "E201", "replacement", event or line.text(), key)
+                return True
+            acc.setdefault("replacements", []).append(n.Replacement(line.span, key[event], self.effects(blocks[0])))
+            return True
+        if head in ("when", "at") and len(blocks) == 1:
+            trig = self._trigger_event(line, words)
+            if trig is not None:
+                event, arg = trig
+                acc.setdefault("triggers", []).append(n.Trigger(line.span, event, arg, self.effects(blocks[0])))
+            return True
+        return False
+
+    def _trigger_event(self, line: Line, words: list[str]) -> Optional[tuple[str, str]]:
+        rest = " ".join(words[1:])
+        if words[0] == "when":
+            simple = {"revealed": "revealed", "gained": "gained", "drawn": "drawn", "victim dies": "victim-dies"}
+            if rest in simple:
+                return simple[rest], ""
+            if len(words) == 4 and words[1:3] == ["fg", "enters"]:
+                atom = line.words()[3]
+                self.refs.append(Ref("loc", words[3], atom.span, self.scope))
+                return "fg-enters", words[3]
+            self.unknown(line.span, "E201", "trigger", rest, list(simple) + ["fg enters LOC"])
+            return None
+        if len(words) == 4 and words[1] in ("start", "end") and words[2] == "of":
+            if words[3] in PHASES:
+                return f"{words[1]}:{words[3]}", ""
+            self.unknown(line.words()[3].span, "E204", "phase", words[3], PHASES)
+            return None
+        self.error(line.span, "E201", f"unknown trigger '{' '.join(words)}'", "write 'at start of upkeep { … }'")
+        return None
+
+    @staticmethod
+    def abilities(acc: dict) -> n.Abilities:
+        return n.Abilities(
+            tuple(acc.get("triggers", ())), tuple(acc.get("replacements", ())),
+            tuple(acc.get("rules", ())), tuple(acc.get("ends", ())),
+        )
+
+    # --- small value readers ----------------------------------------------------------------
+    def one(self, line: Line, kind: str, what: str) -> Any:
+        """Read 'key VALUE' where VALUE is an int, string or name."""
+        atoms = line.words()
+        if len(atoms) != 2 or len(line.parts) != 2 or atoms[1].kind != kind:
+            example = {"number": "3", "string": '"Some Name"', "name": "some-id"}[kind]
+            self.error(line.span, "E205", f"'{line.head()}' takes one {what}", f"write '{line.head()} {example}'")
+            return None
+        return atoms[1].value
+
+    def ints(self, line: Line, start: int = 1) -> Optional[list[int]]:
+        atoms = line.words()[start:]
+        if any(a.kind != "number" for a in atoms):
+            self.error(line.span, "E205", f"'{line.head()}' takes numbers", "")
+            return None
+        return [int(a.value) for a in atoms]  # type: ignore[arg-type]
+
+    def names(self, line: Line, start: int = 1) -> list[str]:
+        out = []
+        for a in line.words()[start:]:
+            if a.kind != "name":
+                self.error(a.span, "E205", f"expected a name, got {a.text()}", "")
+            else:
+                out.append(str(a.value))
+        return out
+
+    def block_of(self, line: Line) -> Optional[Block]:
+        blocks = [p for p in line.parts if isinstance(p, Block)]
+        if len(blocks) != 1 or not isinstance(line.parts[-1], Block):
+            self.error(line.span, "E202", f"'{line.head()}' needs one block", f"write '{line.head()} {{ … }}'")
+            return None
+        return blocks[0]
+
+
+# --- declaration readers --------------------------------------------------------------------
+Reader = Callable[[Builder, Line, dict], None]
+
+
+def _decl_header(b: Builder, line: Line) -> Optional[tuple[str, Block]]:
+    atoms = line.words()
+    if len(line.parts) != 3 or len(atoms) != 2 or atoms[1].kind != "name" or not isinstance(line.parts[2], Block):
+        b.error(line.span, "E202", f"a {line.head()} is written '{line.head()} ID {{ … }}'", "ids are kebab-case words")
+        return None
+    return str(atoms[1].value), line.parts[2]  # type: ignore[return-value]
+
+
+def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool = False) -> dict:
+    acc: dict = {}
+    seen: dict[str, Span] = {}
+    repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
+                  "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "when", "at", "instead", "win", "lose"}
+    for line in block.lines:
+        head = line.head()
+        if not head:
+            b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
+            continue
+        if abilities and head in ("when", "at", "instead", "rule", "win", "lose"):
+            if b.ability(line, acc):
+                continue
+        reader = readers.get(head)
+        if reader is None:
+            allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose"] if abilities else [])
+            b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)  # type: ignore[union-attr]
+            continue
+        if head in seen and head not in repeatable:
+            b.error(line.span, "E206", f"'{head}' is given twice in this {kind}", f"the first is at line {seen[head].line}")
+            continue
+        seen[head] = line.span
+        reader(b, line, acc)
+    return acc
+
+
+def _set(key: str, kind: str, what: str) -> Reader:
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, kind, what)
+        if value is not None:
+            acc[key] = value
+    return reader
+
+
+def _flag(key: str) -> Reader:
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        if len(line.parts) != 1:
+            b.error(line.span, "E205", f"'{line.head()}' stands alone on its line", "")
+        acc[key] = True
+    return reader
+
+
+def _effects(key: str) -> Reader:
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        blk = b.block_of(line)
+        if blk is not None:
+            if len(line.parts) != 2:
+                b.error(line.span, "E205", f"'{line.head()}' is followed only by its block", "")
+            acc[key] = b.effects(blk)
+    return reader
+
+
+def _require(b: Builder, acc: dict, span: Span, kind: str, keys: dict[str, str]) -> bool:
+    ok = True
+    for key, example in keys.items():
+        if key not in acc:
+            b.error(span, "E202", f"this {kind} has no '{key.replace('_', ' ')}' line", f"add '{example}'")
+            ok = False
+    return ok
+
+
+TIERS = {"fail": 0, "success": 1, "great": 2, "best": 3}
+
+
+def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    cid, block = head
+
+    def outcome(b: Builder, line: Line, acc: dict) -> None:
+        blk = b.block_of(line)
+        if blk is not None:
+            acc.setdefault("outcomes", []).append(n.Outcome(line.span, TIERS[line.head()], b.effects(blk)))
+
+    def kind(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "name", "kind")
+        if value is not None and value not in ("action", "reaction", "reroll"):
+            b.unknown(line.words()[1].span, "E204", "card kind", value, ("action", "reaction", "reroll"))
+        elif value is not None:
+            acc["kind"] = value
+
+    def start(b: Builder, line: Line, acc: dict) -> None:
+        if [str(a.value) for a in line.words()] != ["start", "hand"]:
+            b.error(line.span, "E205", "write 'start hand'", "")
+        acc["start"] = True
+
+    def reroll(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        if len(atoms) == 2 and (atoms[1].value == "fails" or (atoms[1].kind == "number" and int(atoms[1].value) > 0)):  # type: ignore[arg-type]
+            acc["reroll"] = str(atoms[1].value)
+        else:
+            b.error(line.span, "E205", "write 'reroll fails' or 'reroll N'", "")
+
+    readers: dict[str, Reader] = {
+        "name": _set("name", "string", "string"), "kind": kind, "cost": _set("cost", "number", "number"),
+        "copies": _set("copies", "number", "number"), "start": start, "dice": _set("dice", "number", "number"),
+        "reroll": reroll, **{t: outcome for t in TIERS},
+    }
+    acc = _read_body(b, "card", block, readers)
+    _require(b, acc, line.span, "card", {"name": 'name "…"', "cost": "cost 2"})
+    kind_ = acc.get("kind", "action")
+    outcomes = tuple(sorted(acc.get("outcomes", ()), key=lambda o: o.min_successes))
+    if kind_ == "reroll" and "reroll" not in acc:
+        b.error(line.span, "E202", "a reroll card needs a 'reroll' line", "add 'reroll fails'")
+    if kind_ != "reroll" and not outcomes:
+        b.error(line.span, "E202", "this card has no outcomes", "add 'fail { … }', 'success { … }' and 'great { … }'")
+    tiers = [o.min_successes for o in outcomes]
+    if len(set(tiers)) != len(tiers):
+        b.error(line.span, "E206", "an outcome is given twice", "")
+    return n.Card(line.span, cid, acc.get("name", cid), kind_, acc.get("cost", 0), acc.get("copies", 1),
+                  acc.get("start", False), acc.get("dice", 0), outcomes, acc.get("reroll", ""), owner)
+
+
+def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    iid, block = head
+
+    def weapon(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        vals: dict[str, int] = {}
+        i = 1
+        while i + 1 < len(atoms) and atoms[i].kind == "name" and atoms[i + 1].kind == "number":
+            vals[str(atoms[i].value)] = int(atoms[i + 1].value)  # type: ignore[arg-type]
+            i += 2
+        if i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals or vals["hands"] not in (1, 2):
+            b.error(line.span, "E205", "write 'weapon hands 1 range 0 bonus 1' (hands 1 or 2)", "")
+            return
+        acc["weapon"] = n.Weapon(line.span, vals["hands"], vals.get("range", 0), vals.get("bonus", 0))
+
+    def use(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        blk = b.block_of(line)
+        if len(atoms) != 3 or atoms[1].value != "time" or atoms[2].kind != "number" or blk is None:
+            b.error(line.span, "E205", "write 'use time N { … }'", "")
+            return
+        acc["use"] = n.ItemUse(line.span, int(atoms[2].value), b.effects(blk))  # type: ignore[arg-type]
+
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
+                                  "uses": _set("uses", "number", "number"), "use": use, "keep": _flag("keep")}
+    acc = _read_body(b, "item", block, readers, abilities=True)
+    _require(b, acc, line.span, "item", {"name": 'name "…"'})
+    return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
+                  acc.get("keep", False), b.abilities(acc), owner)
+
+
+def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None, []
+    fid, block = head
+    items: list[n.Item] = []
+
+    def slot(b: Builder, line: Line, acc: dict) -> None:
+        blk = b.block_of(line)
+        if blk is not None:
+            acc.setdefault("slots", []).append(b.effects(blk))
+
+    def flipped(b: Builder, line: Line, acc: dict) -> None:
+        blk = b.block_of(line)
+        if blk is None:
+            return
+        sub = _read_body(b, "flipped side", blk, {"reward": _effects("reward")}, abilities=True)
+        acc["reward"] = sub.get("reward", ())
+        acc["flipped"] = b.abilities(sub)
+
+    def item(b: Builder, line: Line, acc: dict) -> None:
+        it = build_item(b, line, owner=fid)
+        if it is not None:
+            items.append(it)
+
+    def signature(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "name", "item id")
+        if value is not None:
+            acc["signature"] = value
+            b.refs.append(Ref("item", value, line.words()[1].span, fid))
+
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
+                                  "rescues": _set("rescues", "number", "number"), "slot": slot, "flipped": flipped,
+                                  "signature": signature, "item": item}
+    acc = _read_body(b, "final_girl", block, readers)
+    _require(b, acc, line.span, "final_girl", {"name": 'name "…"', "health": "health 6", "rescues": "rescues 4",
+                                               "signature": "signature ITEM"})
+    slots = tuple(acc.get("slots", ()))
+    if "rescues" in acc and len(slots) < acc["rescues"]:
+        b.error(line.span, "E210", f"{acc['rescues']} rescues need {acc['rescues']} slots, found {len(slots)}",
+                "add 'slot { … }' lines")
+    fg = n.FinalGirl(line.span, fid, acc.get("name", fid), acc.get("health", 1), acc.get("rescues", 4), slots,
+                     acc.get("reward", ()), acc.get("flipped", n.NO_ABILITIES), acc.get("signature", ""))
+    return fg, items
+
+
+def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader], abilities: bool = True) -> Optional[tuple[str, dict]]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    did, block = head
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), **extra}
+    acc = _read_body(b, kind, block, readers, abilities=abilities)
+    _require(b, acc, line.span, kind, {"name": 'name "…"'})
+    return did, acc
+
+
+def build_terror(b: Builder, line: Line, owner: str) -> Optional[n.Terror]:
+    def secondary(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        if len(atoms) == 3 and atoms[1].value == "health" and atoms[2].kind == "number" and int(atoms[2].value) > 0:  # type: ignore[arg-type]
+            acc["secondary"] = int(atoms[2].value)  # type: ignore[arg-type]
+        else:
+            b.error(line.span, "E205", "write 'secondary health N'", "")
+
+    got = _named(b, line, "terror", {"effect": _effects("effect"), "secondary": secondary})
+    if got is None:
+        return None
+    tid, acc = got
+    return n.Terror(line.span, tid, acc.get("name", tid), acc.get("effect", ()), acc.get("secondary", 0),
+                    b.abilities(acc), owner)
+
+
+def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
+    got = _named(b, line, "minion", {k: _set(k, "number", "number") for k in ("health", "move", "damage", "limit")},
+                 abilities=False)
+    if got is None:
+        return None
+    mid, acc = got
+    _require(b, acc, line.span, "minion", {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
+    return n.Minion(line.span, mid, acc.get("name", mid), acc.get("health", 1), acc.get("move", 1),
+                    acc.get("damage", 1), acc.get("limit", 0))
+
+
+def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    kid = head[0]
+    b.scope = kid
+
+    def modes(b: Builder, line: Line, acc: dict) -> None:
+        acc["modes"] = tuple(b.names(line))
+
+    def bloodlust(b: Builder, line: Line, acc: dict) -> None:
+        blk = b.block_of(line)
+        if blk is None:
+            return
+        levels = []
+        for sub in blk.lines:
+            atoms = sub.words()
+            blocks = [p for p in sub.parts if isinstance(p, Block)]
+            words = [a.value for a in atoms]
+            if sub.head() == "at" and words == ["at", "max"] and len(blocks) == 1:
+                acc["at_max"] = b.effects(blocks[0])
+                continue
+            if (sub.head() == "level" and len(atoms) == 5 and words[1] == "move" and words[3] == "damage"
+                    and atoms[2].kind == "number" and atoms[4].kind == "number" and len(blocks) <= 1):
+                levels.append(n.BloodlustLevel(sub.span, int(words[2]), int(words[4]),  # type: ignore[arg-type]
+                                               b.effects(blocks[0]) if blocks else ()))
+                continue
+            b.error(sub.span, "E201", f"unknown bloodlust line '{sub.text()}'",
+                    "write 'level move 1 damage 1 { … }' or 'at max { … }'")
+        acc["bloodlust"] = tuple(levels)
+
+    def finale(b: Builder, line: Line, acc: dict) -> None:
+        got = _named(b, line, "finale", {"legendary": _flag("legendary"), "back": _effects("back"),
+                                         "face": _effects("face")})
+        if got is None:
+            return
+        fid, sub = got
+        ab = b.abilities(sub)
+        on_reveal = tuple(t for t in ab.triggers if t.event == "revealed")
+        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "revealed"))
+        for key in ("back", "face"):
+            if key not in sub:
+                b.error(line.span, "E202", f"this finale has no '{key}' block", f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
+        acc.setdefault("finales", []).append(n.Finale(line.span, fid, sub.get("name", fid), sub.get("legendary", False),
+                                                      sub.get("back", ()), tuple(e for t in on_reveal for e in t.body),
+                                                      sub.get("face", ()), ab))
+
+    def dark_power(b: Builder, line: Line, acc: dict) -> None:
+        got = _named(b, line, "dark_power", {"legendary": _flag("legendary")})
+        if got is None:
+            return
+        did, sub = got
+        ab = b.abilities(sub)
+        on_reveal = tuple(t for t in ab.triggers if t.event == "revealed")
+        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "revealed"))
+        acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did), sub.get("legendary", False),
+                                                             tuple(e for t in on_reveal for e in t.body), ab))
+
+    def terror(b: Builder, line: Line, acc: dict) -> None:
+        t = build_terror(b, line, kid)
+        if t is not None:
+            acc.setdefault("terror", []).append(t)
+
+    def minion(b: Builder, line: Line, acc: dict) -> None:
+        m = build_minion(b, line)
+        if m is not None:
+            acc.setdefault("minions", []).append(m)
+
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
+                                  "fear": _set("fear", "number", "number"), "modes": modes, "bloodlust": bloodlust,
+                                  "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion}
+    acc = _read_body(b, "killer", head[1], readers, abilities=True)
+    _require(b, acc, line.span, "killer", {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
+                                           "bloodlust": "bloodlust { level move 1 damage 1 }"})
+    if "bloodlust" in acc and not acc["bloodlust"]:
+        b.error(line.span, "E202", "the bloodlust track has no levels", "add 'level move 1 damage 1'")
+    for key, what in (("finales", "finale"), ("dark_powers", "dark_power")):
+        if not [c for c in acc.get(key, ()) if not c.legendary]:
+            b.error(line.span, "E202", f"this killer has no normal {what} card", f"add '{what} ID {{ … }}'")
+    b.scope = ""
+    return n.Killer(line.span, kid, acc.get("name", kid), acc.get("health", 1), acc.get("fear", 0),
+                    acc.get("modes", ()), acc.get("bloodlust", ()), acc.get("at_max", ()),
+                    tuple(acc.get("finales", ())), tuple(acc.get("dark_powers", ())), tuple(acc.get("terror", ())),
+                    tuple(acc.get("minions", ())), b.abilities(acc))
+
+
+def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    sid = head[0]
+    b.scope = sid
+
+    def tags(b: Builder, line: Line, acc: dict) -> None:
+        acc["tags"] = tuple(b.names(line))
+
+    def location(b: Builder, line: Line, acc: dict) -> None:
+        def ltags(b: Builder, line: Line, sub: dict) -> None:
+            sub["tags"] = tuple(b.names(line))
+            for a in line.words()[1:]:
+                b.refs.append(Ref("tag", str(a.value), a.span, sid))
+        got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": _flag("exit")},
+                     abilities=False)
+        if got is not None:
+            lid, sub = got
+            acc.setdefault("locations", []).append(
+                n.Location(line.span, lid, sub.get("name", lid), sub.get("tags", ()), sub.get("search", False),
+                           sub.get("exit", False)))
+
+    def path(b: Builder, line: Line, acc: dict) -> None:
+        parts = line.parts
+        atoms = line.words()
+        blocks = [p for p in parts if isinstance(p, Block)]
+        ok = (len(atoms) == 6 and atoms[1].kind == "name" and atoms[2].kind == "group" and atoms[3].kind == "join"
+              and atoms[4].kind == "group" and atoms[5].kind == "name" and len(blocks) <= 1)
+        nums: list[tuple[int, ...]] = []
+        if ok:
+            for g in (atoms[2], atoms[4]):
+                vals = g.value
+                if any(v.kind != "number" or not 1 <= int(v.value) <= 6 for v in vals):  # type: ignore[union-attr]
+                    b.error(g.span, "E209", "panic numbers are die faces 1–6", "")
+                nums.append(tuple(int(v.value) for v in vals if v.kind == "number"))  # type: ignore[union-attr]
+        if not ok:
+            b.error(line.span, "E205", "write 'path A (1 2) -- (3) B' with the panic numbers at each end",
+                    "an end with no number is written ()")
+            return
+        sub: dict = {}
+        if blocks:
+            def ptags(b: Builder, line: Line, s: dict) -> None:
+                s["tags"] = tuple(b.names(line))
+            sub = _read_body(b, "path", blocks[0], {"tags": ptags, "closed": _flag("closed")})
+        a, z = str(atoms[1].value), str(atoms[5].value)
+        b.refs.append(Ref("loc", a, atoms[1].span, sid))
+        b.refs.append(Ref("loc", z, atoms[5].span, sid))
+        for t in sub.get("tags", ()):
+            b.refs.append(Ref("pathtag-decl", t, line.span, sid))
+        acc.setdefault("paths", []).append(n.Path(line.span, a, nums[0], z, nums[1], sub.get("tags", ()),
+                                                  sub.get("closed", False)))
+
+    def link(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        blocks = [p for p in line.parts if isinstance(p, Block)]
+        if len(atoms) < 2 or atoms[1].kind != "name":
+            b.error(line.span, "E205", "write 'link TAG when CONDITION { followers 0 }'", "")
+            return
+        cond = None
+        if len(atoms) > 2:
+            if atoms[2].value != "when" or len(atoms) < 4:
+                b.error(line.span, "E205", "write 'link TAG when CONDITION { followers 0 }'", "")
+                return
+            cond = b.condition(atoms[3:], atoms[3].span, report=True)
+        b.refs.append(Ref("tag", str(atoms[1].value), atoms[1].span, sid))
+        followers = -1
+        if blocks:
+            sub = _read_body(b, "link", blocks[0], {"followers": _set("followers", "number", "number")})
+            followers = sub.get("followers", -1)
+        acc.setdefault("links", []).append(n.Link(line.span, str(atoms[1].value), cond, followers))
+
+    def setup(b: Builder, line: Line, acc: dict) -> None:
+        head = _decl_header(b, line)
+        if head is None:
+            return
+        cid, blk = head
+        sub: dict = {}
+
+        def at(key: str) -> Reader:
+            def reader(b: Builder, l: Line, s: dict) -> None:
+                atoms = l.words()
+                if len(atoms) != 3 or atoms[1].value != "at" or atoms[2].kind != "name":
+                    b.error(l.span, "E205", f"write '{key} at LOC'", "")
+                    return
+                s[key] = str(atoms[2].value)
+                b.refs.append(Ref("loc", s[key], atoms[2].span, sid))
+            return reader
+
+        def victims(b: Builder, l: Line, s: dict) -> None:
+            atoms = l.words()
+            if len(atoms) != 4 or atoms[1].value != "at" or atoms[2].kind != "name" or atoms[3].kind != "number":
+                b.error(l.span, "E205", "write 'victims at LOC N'", "")
+                return
+            b.refs.append(Ref("loc", str(atoms[2].value), atoms[2].span, sid))
+            s.setdefault("victims", []).append((str(atoms[2].value), int(atoms[3].value)))  # type: ignore[arg-type]
+
+        sub.update(_read_body(b, "setup", blk, {"killer": at("killer"), "fg": at("fg"), "victims": victims}))
+        sub["victims"] = sub.get("victims", [])
+        _require(b, sub, line.span, "setup", {"killer": "killer at LOC", "fg": "fg at LOC"})
+        acc.setdefault("setups", []).append(n.SetupCard(line.span, cid, sub.get("killer", ""), sub.get("fg", ""),
+                                                        tuple(sub["victims"])))
+
+    def item(b: Builder, line: Line, acc: dict) -> None:
+        it = build_item(b, line, owner=sid)
+        if it is not None:
+            acc.setdefault("items", []).append(it)
+
+    def event(b: Builder, line: Line, acc: dict) -> None:
+        got = _named(b, line, "event", {"lasting": _flag("lasting"), "effect": _effects("effect")})
+        if got is None:
+            return
+        eid, sub = got
+        ab = b.abilities(sub)
+        drawn = tuple(e for t in ab.triggers if t.event == "drawn" for e in t.body)
+        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "drawn"))
+        acc.setdefault("events", []).append(n.Event(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
+                                                    sub.get("effect", ()) + drawn, ab))
+
+    def terror(b: Builder, line: Line, acc: dict) -> None:
+        t = build_terror(b, line, sid)
+        if t is not None:
+            acc.setdefault("terror", []).append(t)
+
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "tags": tags, "location": location,
+                                  "path": path, "link": link, "setup": setup, "item": item, "event": event,
+                                  "terror": terror}
+    acc = _read_body(b, "scenario", head[1], readers, abilities=True)
+    _require(b, acc, line.span, "scenario", {"name": 'name "…"', "locations": "location ID { … }",
+                                             "setups": "setup ID { … }"})
+    b.scope = ""
+    return n.Scenario(line.span, sid, acc.get("name", sid), acc.get("tags", ()), tuple(acc.get("locations", ())),
+                      tuple(acc.get("paths", ())), tuple(acc.get("links", ())), tuple(acc.get("setups", ())),
+                      tuple(acc.get("items", ())), tuple(acc.get("events", ())), tuple(acc.get("terror", ())),
+                      b.abilities(acc))
+
+
+def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    pid, block = head
+
+    def side(b: Builder, line: Line, acc: dict) -> None:
+        h = _decl_header(b, line)
+        if h is None:
+            return
+        sid, blk = h
+        sub: dict = {}
+
+        def time(b: Builder, l: Line, s: dict) -> None:
+            words = [a.value for a in l.words()]
+            nums = [a for a in l.words()[2:] if a.kind == "number"]
+            if len(words) == 3 and words[1] == "reset" and len(nums) == 1:
+                s["reset"] = nums[0].value
+            elif len(words) == 4 and words[1] == "range" and len(nums) == 2:
+                s["time_range"] = (nums[0].value, nums[1].value)
+            else:
+                b.error(l.span, "E205", "write 'time reset 6' or 'time range -1 10'", "")
+
+        def fear(b: Builder, l: Line, s: dict) -> None:
+            nums = [a.value for a in l.words()[2:] if a.kind == "number"]
+            if len(l.words()) == 4 and l.words()[1].value == "range" and len(nums) == 2:
+                s["fear_range"] = tuple(nums)
+            else:
+                b.error(l.span, "E205", "write 'fear range 0 9'", "")
+
+        def zone(b: Builder, l: Line, s: dict) -> None:
+            words = [a.value for a in l.words()]
+            if len(words) == 5 and words[3] == "dice" and all(isinstance(words[i], int) for i in (1, 2, 4)):
+                s.setdefault("zones", []).append(n.Zone(l.span, words[1], words[2], words[4]))  # type: ignore[arg-type]
+            else:
+                b.error(l.span, "E205", "write 'zone LOW HIGH dice N'", "")
+
+        sub = _read_body(b, "side", blk, {"time": time, "fear": fear, "zone": zone})
+        _require(b, sub, line.span, "side", {"reset": "time reset 6", "time_range": "time range -1 10",
+                                            "fear_range": "fear range 0 9", "zones": "zone 0 2 dice 3"})
+        tr = sub.get("time_range", (-1, 10))
+        fr = sub.get("fear_range", (0, 9))
+        acc.setdefault("sides", []).append(n.Side(line.span, sid, sub.get("reset", 6), tr[0], tr[1], fr[0], fr[1],
+                                                  tuple(sub.get("zones", ()))))
+
+    def last(b: Builder, line: Line, acc: dict) -> None:
+        words = line.words()
+        if len(words) > 2 and words[1].value == "breath":
+            nums = b.ints(line, 2)
+            if nums:
+                acc["last_breath"] = tuple(nums)
+        else:
+            b.error(line.span, "E205", "write 'last breath 0 0 0 1 2 3'", "")
+
+    def hand(b: Builder, line: Line, acc: dict) -> None:
+        words = line.words()
+        if len(words) == 3 and words[1].value == "limit" and words[2].kind == "number":
+            acc["hand_limit"] = int(words[2].value)  # type: ignore[arg-type]
+        else:
+            b.error(line.span, "E205", "write 'hand limit 10'", "")
+
+    acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand})
+    _require(b, acc, line.span, "player_board", {"sides": "side normal { … }", "last_breath": "last breath 0 0 1 2 3"})
+    return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)), acc.get("hand_limit", 10))
+
+
+TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion")
+
+
+def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
+    """Build every declaration in a parsed file."""
+    b = Builder(path)
+    decls: list = []
+    for line in lines:
+        head = line.head()
+        if head == "card":
+            decl = build_card(b, line)
+        elif head == "item":
+            decl = build_item(b, line)
+        elif head == "final_girl":
+            fg, items = build_final_girl(b, line)
+            decls.extend(items)
+            decl = fg
+        elif head == "killer":
+            decl = build_killer(b, line)
+        elif head == "scenario":
+            decl = build_scenario(b, line)
+        elif head == "player_board":
+            decl = build_player_board(b, line)
+        elif head == "minion":
+            decl = build_minion(b, line)
+        else:
+            span = line.parts[0].span if line.parts else line.span
+            b.unknown(span, "E200", "declaration", head or line.text(), TOP_LEVEL)
+            continue
+        if decl is not None:
+            decls.append(decl)
+    return decls, b.refs, b.diags

@@ -1,0 +1,181 @@
+"""Stage three: cross-references and consistency across all loaded declarations.
+
+Collects, never raises. Checks: duplicate ids; unknown items, locations, modes, minions and
+tags (with "did you mean"); signature items; scenario maps (path ends, panic numbers, exits,
+search piles, setup cards, connectivity); killers (bloodlust, finales, dark powers).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections import defaultdict
+
+from . import nodes as n
+from .build import SPECIAL_LOCS, Ref
+from .diagnostics import Diagnostic, Span
+
+KIND_TABLE = {n.Card: "cards", n.Item: "items", n.FinalGirl: "final_girls", n.Killer: "killers",
+              n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions"}
+
+
+def _hint(word: str, choices) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]:
+    diags: list[Diagnostic] = []
+
+    def err(span: Span, code: str, msg: str, hint: str = "") -> None:
+        diags.append(Diagnostic(span, code, msg, hint))
+
+    tables: dict[str, dict] = {name: {} for name in KIND_TABLE.values()}
+    # nested declarations join the global tables
+    flat: list = []
+    for d in decls:
+        flat.append(d)
+        if isinstance(d, n.Scenario):
+            flat.extend(d.items)
+        if isinstance(d, n.Killer):
+            flat.extend(d.minions)
+    for d in flat:
+        table = tables[KIND_TABLE[type(d)]]
+        if d.id in table:
+            err(d.span, "E203", f"duplicate id '{d.id}'", f"first declared at {table[d.id].span}")
+            continue
+        table[d.id] = d
+
+    killers: dict[str, n.Killer] = tables["killers"]
+    scenarios: dict[str, n.Scenario] = tables["scenarios"]
+    all_modes = {m for k in killers.values() for m in k.modes}
+    all_pathtags = {t for s in scenarios.values() for p in s.paths for t in p.tags}
+    for r in refs:
+        if r.kind == "item" and r.name not in tables["items"]:
+            err(r.span, "E204", f"unknown item '{r.name}'", _hint(r.name, tables["items"]))
+        elif r.kind == "minion" and r.name not in tables["minions"]:
+            err(r.span, "E204", f"unknown minion '{r.name}'", _hint(r.name, tables["minions"]))
+        elif r.kind == "mode":
+            modes = killers[r.scope].modes if r.scope in killers else all_modes
+            if r.name not in modes:
+                err(r.span, "E204", f"unknown mode '{r.name}'", _hint(r.name, modes) or "declare it with 'modes …'")
+        elif r.kind == "loc":
+            locs = set(SPECIAL_LOCS)
+            if r.scope in scenarios:
+                locs |= {loc.id for loc in scenarios[r.scope].locations}
+            if r.name not in locs:
+                hint = _hint(r.name, locs)
+                if r.scope not in scenarios and not hint:
+                    hint = "outside a scenario only 'here' and 'killer-location' are known"
+                err(r.span, "E204", f"unknown location '{r.name}'", hint)
+        elif r.kind == "tag" and r.scope in scenarios:
+            tags = scenarios[r.scope].tags
+            if r.name not in tags:
+                err(r.span, "E211", f"unknown location tag '{r.name}'", _hint(r.name, tags) or "declare it in 'tags …'")
+        elif r.kind == "pathtag":
+            tags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
+            if r.name not in tags and r.scope in scenarios:
+                err(r.span, "E211", f"no path has the tag '{r.name}'", _hint(r.name, tags))
+
+    for fg in tables["final_girls"].values():
+        if fg.rescues not in (4, 5, 6):
+            err(fg.span, "E209", f"rescues must be 4, 5 or 6, not {fg.rescues}")
+        if fg.health < 1:
+            err(fg.span, "E209", "health must be at least 1")
+    for k in killers.values():
+        _check_killer(k, err)
+    for s in scenarios.values():
+        _check_scenario(s, err)
+    for pb in tables["player_boards"].values():
+        _check_board(pb, err)
+    if decls and not tables["player_boards"]:
+        pass  # a partial pack may rely on another pack's board; new_game checks presence
+    return tables, diags
+
+
+def _check_killer(k: n.Killer, err) -> None:
+    if k.health < 1:
+        err(k.span, "E209", "killer health must be at least 1")
+    ids: set[str] = set()
+    for c in (*k.finales, *k.dark_powers, *k.terror):
+        if c.id in ids:
+            err(c.span, "E203", f"duplicate card id '{c.id}' in killer '{k.id}'")
+        ids.add(c.id)
+    if len(set(k.modes)) != len(k.modes):
+        err(k.span, "E203", "a mode is declared twice")
+    for lvl in k.bloodlust:
+        if lvl.move < 0 or lvl.damage < 0:
+            err(lvl.span, "E209", "move and damage cannot be negative")
+
+
+def _check_scenario(s: n.Scenario, err) -> None:
+    locs = {loc.id: loc for loc in s.locations}
+    if len(locs) != len(s.locations):
+        seen: set[str] = set()
+        for loc in s.locations:
+            if loc.id in seen:
+                err(loc.span, "E203", f"duplicate location '{loc.id}'")
+            seen.add(loc.id)
+    if not any(loc.exit for loc in s.locations):
+        err(s.span, "E210", "the scenario has no exit", "mark a location with 'exit'")
+    if not any(loc.search for loc in s.locations):
+        err(s.span, "E210", "the scenario has no search location", "mark a location with 'search'")
+    faces: dict[str, dict[int, Span]] = defaultdict(dict)
+    pairs: set[frozenset] = set()
+    for p in s.paths:
+        if p.a == p.b:
+            err(p.span, "E210", "a path joins a location to itself")
+        key = frozenset((p.a, p.b))
+        if key in pairs:
+            err(p.span, "E203", f"a second path between '{p.a}' and '{p.b}'")
+        pairs.add(key)
+        for end, nums in ((p.a, p.a_panic), (p.b, p.b_panic)):
+            for f in nums:
+                if f in faces[end]:
+                    err(p.span, "E210", f"panic number {f} is used twice at '{end}'",
+                        f"the other path is at line {faces[end][f].line}")
+                faces[end][f] = p.span
+    # connectivity over open paths
+    adj: dict[str, set[str]] = defaultdict(set)
+    for p in s.paths:
+        if not p.closed:
+            adj[p.a].add(p.b)
+            adj[p.b].add(p.a)
+    if s.locations:
+        start = s.locations[0].id
+        seen_l = {start}
+        todo = [start]
+        while todo:
+            cur = todo.pop()
+            for nxt in adj[cur] - seen_l:
+                seen_l.add(nxt)
+                todo.append(nxt)
+        for loc in s.locations:
+            if loc.id not in seen_l:
+                err(loc.span, "E210", f"location '{loc.id}' cannot be reached by any open path")
+    for su in s.setups:
+        if su.killer_at in locs and locs[su.killer_at].exit:
+            pass  # allowed, though unusual
+        if not su.victims:
+            err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
+    ids: set[str] = set()
+    for c in (*s.events, *s.terror, *s.setups):
+        if c.id in ids:
+            err(c.span, "E203", f"duplicate card id '{c.id}' in scenario '{s.id}'")
+        ids.add(c.id)
+
+
+def _check_board(pb: n.PlayerBoard, err) -> None:
+    for side in pb.sides:
+        covered: set[int] = set()
+        for z in side.zones:
+            for f in range(z.low, z.high + 1):
+                if f in covered:
+                    err(z.span, "E210", f"fear {f} is in two zones")
+                covered.add(f)
+        missing = [f for f in range(side.fear_min, side.fear_max + 1) if f not in covered]
+        if missing:
+            err(side.span, "E210", f"fear values {missing} are in no zone")
+        if not side.time_min <= side.time_reset <= side.time_max:
+            err(side.span, "E209", "the time reset is outside the time range")
+    if not pb.last_breath:
+        err(pb.span, "E202", "no last-breath tokens")

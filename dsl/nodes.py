@@ -1,0 +1,711 @@
+"""The typed syntax tree: frozen attrs classes, no behaviour.
+
+Every node's first field is its source span. Effect, condition, rule and amount nodes carry a
+``PHRASES`` tuple: the phrase patterns (section 3 of LANGUAGE.md) that build them. A pattern is
+words and typed slots, ``"lose {n:amount} time"``; ``build.py`` matches lines against them, so the
+vocabulary lives here, next to the nodes it makes. Names are the rulebook's verbs and nouns.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional, Union
+
+import attrs
+
+from .diagnostics import Span
+
+frozen = attrs.frozen
+
+
+# --- amounts --------------------------------------------------------------------------------
+@frozen
+class Count:
+    span: Span
+    what: str  # victims | minions | dead | rescued
+    loc: str
+    minus: int = 0
+    PHRASES: ClassVar = (
+        "count {what:countable} at {loc:loc}",
+        "count {what:countable} at {loc:loc} minus {minus:int}",
+    )
+
+
+@frozen
+class That:
+    """The amount of the event being replaced (in ``instead of`` blocks)."""
+
+    span: Span
+    PHRASES: ClassVar = ("that",)
+
+
+Amount = Union[int, Count, That]
+
+
+# --- effects --------------------------------------------------------------------------------
+@frozen
+class GainTime:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("gain {n:amount} time",)
+
+
+@frozen
+class LoseTime:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("lose {n:amount} time",)
+
+
+@frozen
+class Heal:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("heal {n:amount}",)
+
+
+@frozen
+class LoseHealth:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("lose {n:amount} health",)
+
+
+@frozen
+class RaiseFear:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("raise fear {n:amount}",)
+
+
+@frozen
+class LowerFear:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("lower fear {n:amount}",)
+
+
+@frozen
+class MoveUpTo:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("move up to {n:amount}",)
+
+
+@frozen
+class DealDamage:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("deal {n:amount} damage",)
+
+
+@frozen
+class PreventDamage:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("prevent {n:amount} damage",)
+
+
+@frozen
+class SearchTake:
+    span: Span
+    n: int
+    PHRASES: ClassVar = ("search take {n:int}",)
+
+
+@frozen
+class SearchLook:
+    span: Span
+    n: int
+    keep: int
+    PHRASES: ClassVar = ("search look {n:int} keep {keep:int}",)
+
+
+@frozen
+class EndActionPhase:
+    span: Span
+    PHRASES: ClassVar = ("end action phase",)
+
+
+@frozen
+class DrawEvent:
+    span: Span
+    PHRASES: ClassVar = ("draw event",)
+
+
+@frozen
+class GainItem:
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("gain item {item:item}",)
+
+
+@frozen
+class DiscardItem:
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("discard item {item:item}",)
+
+
+@frozen
+class RaiseBloodlust:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("raise bloodlust {n:amount}",)
+
+
+@frozen
+class LowerBloodlust:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("lower bloodlust {n:amount}",)
+
+
+@frozen
+class Hunt:
+    """An enemy action (C9): target type, number of moves, number of attacks."""
+
+    span: Span
+    who: str  # killer | minions | enemies
+    target: str  # fg | victims | fg-or-victims
+    moves: int
+    attacks: int
+    PHRASES: ClassVar = (
+        "{who:killer} hunts {target:target} moves {moves:int} attacks {attacks:int}",
+        "{who:minions} hunt {target:target} moves {moves:int} attacks {attacks:int}",
+        "{who:enemies} hunt {target:target} moves {moves:int} attacks {attacks:int}",
+    )
+
+
+@frozen
+class KillVictims:
+    span: Span
+    n: Amount
+    loc: str
+    PHRASES: ClassVar = ("kill {n:amount} victims at {loc:loc}",)
+
+
+@frozen
+class PlaceVictims:
+    span: Span
+    n: Amount
+    loc: str
+    PHRASES: ClassVar = ("place {n:amount} victims at {loc:loc}",)
+
+
+@frozen
+class SpawnMinions:
+    span: Span
+    n: Amount
+    minion: str
+    loc: str
+    PHRASES: ClassVar = ("spawn {n:amount} {minion:minion} at {loc:loc}",)
+
+
+@frozen
+class MoveKillerTo:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("move killer to {loc:loc}",)
+
+
+@frozen
+class HealKiller:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("heal killer {n:amount}",)
+
+
+@frozen
+class DamageKiller:
+    span: Span
+    n: Amount
+    PHRASES: ClassVar = ("damage killer {n:amount}",)
+
+
+@frozen
+class RevealDarkPower:
+    span: Span
+    PHRASES: ClassVar = ("reveal dark power",)
+
+
+@frozen
+class RevealFinale:
+    span: Span
+    PHRASES: ClassVar = ("reveal finale",)
+
+
+@frozen
+class SetMode:
+    span: Span
+    mode: str
+    PHRASES: ClassVar = ("set mode {mode:mode}",)
+
+
+@frozen
+class SetFlag:
+    span: Span
+    flag: str
+    PHRASES: ClassVar = ("set flag {flag:name}",)
+
+
+@frozen
+class ClearFlag:
+    span: Span
+    flag: str
+    PHRASES: ClassVar = ("clear flag {flag:name}",)
+
+
+@frozen
+class OpenPath:
+    span: Span
+    a: str
+    b: str
+    PHRASES: ClassVar = ("open path {a:loc} {b:loc}",)
+
+
+@frozen
+class PanicAt:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("panic at {loc:loc}",)
+
+
+# --- control lines (built from blocks, not phrases) -----------------------------------------
+@frozen
+class If:
+    span: Span
+    cond: "Condition"
+    then: tuple
+    otherwise: tuple = ()
+
+
+@frozen
+class ModeBlock:
+    span: Span
+    mode: str
+    body: tuple
+
+
+@frozen
+class Repeat:
+    span: Span
+    n: Amount
+    body: tuple
+
+
+@frozen
+class ChooseOption:
+    span: Span
+    label: str
+    body: tuple
+
+
+@frozen
+class Choose:
+    span: Span
+    options: tuple[ChooseOption, ...]
+
+
+@frozen
+class RollRow:
+    span: Span
+    faces: tuple[int, ...]
+    body: tuple
+
+
+@frozen
+class Roll:
+    span: Span
+    rows: tuple[RollRow, ...]
+
+
+EFFECT_NODES: tuple[type, ...] = (
+    GainTime, LoseTime, Heal, LoseHealth, RaiseFear, LowerFear, MoveUpTo, DealDamage,
+    PreventDamage, SearchTake, SearchLook, EndActionPhase, DrawEvent, GainItem, DiscardItem,
+    RaiseBloodlust, LowerBloodlust, Hunt, KillVictims, PlaceVictims, SpawnMinions, MoveKillerTo,
+    HealKiller, DamageKiller, RevealDarkPower, RevealFinale, SetMode, SetFlag, ClearFlag,
+    OpenPath, PanicAt,
+)
+CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll)
+
+
+# --- conditions -----------------------------------------------------------------------------
+@frozen
+class Compare:
+    span: Span
+    quantity: str  # fear | time | health | bloodlust
+    op: str  # at-least | at-most
+    n: int
+    PHRASES: ClassVar = (
+        "{quantity:quantity} at least {n:int}",
+        "{quantity:quantity} at most {n:int}",
+    )
+
+
+@frozen
+class FgAt:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("fg at {loc:loc}",)
+
+
+@frozen
+class FgAtTag:
+    span: Span
+    tag: str
+    PHRASES: ClassVar = ("fg at tag {tag:tag}",)
+
+
+@frozen
+class VictimsAt:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("victims at {loc:loc}",)
+
+
+@frozen
+class KillerAt:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("killer at {loc:loc}",)
+
+
+@frozen
+class FlagSet:
+    span: Span
+    flag: str
+    PHRASES: ClassVar = ("flag {flag:name}",)
+
+
+@frozen
+class InMode:
+    span: Span
+    mode: str
+    PHRASES: ClassVar = ("mode {mode:mode}",)
+
+
+@frozen
+class HasItem:
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("has item {item:item}",)
+
+
+@frozen
+class Not:
+    span: Span
+    cond: "Condition"
+    PHRASES: ClassVar = ("not {cond:cond}",)
+
+
+CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, Not)
+Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, Not]
+
+
+# --- statics ("rule …") ---------------------------------------------------------------------
+@frozen
+class DiceModifier:
+    span: Span
+    n: int
+    PHRASES: ClassVar = ("dice {n:int}",)
+
+
+@frozen
+class AllModes:
+    span: Span
+    PHRASES: ClassVar = ("all modes",)
+
+
+@frozen
+class FollowerLimit:
+    span: Span
+    n: int
+    tag: str
+    PHRASES: ClassVar = ("followers at most {n:int} across {tag:pathtag}",)
+
+
+@frozen
+class EnemiesCannotCross:
+    span: Span
+    tag: str
+    PHRASES: ClassVar = ("enemies cannot cross {tag:pathtag}",)
+
+
+@frozen
+class DamageTaken:
+    span: Span
+    n: int
+    PHRASES: ClassVar = ("damage taken {n:int}",)
+
+
+RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken)
+
+
+# --- triggers, replacements, state-based checks ---------------------------------------------
+@frozen
+class Trigger:
+    span: Span
+    event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters
+    arg: str
+    body: tuple
+
+
+@frozen
+class Replacement:
+    span: Span
+    event: str  # bloodlust-rises | victim-dies | fg-loses-time
+    body: tuple
+
+
+@frozen
+class EndCondition:
+    span: Span
+    side: str  # win | lose
+    cond: Condition
+
+
+@frozen
+class Abilities:
+    """Everything a source contributes while it is in play."""
+
+    triggers: tuple[Trigger, ...] = ()
+    replacements: tuple[Replacement, ...] = ()
+    rules: tuple = ()
+    ends: tuple[EndCondition, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.triggers or self.replacements or self.rules or self.ends)
+
+
+NO_ABILITIES = Abilities()
+
+
+# --- declarations ---------------------------------------------------------------------------
+@frozen
+class Outcome:
+    span: Span
+    min_successes: int  # fail 0, success 1, great 2, best 3
+    effects: tuple
+
+
+@frozen
+class Card:
+    span: Span
+    id: str
+    name: str
+    kind: str  # action | reaction | reroll
+    cost: int
+    copies: int
+    start_in_hand: bool
+    dice: int
+    outcomes: tuple[Outcome, ...]
+    reroll: str  # "" | "fails" | "<n>"
+    owner: str = ""
+
+
+@frozen
+class Weapon:
+    span: Span
+    hands: int
+    range: int
+    bonus: int
+
+
+@frozen
+class ItemUse:
+    span: Span
+    time: int
+    effects: tuple
+
+
+@frozen
+class Item:
+    span: Span
+    id: str
+    name: str
+    weapon: Optional[Weapon]
+    uses: int  # 0 = unlimited
+    use: Optional[ItemUse]
+    keep: bool
+    abilities: Abilities
+    owner: str = ""
+
+
+@frozen
+class FinalGirl:
+    span: Span
+    id: str
+    name: str
+    health: int
+    rescues: int
+    slots: tuple[tuple, ...]
+    flipped_reward: tuple
+    flipped: Abilities
+    signature: str
+
+
+@frozen
+class BloodlustLevel:
+    span: Span
+    move: int
+    damage: int
+    effects: tuple
+
+
+@frozen
+class Finale:
+    span: Span
+    id: str
+    name: str
+    legendary: bool
+    back: tuple
+    on_reveal: tuple
+    face: tuple
+    abilities: Abilities
+
+
+@frozen
+class DarkPower:
+    span: Span
+    id: str
+    name: str
+    legendary: bool
+    on_reveal: tuple
+    abilities: Abilities
+
+
+@frozen
+class Terror:
+    span: Span
+    id: str
+    name: str
+    effects: tuple
+    secondary_health: int  # 0 = not a secondary dark power
+    abilities: Abilities
+    owner: str = ""
+
+
+@frozen
+class Minion:
+    span: Span
+    id: str
+    name: str
+    health: int
+    move: int
+    damage: int
+    limit: int
+
+
+@frozen
+class Killer:
+    span: Span
+    id: str
+    name: str
+    health: int
+    fear: int
+    modes: tuple[str, ...]
+    bloodlust: tuple[BloodlustLevel, ...]
+    at_max: tuple
+    finales: tuple[Finale, ...]
+    dark_powers: tuple[DarkPower, ...]
+    terror: tuple[Terror, ...]
+    minions: tuple[Minion, ...]
+    abilities: Abilities
+
+
+@frozen
+class Location:
+    span: Span
+    id: str
+    name: str
+    tags: tuple[str, ...]
+    search: bool
+    exit: bool
+
+
+@frozen
+class Path:
+    span: Span
+    a: str
+    a_panic: tuple[int, ...]
+    b: str
+    b_panic: tuple[int, ...]
+    tags: tuple[str, ...]
+    closed: bool
+
+
+@frozen
+class Link:
+    """Extra moves among all locations with a tag while a condition holds (S4.3)."""
+
+    span: Span
+    tag: str
+    cond: Optional[Condition]
+    followers: int  # -1 = as usual
+
+
+@frozen
+class SetupCard:
+    span: Span
+    id: str
+    killer_at: str
+    fg_at: str
+    victims: tuple[tuple[str, int], ...]
+
+
+@frozen
+class Event:
+    span: Span
+    id: str
+    name: str
+    lasting: bool
+    effects: tuple
+    abilities: Abilities
+
+
+@frozen
+class Scenario:
+    span: Span
+    id: str
+    name: str
+    tags: tuple[str, ...]
+    locations: tuple[Location, ...]
+    paths: tuple[Path, ...]
+    links: tuple[Link, ...]
+    setups: tuple[SetupCard, ...]
+    items: tuple[Item, ...]
+    events: tuple[Event, ...]
+    terror: tuple[Terror, ...]
+    abilities: Abilities
+
+
+@frozen
+class Zone:
+    span: Span
+    low: int
+    high: int
+    dice: int
+
+
+@frozen
+class Side:
+    span: Span
+    id: str
+    time_reset: int
+    time_min: int
+    time_max: int
+    fear_min: int
+    fear_max: int
+    zones: tuple[Zone, ...]
+
+
+@frozen
+class PlayerBoard:
+    span: Span
+    id: str
+    sides: tuple[Side, ...]
+    last_breath: tuple[int, ...]
+    hand_limit: int
+
+
+Declaration = Union[Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion]

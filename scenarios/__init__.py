@@ -1,0 +1,1 @@
+"""Bundled content (.fg files); a package only so that installs ship it."""
