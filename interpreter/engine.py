@@ -1,0 +1,1504 @@
+"""The rules engine: core rules C1–C18 over generic effect primitives.
+
+How a transition works. The engine is written as ordinary straight-line code over a mutable
+working copy (``Work``) of an immutable ``GameState``. The game advances in *steps* (one
+top-level decision of the Action phase with everything it causes, one purchase, a whole
+Killer phase, …). After each step the work is frozen into a new state: a checkpoint. When code
+inside a step needs a decision it calls ``ask``; if the answer is not known yet, a
+``NeedChoice`` unwinds the step and the state returned holds the checkpoint, the answers given
+so far in this step and the pending ``Choice``. ``apply`` appends the new answer and replays
+the step from its checkpoint; since all randomness comes from the state's (seed, counter), the
+replay is exact. So ``apply`` is a pure function, states are plain data (a checkpoint plus
+answers), and a game can be saved in the middle of a card.
+
+This module knows the core rules and the language's primitives; it names no killer, scenario,
+card or scenario mechanic (the purity rule, DESIGN.md).
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from lastbreath.dsl import nodes as n
+from lastbreath.dsl.diagnostics import IllegalChoice, RulesError
+
+from . import rng
+from .board import INF, Board
+from .state import Choice, Event, GameState, HeldItem, KillerState, MinionState, Option
+
+PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
+TIE_POLICIES = ("harder", "realistic", "easier", "ask")
+
+
+class NeedChoice(Exception):
+    def __init__(self, choice: Choice):
+        self.choice = choice
+
+
+class GameOver(Exception):
+    pass
+
+
+class PhaseEnd(Exception):
+    pass
+
+
+class Game:
+    """Static facts of one game: the content chosen and the tables compiled from it."""
+
+    def __init__(self, ruleset, killer: n.Killer, scenario: n.Scenario, final_girl: n.FinalGirl,
+                 difficulty: str = "normal", legendary: bool = False, tie_policy: str = "harder"):
+        self.ruleset = ruleset
+        self.killer = killer
+        self.scenario = scenario
+        self.fg = final_girl
+        self.difficulty = difficulty
+        self.legendary = legendary
+        self.tie_policy = tie_policy
+        pb = ruleset.player_board()
+        self.player_board = pb
+        sides = {s.id: s for s in pb.sides}
+        if difficulty not in sides:
+            raise RulesError(f"unknown difficulty '{difficulty}' (the player board has: {', '.join(sides)})")
+        self.side: n.Side = sides[difficulty]
+        self.dice_by_fear = {f: z.dice for z in self.side.zones for f in range(z.low, z.high + 1)}
+        cache = ruleset.cache.setdefault("boards", {})
+        if scenario.id not in cache:
+            cache[scenario.id] = Board(scenario)
+        self.board: Board = cache[scenario.id]
+        self.cards: dict[str, n.Card] = {cid: c for cid, c in ruleset.cards.items() if c.owner in ("", killer.id, scenario.id)}
+        self.items = ruleset.items
+        self.terror = {t.id: t for t in (*killer.terror, *scenario.terror)}
+        self.finales = {f.id: f for f in killer.finales}
+        self.dark_powers = {d.id: d for d in killer.dark_powers}
+        self.events = {e.id: e for e in scenario.events}
+        self.minions = dict(ruleset.minions)
+        self.levels = killer.bloodlust
+        self.abilities_cache: dict = {}
+
+    @property
+    def ids(self) -> dict:
+        return {"killer": self.killer.id, "scenario": self.scenario.id, "final_girl": self.fg.id,
+                "difficulty": self.difficulty, "legendary": self.legendary, "tie_policy": self.tie_policy}
+
+
+class Ctl:
+    """Replay bookkeeping for one run of the engine."""
+
+    __slots__ = ("answers", "pos", "count", "skip", "events")
+
+    def __init__(self, answers: tuple[str, ...], skip: int):
+        self.answers = answers
+        self.pos = 0
+        self.count = 0
+        self.skip = skip
+        self.events: list[Event] = []
+
+
+class Work:
+    """A mutable working copy of a GameState; fields are rebound, never mutated in place."""
+
+    def __init__(self, state: GameState, ctl: Ctl):
+        self.__dict__.update(state.__dict__)
+        self.ctl = ctl
+
+    def freeze(self, **extra) -> GameState:
+        d = dict(self.__dict__)
+        del d["ctl"]
+        d.update(extra)
+        s = object.__new__(GameState)
+        s.__dict__.update(d)
+        return s
+
+
+class Ctx:
+    """What an effect needs to know about where it is resolving."""
+
+    __slots__ = ("source", "attack", "that", "killer")
+
+    def __init__(self, source: str = "", attack: Optional["Attack"] = None, that: int = 0, killer: int = 0):
+        self.source = source
+        self.attack = attack
+        self.that = that
+        self.killer = killer
+
+
+class Attack:
+    """An attack on the Final Girl in progress: reactions may lower its damage or hit back."""
+
+    __slots__ = ("damage", "attacker", "minion_index")
+
+    def __init__(self, damage: int, attacker: str, minion_index: int = -1):
+        self.damage = damage
+        self.attacker = attacker  # "killer:<index>" or "minion"
+        self.minion_index = minion_index
+
+
+# --- asking and telling ---------------------------------------------------------------------
+def ask(w: Work, kind: str, prompt: str, options: list[Option]) -> str:
+    """The player's answer to a choice; a choice with one option is not asked."""
+    if not options:
+        raise AssertionError(f"choice {kind} with no options")
+    if len(options) == 1:
+        return options[0].key
+    ctl = w.ctl
+    if ctl.pos < len(ctl.answers):
+        key = ctl.answers[ctl.pos]
+        ctl.pos += 1
+        return key
+    raise NeedChoice(Choice(kind, prompt, tuple(options)))
+
+
+def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "") -> None:
+    ctl = w.ctl
+    ctl.count += 1
+    if ctl.count > ctl.skip:
+        ctl.events.append(Event(kind, text, rule, source))
+
+
+def roll_die(w: Work) -> int:
+    v = rng.draw(w.seed, w.rng, 6) + 1
+    w.rng += 1
+    return v
+
+
+def rand(w: Work, k: int) -> int:
+    v = rng.draw(w.seed, w.rng, k)
+    w.rng += 1
+    return v
+
+
+def shuffled(w: Work, items) -> tuple:
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j = rand(w, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out)
+
+
+def loc_name(w: Work, i: int) -> str:
+    return w.game.board.names[i] if 0 <= i < w.game.board.n else "off the board"
+
+
+# --- what is in play ------------------------------------------------------------------------
+def abilities(w: Work) -> tuple[n.Abilities, ...]:
+    """Every source of triggers, replacements and statics now in play."""
+    g: Game = w.game
+    key = (w.dark_revealed, w.finale_revealed, w.events_active, w.secondary, w.flipped,
+           tuple(h.id for h in w.held), tuple(h.id for h in w.pack))
+    got = g.abilities_cache.get(key)
+    if got is None:
+        srcs = [g.killer.abilities, g.scenario.abilities]
+        if w.dark_revealed:
+            srcs.append(g.dark_powers[w.dark_power].abilities)
+        if w.finale_revealed:
+            srcs.append(g.finales[w.finale].abilities)
+        srcs.extend(g.events[e].abilities for e in w.events_active)
+        if w.secondary:
+            srcs.append(g.terror[w.secondary].abilities)
+        if w.flipped:
+            srcs.append(g.fg.flipped)
+        srcs.extend(g.items[h.id].abilities for h in (*w.held, *w.pack))
+        got = tuple(s for s in srcs if s)
+        g.abilities_cache[key] = got
+    return got
+
+
+def statics(w: Work, cls: type) -> list:
+    return [r for a in abilities(w) for r in a.rules if type(r) is cls]
+
+
+def fire(w: Work, event: str, arg: str = "") -> None:
+    """Run every active trigger on this event."""
+    for a in abilities(w):
+        for t in a.triggers:
+            if t.event == event and (not t.arg or t.arg == arg):
+                run(w, t.body, Ctx(source=event))
+
+
+def replacement(w: Work, event: str) -> Optional[n.Replacement]:
+    for a in abilities(w):
+        for r in a.replacements:
+            if r.event == event:
+                return r
+    return None
+
+
+def enemy_tables(w: Work):
+    forbidden = frozenset(r.tag for r in statics(w, n.EnemiesCannotCross))
+    return w.game.board.tables(w.opened, forbidden)
+
+
+def fg_tables(w: Work):
+    return w.game.board.tables(w.opened)
+
+
+# --- the Final Girl's numbers ---------------------------------------------------------------
+def gain_time(w: Work, k: int) -> None:
+    """C3.7: time stays on the track; while below 0 it cannot be gained."""
+    if k <= 0:
+        return
+    if w.time < 0:
+        emit(w, "time", "time is below 0 and cannot be gained", "C3.7")
+        return
+    new = min(w.game.side.time_max, w.time + k)
+    if new != w.time:
+        emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
+    w.time = new
+
+
+def lose_time(w: Work, k: int) -> None:
+    if k <= 0:
+        return
+    rep = replacement(w, "fg-loses-time")
+    if rep is not None:
+        emit(w, "replace", f"instead of losing {k} time", "", "replacement")
+        run(w, rep.body, Ctx(that=k))
+        return
+    new = max(w.game.side.time_min, w.time - k)
+    emit(w, "time", f"loses {w.time - new} time (now {new})", "C3.4")
+    w.time = new
+    if new < 0 and w.phase != "action" and not w.skip_action:
+        w.skip_action = True
+        emit(w, "time", "time fell below 0 outside the Action phase: the next Action phase is skipped", "C11.4")
+
+
+def heal(w: Work, k: int) -> None:
+    new = min(w.game.fg.health, w.fg_health + max(0, k))
+    if new != w.fg_health:
+        emit(w, "health", f"heals {new - w.fg_health} (health {new})", "C3.5")
+    w.fg_health = new
+
+
+def raise_fear(w: Work, k: int) -> None:
+    for _ in range(max(0, k)):
+        if w.fear >= w.game.side.fear_max:
+            emit(w, "fear", "fear is at its maximum: bloodlust rises instead", "C3.6")
+            raise_bloodlust(w, 1)
+        else:
+            w.fear += 1
+            emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+
+
+def lower_fear(w: Work, k: int) -> None:
+    for _ in range(max(0, k)):
+        if w.fear <= w.game.side.fear_min:
+            emit(w, "fear", "fear is at its minimum: gains 1 time instead", "C3.6")
+            gain_time(w, 1)
+        else:
+            w.fear -= 1
+            emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+
+
+def fg_damage(w: Work, k: int, rule: str = "C9.6") -> None:
+    """Damage to the Final Girl, with her last-breath token (C14.1–C14.2)."""
+    if k <= 0 or w.result:
+        return
+    if k <= w.fg_health:
+        w.fg_health -= k
+        emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
+        if w.fg_health == 0:
+            emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")
+        return
+    emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule)
+    w.fg_health = 0
+    if w.fg_breath == 2 and w.fg_breath_value > 0:
+        w.fg_breath = 1
+        w.fg_health = w.fg_breath_value
+        emit(w, "breath", f"her black token shows {w.fg_breath_value}: it turns white and she restores "
+                          f"{w.fg_breath_value} health; the phase ends", "C14.2")
+        raise PhaseEnd()
+    w.fg_breath = 0
+    emit(w, "breath", "her last breath is gone: the Final Girl is defeated", "C14.2")
+    end_game(w, "killer", "the Final Girl was defeated")
+
+
+def end_game(w: Work, winner: str, reason: str) -> None:
+    if winner == "killer" and not any(k.alive for k in w.killers) and w.killers:
+        winner, reason = "fg", "both sides fell at once: her sacrifice counts as a win"
+    w.result = winner
+    w.end_reason = reason
+    w.phase = "over"
+    emit(w, "end", f"{'the Final Girl' if winner == 'fg' else 'the killer'} wins: {reason}", "C13.1" if "both" not in reason else "C13.2")
+    raise GameOver()
+
+
+# --- bloodlust and victims ------------------------------------------------------------------
+def raise_bloodlust(w: Work, k: int) -> None:
+    if k <= 0:
+        return
+    rep = replacement(w, "bloodlust-rises")
+    if rep is not None:
+        emit(w, "replace", f"instead of bloodlust rising by {k}", "", "replacement")
+        run(w, rep.body, Ctx(that=k))
+        return
+    levels = w.game.levels
+    for _ in range(k):
+        if w.bloodlust >= len(levels) - 1:
+            emit(w, "bloodlust", "bloodlust is at its maximum: the top effect resolves", "C17.2")
+            run(w, w.game.killer.at_max, Ctx(source="bloodlust"))
+            continue
+        w.bloodlust += 1
+        emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
+        if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
+            w.lust_fired = w.lust_fired | {w.bloodlust}
+            run(w, levels[w.bloodlust].effects, Ctx(source="bloodlust"))
+
+
+def lower_bloodlust(w: Work, k: int) -> None:
+    new = max(0, w.bloodlust - max(0, k))
+    if new != w.bloodlust:
+        emit(w, "bloodlust", f"bloodlust falls to {new + 1}", "C17.2")
+    w.bloodlust = new
+
+
+def set_victims(w: Work, loc: int, count: int) -> None:
+    v = list(w.victims)
+    v[loc] = count
+    w.victims = tuple(v)
+
+
+def kill_victim(w: Work, loc: int, cause: str) -> None:
+    """A victim dies: it is counted and raises bloodlust (C9.7)."""
+    if w.victims[loc] <= 0:
+        return
+    rep = replacement(w, "victim-dies")
+    if rep is not None:
+        emit(w, "replace", "instead of a victim dying", "", "replacement")
+        run(w, rep.body, Ctx(that=1))
+        return
+    set_victims(w, loc, w.victims[loc] - 1)
+    w.dead += 1
+    w.deaths_round += 1
+    emit(w, "death", f"a victim dies at {loc_name(w, loc)} ({cause})", "C9.7")
+    raise_bloodlust(w, 1)
+    fire(w, "victim-dies")
+
+
+# --- the killer's health --------------------------------------------------------------------
+def killer_last_breath_dice(w: Work) -> int:
+    return 1 if any(k.alive and k.loc >= 0 and k.health == 0 for k in w.killers) else 0
+
+
+def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
+    if k <= 0 or w.result:
+        return
+    for r in statics(w, n.DamageTaken):
+        k += r.n
+    if k <= 0:
+        emit(w, "damage", "the damage is reduced to nothing", "C17.4")
+        return
+    if w.secondary:
+        absorbed = min(k, w.secondary_health)
+        w.secondary_health -= absorbed
+        k -= absorbed
+        emit(w, "damage", f"the secondary dark power absorbs {absorbed} damage", "C17.4")
+        if w.secondary_health <= 0:
+            emit(w, "secondary", "the secondary dark power's health is gone: it is removed", "C17.4")
+            w.secondary = ""
+            w.secondary_health = 0
+        if k <= 0:
+            return
+    ks = list(w.killers)
+    kil = ks[idx]
+    if k <= kil.health:
+        kil = _evolve_killer(kil, health=kil.health - k)
+        ks[idx] = kil
+        w.killers = tuple(ks)
+        emit(w, "damage", f"the killer takes {k} damage (health {kil.health})", rule)
+        if kil.health == 0:
+            emit(w, "breath", "the killer is down to its last breath: +1 die", "C2.5")
+        return
+    emit(w, "damage", "the killer takes damage: its last-breath token is lost", rule)
+    if kil.breath == 2 and kil.breath_value > 0:
+        kil = _evolve_killer(kil, breath=1, health=kil.breath_value)
+        ks[idx] = kil
+        w.killers = tuple(ks)
+        emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and the killer restores "
+                          f"{kil.breath_value} health; the phase ends", "C17.1")
+        raise PhaseEnd()
+    kil = _evolve_killer(kil, breath=0, health=0, alive=False)
+    ks[idx] = kil
+    w.killers = tuple(ks)
+    emit(w, "breath", "the killer's last breath is gone: the killer is defeated", "C17.1")
+    if not any(x.alive for x in w.killers):
+        end_game(w, "fg", "the killer was defeated")
+
+
+def _evolve_killer(k: KillerState, **kw) -> KillerState:
+    d = dict(k.__dict__)
+    d.update(kw)
+    return KillerState(**d)
+
+
+def heal_killer(w: Work, k: int) -> None:
+    ks = list(w.killers)
+    for i, kil in enumerate(ks):
+        if kil.alive:
+            cap = w.game.killer.health if kil.breath == 2 else kil.breath_value
+            new = min(cap, kil.health + k)
+            ks[i] = _evolve_killer(kil, health=new)
+            emit(w, "health", f"the killer heals to {new}", "")
+            break
+    w.killers = tuple(ks)
+
+
+# --- effects --------------------------------------------------------------------------------
+def amount(w: Work, a, ctx: Ctx) -> int:
+    if isinstance(a, int):
+        return a
+    if isinstance(a, n.That):
+        return ctx.that
+    if isinstance(a, n.Count):
+        loc = resolve_loc(w, a.loc)
+        if a.what == "victims":
+            v = w.victims[loc] if loc >= 0 else 0
+        elif a.what == "minions":
+            v = sum(1 for m in w.minions if m.loc == loc)
+        elif a.what == "dead":
+            v = w.dead
+        else:
+            v = w.rescued
+        return max(0, v - a.minus)
+    raise AssertionError(a)
+
+
+def resolve_loc(w: Work, name: str) -> int:
+    if name == "here":
+        return w.fg_loc
+    if name == "killer-location":
+        alive = [k for k in w.killers if k.alive]
+        return alive[0].loc if alive else -1
+    return w.game.board.index.get(name, -1)
+
+
+def run(w: Work, effects, ctx: Ctx) -> None:
+    for e in effects:
+        EXEC[type(e)](w, e, ctx)
+
+
+def condition(w: Work, c, ctx: Ctx) -> bool:
+    t = type(c)
+    if t is n.Compare:
+        v = {"fear": w.fear, "time": w.time, "health": w.fg_health, "bloodlust": w.bloodlust + 1}[c.quantity]
+        return v >= c.n if c.op == "at-least" else v <= c.n
+    if t is n.FgAt:
+        return w.fg_loc == resolve_loc(w, c.loc)
+    if t is n.FgAtTag:
+        return c.tag in w.game.board.tags[w.fg_loc]
+    if t is n.VictimsAt:
+        loc = resolve_loc(w, c.loc)
+        return loc >= 0 and w.victims[loc] > 0
+    if t is n.KillerAt:
+        loc = resolve_loc(w, c.loc)
+        return any(k.alive and k.loc == loc for k in w.killers)
+    if t is n.FlagSet:
+        return c.flag in w.flags
+    if t is n.InMode:
+        return mode_active(w, c.mode)
+    if t is n.HasItem:
+        return any(h.id == c.item for h in (*w.held, *w.pack))
+    if t is n.Not:
+        return not condition(w, c.cond, ctx)
+    raise AssertionError(t)
+
+
+def mode_active(w: Work, mode: str) -> bool:
+    """K4.1–K4.2: the mode in force this Killer phase, or every mode under 'rule all modes'."""
+    return mode == w.mode_active or bool(statics(w, n.AllModes))
+
+
+def _x_gain_time(w, e, ctx):  # gain N time
+    gain_time(w, amount(w, e.n, ctx))
+
+
+def _x_lose_time(w, e, ctx):  # lose N time
+    lose_time(w, amount(w, e.n, ctx))
+
+
+def _x_heal(w, e, ctx):  # heal N
+    heal(w, amount(w, e.n, ctx))
+
+
+def _x_lose_health(w, e, ctx):  # lose N health
+    fg_damage(w, amount(w, e.n, ctx), "C3.4")
+
+
+def _x_raise_fear(w, e, ctx):  # raise fear N
+    raise_fear(w, amount(w, e.n, ctx))
+
+
+def _x_lower_fear(w, e, ctx):  # lower fear N
+    lower_fear(w, amount(w, e.n, ctx))
+
+
+def _x_move(w, e, ctx):  # move up to N
+    move_fg(w, amount(w, e.n, ctx))
+
+
+def _x_deal_damage(w, e, ctx):  # deal N damage
+    fg_attack(w, amount(w, e.n, ctx), ctx)
+
+
+def _x_prevent(w, e, ctx):  # prevent N damage (in a reaction)
+    if ctx.attack is not None:
+        k = amount(w, e.n, ctx)
+        ctx.attack.damage = max(0, ctx.attack.damage - k)
+        emit(w, "react", f"prevents {k} damage (the attack now deals {ctx.attack.damage})", "C9.6")
+
+
+def _x_search_take(w, e, ctx):  # search take N
+    search(w, e.n, e.n, look_mode=False)
+
+
+def _x_search_look(w, e, ctx):  # search look N keep K
+    search(w, e.n, e.keep, look_mode=True)
+
+
+def _x_end_action(w, e, ctx):  # end action phase
+    if w.phase == "action":
+        w.action_over = True
+        emit(w, "phase", "the Action phase ends", "C4.1")
+
+
+def _x_draw_event(w, e, ctx):  # draw event
+    draw_event(w)
+
+
+def _x_gain_item(w, e, ctx):  # gain item ID
+    gain_item(w, e.item, "")
+
+
+def _x_discard_item(w, e, ctx):  # discard item ID
+    for attr in ("held", "pack"):
+        items = getattr(w, attr)
+        for i, h in enumerate(items):
+            if h.id == e.item and not w.game.items[h.id].keep:
+                setattr(w, attr, items[:i] + items[i + 1:])
+                emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+                return
+
+
+def _x_raise_bloodlust(w, e, ctx):  # raise bloodlust N
+    raise_bloodlust(w, amount(w, e.n, ctx))
+
+
+def _x_lower_bloodlust(w, e, ctx):  # lower bloodlust N
+    lower_bloodlust(w, amount(w, e.n, ctx))
+
+
+def _x_hunt(w, e, ctx):  # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
+    hunt(w, e.who, e.target, e.moves, e.attacks)
+
+
+def _x_kill(w, e, ctx):  # kill N victims at LOC
+    loc = resolve_loc(w, e.loc)
+    if loc >= 0:
+        for _ in range(amount(w, e.n, ctx)):
+            kill_victim(w, loc, "an effect")
+
+
+def _x_place(w, e, ctx):  # place N victims at LOC
+    loc = resolve_loc(w, e.loc)
+    k = amount(w, e.n, ctx)
+    if loc >= 0 and k > 0:
+        set_victims(w, loc, w.victims[loc] + k)
+        emit(w, "victims", f"{k} victim(s) appear at {loc_name(w, loc)}", "")
+
+
+def _x_spawn(w, e, ctx):  # spawn N MINION at LOC
+    loc = resolve_loc(w, e.loc)
+    m = w.game.minions[e.minion]
+    for _ in range(amount(w, e.n, ctx)):
+        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit or loc < 0:
+            emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
+            break
+        w.minions = w.minions + (MinionState(m.id, loc, m.health),)
+        emit(w, "minion", f"a {m.name} appears at {loc_name(w, loc)}", "C15.1")
+
+
+def _x_move_killer(w, e, ctx):  # move killer to LOC
+    loc = resolve_loc(w, e.loc)
+    if loc < 0:
+        return
+    ks = list(w.killers)
+    for i, k in enumerate(ks):
+        if k.alive:
+            ks[i] = _evolve_killer(k, loc=loc)
+            emit(w, "move", f"the killer moves to {loc_name(w, loc)}", "")
+            break
+    w.killers = tuple(ks)
+
+
+def _x_heal_killer(w, e, ctx):  # heal killer N
+    heal_killer(w, amount(w, e.n, ctx))
+
+
+def _x_damage_killer(w, e, ctx):  # damage killer N
+    for i, k in enumerate(w.killers):
+        if k.alive:
+            damage_killer(w, i, amount(w, e.n, ctx), "")
+            break
+
+
+def _x_reveal_dark(w, e, ctx):  # reveal dark power
+    reveal_dark_power(w)
+
+
+def _x_reveal_finale(w, e, ctx):  # reveal finale
+    reveal_finale(w)
+
+
+def _x_set_mode(w, e, ctx):  # set mode NAME
+    if w.mode != e.mode:
+        w.mode = e.mode
+        emit(w, "mode", f"the killer turns to {e.mode} (from the next Killer phase)", "K4.1")
+
+
+def _x_set_flag(w, e, ctx):  # set flag NAME
+    w.flags = w.flags | {e.flag}
+
+
+def _x_clear_flag(w, e, ctx):  # clear flag NAME
+    w.flags = w.flags - {e.flag}
+
+
+def _x_open_path(w, e, ctx):  # open path A B
+    b: Board = w.game.board
+    a, z = b.index[e.a], b.index[e.b]
+    for k, p in enumerate(b.paths):
+        if {p[0], p[1]} == {a, z} and p[5] and k not in w.opened:
+            w.opened = w.opened | {k}
+            emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}", "")
+
+
+def _x_panic_at(w, e, ctx):  # panic at LOC
+    loc = resolve_loc(w, e.loc)
+    if loc >= 0:
+        panic_location(w, loc)
+
+
+def _x_if(w, e, ctx):  # if COND { … } else { … }
+    run(w, e.then if condition(w, e.cond, ctx) else e.otherwise, ctx)
+
+
+def _x_mode(w, e, ctx):  # mode NAME { … }
+    if mode_active(w, e.mode):
+        run(w, e.body, ctx)
+
+
+def _x_repeat(w, e, ctx):  # repeat N { … }
+    for _ in range(min(50, amount(w, e.n, ctx))):
+        run(w, e.body, ctx)
+
+
+def _x_choose(w, e, ctx):  # choose { "A" { … } "B" { … } }
+    opts = [Option(f"option:{i}", o.label) for i, o in enumerate(e.options)]
+    key = ask(w, "effect-choice", "Choose one", opts)
+    run(w, e.options[int(key.split(":")[1])].body, ctx)
+
+
+def _x_roll(w, e, ctx):  # roll { on 1 2 { … } … }
+    face = roll_die(w)
+    emit(w, "roll", f"rolls {face}", "")
+    for row in e.rows:
+        if face in row.faces:
+            run(w, row.body, ctx)
+            return
+
+
+EXEC = {
+    n.GainTime: _x_gain_time, n.LoseTime: _x_lose_time, n.Heal: _x_heal, n.LoseHealth: _x_lose_health,
+    n.RaiseFear: _x_raise_fear, n.LowerFear: _x_lower_fear, n.MoveUpTo: _x_move, n.DealDamage: _x_deal_damage,
+    n.PreventDamage: _x_prevent, n.SearchTake: _x_search_take, n.SearchLook: _x_search_look,
+    n.EndActionPhase: _x_end_action, n.DrawEvent: _x_draw_event, n.GainItem: _x_gain_item,
+    n.DiscardItem: _x_discard_item, n.RaiseBloodlust: _x_raise_bloodlust, n.LowerBloodlust: _x_lower_bloodlust,
+    n.Hunt: _x_hunt, n.KillVictims: _x_kill, n.PlaceVictims: _x_place, n.SpawnMinions: _x_spawn,
+    n.MoveKillerTo: _x_move_killer, n.HealKiller: _x_heal_killer, n.DamageKiller: _x_damage_killer,
+    n.RevealDarkPower: _x_reveal_dark, n.RevealFinale: _x_reveal_finale, n.SetMode: _x_set_mode,
+    n.SetFlag: _x_set_flag, n.ClearFlag: _x_clear_flag, n.OpenPath: _x_open_path, n.PanicAt: _x_panic_at,
+    n.If: _x_if, n.ModeBlock: _x_mode, n.Repeat: _x_repeat, n.Choose: _x_choose, n.Roll: _x_roll,
+}
+
+
+# --- cards revealed -------------------------------------------------------------------------
+def reveal_dark_power(w: Work) -> None:
+    if w.dark_revealed or not w.dark_power:
+        return
+    w.dark_revealed = True
+    dp = w.game.dark_powers[w.dark_power]
+    emit(w, "reveal", f"the dark power is revealed: {dp.name}", "C17.3")
+    run(w, dp.on_reveal, Ctx(source=dp.id))
+
+
+def reveal_finale(w: Work) -> None:
+    if w.finale_revealed:
+        return
+    w.finale_revealed = True
+    f = w.game.finales[w.finale]
+    emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
+    run(w, f.on_reveal, Ctx(source=f.id))
+
+
+def draw_event(w: Work) -> None:
+    if not w.events:
+        emit(w, "event", "the event deck is empty", "C18.5")
+        return
+    eid = w.events[0]
+    w.events = w.events[1:]
+    ev = w.game.events[eid]
+    emit(w, "event", f"event: {ev.name}", "C18.5")
+    if ev.lasting:
+        w.events_active = w.events_active + (eid,)
+    run(w, ev.effects, Ctx(source=eid))
+
+
+# --- items and search -----------------------------------------------------------------------
+def hands_used(w: Work) -> int:
+    return sum(w.game.items[h.id].weapon.hands for h in w.held if w.game.items[h.id].weapon)
+
+
+def gain_item(w: Work, iid: str, how: str) -> None:
+    """C6.5: a weapon may go to the hands (room permitting, or swapping one out) or the backpack."""
+    item = w.game.items[iid]
+    new = HeldItem(iid, item.uses)
+    emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
+    if item.weapon is None:
+        w.pack = w.pack + (new,)
+    else:
+        opts = [Option("pack", "put it in the backpack")]
+        if hands_used(w) + item.weapon.hands <= 2:
+            opts.insert(0, Option("hand", "hold it in hand"))
+        for h in w.held:
+            if hands_used(w) - w.game.items[h.id].weapon.hands + item.weapon.hands <= 2:
+                opts.append(Option(f"swap:{h.id}", f"hold it, put {w.game.items[h.id].name} in the backpack"))
+        key = ask(w, "item-place", f"Where does {item.name} go?", opts)
+        if key == "hand":
+            w.held = w.held + (new,)
+        elif key == "pack":
+            w.pack = w.pack + (new,)
+        else:
+            out = key.split(":", 1)[1]
+            i = next(i for i, h in enumerate(w.held) if h.id == out)
+            w.pack = w.pack + (w.held[i],)
+            w.held = w.held[:i] + w.held[i + 1:] + (new,)
+    fire_item(w, item, "gained")
+
+
+def fire_item(w: Work, item: n.Item, event: str) -> None:
+    for t in item.abilities.triggers:
+        if t.event == event:
+            run(w, t.body, Ctx(source=item.id))
+
+
+def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
+    """C6.1–C6.3: act on the pile of the search location the Final Girl stands in."""
+    b: Board = w.game.board
+    if w.fg_loc not in b.pile_of:
+        emit(w, "search", "this is not a search location: nothing is found", "C6.1")
+        return
+    k = b.pile_of[w.fg_loc]
+    pile = w.piles[k]
+    if not pile:
+        emit(w, "search", "the pile is empty: nothing more is found", "C6.3")
+        return
+    top = pile[:look]
+    rest = pile[look:]
+    if not look_mode:
+        taken = [c for c, _ in top]
+        _set_pile(w, k, _turn_top(rest))
+        for c in taken:
+            gain_item(w, c, "search")
+        return
+    opts = [Option(f"keep:{c}", w.game.items[c].name) for c, _ in dict.fromkeys(top)]
+    kept: list[str] = []
+    others = [c for c, _ in top]
+    for _ in range(min(keep, len(others))):
+        key = ask(w, "search-keep", "Keep which item?", [o for o in opts if o.key[5:] in others])
+        c = key[5:]
+        kept.append(c)
+        others.remove(c)
+    new_top: list[tuple[str, bool]] = []
+    bottom: list[tuple[str, bool]] = []
+    for c in others:
+        key = ask(w, "search-return", f"Return {w.game.items[c].name} where?",
+                  [Option("top", "on top, face up"), Option("bottom", "on the bottom, face down")])
+        if key == "top":
+            new_top.append((c, True))
+        else:
+            bottom.append((c, False))
+    if new_top:
+        rest_t = tuple(new_top) + tuple(rest)
+    else:
+        rest_t = tuple(rest)  # C6.2: a face-down top card stays face down
+    _set_pile(w, k, rest_t + tuple(bottom))
+    if bottom and not new_top:
+        emit(w, "search", "returned to the bottom face down; the new top card is not turned up", "C6.2")
+    for c in kept:
+        gain_item(w, c, "search")
+
+
+def _turn_top(pile):
+    if pile and not pile[0][1]:
+        return ((pile[0][0], True),) + tuple(pile[1:])
+    return tuple(pile)
+
+
+def _set_pile(w: Work, k: int, pile) -> None:
+    piles = list(w.piles)
+    piles[k] = tuple(pile)
+    w.piles = tuple(piles)
+
+
+def use_uses(w: Work, iid: str) -> None:
+    """C6.4: spend one use; the last use discards the item."""
+    for attr in ("held", "pack"):
+        items = getattr(w, attr)
+        for i, h in enumerate(items):
+            if h.id == iid:
+                if h.uses <= 0:
+                    return
+                if h.uses == 1:
+                    setattr(w, attr, items[:i] + items[i + 1:])
+                    emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
+                else:
+                    setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
+                return
+
+
+# --- the Final Girl moves -------------------------------------------------------------------
+def fg_moves(w: Work) -> list[tuple[int, int, str]]:
+    """(destination, follower limit, how) for one move from the FG's location (C5.1, S-links)."""
+    adj = fg_tables(w)[0]
+    b: Board = w.game.board
+    limits = statics(w, n.FollowerLimit)
+    out: dict[int, tuple[int, str]] = {}
+    for dest, k in adj[w.fg_loc]:
+        lim = 2
+        for r in limits:
+            if r.tag in b.paths[k][4]:
+                lim = min(lim, r.n)
+        out[dest] = (lim, "path")
+    for link in w.game.scenario.links:
+        members = b.with_tag(link.tag)
+        if w.fg_loc in members and (link.cond is None or condition(w, link.cond, Ctx())):
+            for dest in members:
+                if dest != w.fg_loc and dest not in out:
+                    out[dest] = (2 if link.followers < 0 else link.followers, "link")
+    return [(d, lim, how) for d, (lim, how) in sorted(out.items())]
+
+
+def killer_at(w: Work, loc: int) -> bool:
+    return any(k.alive and k.loc == loc for k in w.killers)
+
+
+def move_fg(w: Work, steps: int) -> None:
+    for _ in range(steps):
+        moves = fg_moves(w)
+        opts = [Option("stop", "stop moving")] + [
+            Option(f"move:{w.game.board.ids[d]}", f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
+            for d, _lim, how in moves]
+        key = ask(w, "move", "Move where?", opts)
+        if key == "stop":
+            return
+        dest = w.game.board.index[key[5:]]
+        lim = next(lim for d, lim, _ in moves if d == dest)
+        here = w.fg_loc
+        follow = 0
+        if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
+            top = min(lim, w.victims[here])
+            fopts = [Option(f"follow:{i}", f"{i} victim(s) follow") for i in range(top, -1, -1)]
+            follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
+        w.fg_loc = dest
+        emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}" + (f" with {follow} victim(s)" if follow else ""),
+             "C5.1")
+        if follow:
+            set_victims(w, here, w.victims[here] - follow)
+            set_victims(w, dest, w.victims[dest] + follow)
+            emit(w, "follow", f"{follow} victim(s) follow (at most {lim})", "C5.3")
+        fire(w, "fg-enters", w.game.board.ids[dest])
+        if dest in w.game.board.exits and w.victims[dest] > 0:
+            key = ask(w, "rescue", f"Let the {w.victims[dest]} victim(s) here escape?",
+                      [Option("rescue", "they escape"), Option("stay", "not now")])
+            if key == "rescue":
+                rescue_here(w)
+
+
+def rescue_here(w: Work) -> None:
+    """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward."""
+    count = w.victims[w.fg_loc]
+    set_victims(w, w.fg_loc, 0)
+    fg = w.game.fg
+    for _ in range(count):
+        w.rescued += 1
+        emit(w, "rescue", f"a victim escapes (rescued: {w.rescued})", "C5.4")
+        if w.flipped:
+            run(w, fg.flipped_reward, Ctx(source=fg.id))
+            continue
+        free = [i for i, f in enumerate(w.slots) if not f]
+        key = ask(w, "slot", "Place the rescued victim on which slot?",
+                  [Option(f"slot:{i + 1}", f"slot {i + 1}") for i in free])
+        i = int(key.split(":")[1]) - 1
+        w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
+        emit(w, "reward", f"slot {i + 1} reward", "C5.5")
+        run(w, fg.slots[i], Ctx(source=fg.id))
+        if sum(w.slots) >= fg.rescues and not w.flipped:
+            w.flipped = True
+            w.slots = (False,) * len(w.slots)
+            emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
+
+
+# --- the Final Girl attacks -----------------------------------------------------------------
+def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
+    """C3.8, C15.2: choose a target in reach; one weapon may add its bonus."""
+    if ctx.attack is not None:  # a reaction hits back at the attacker
+        if ctx.attack.attacker.startswith("killer"):
+            idx = int(ctx.attack.attacker.split(":")[1])
+            damage_killer(w, idx, dmg, "C9.6")
+        elif 0 <= ctx.attack.minion_index < len(w.minions):
+            damage_minions(w, w.minions[ctx.attack.minion_index].loc, dmg)
+        return
+    dist = fg_tables(w)[1][w.fg_loc]
+    weapons = [(h, w.game.items[h.id].weapon) for h in w.held if w.game.items[h.id].weapon]
+    opts: list[Option] = []
+    targets: dict[str, tuple] = {}
+
+    def add(tkey: str, label: str, d: int, what: tuple) -> None:
+        if d == 0:
+            targets[tkey] = what + ("",)
+            opts.append(Option(tkey, label))
+        for h, wp in weapons:
+            if wp.range == d:
+                k = f"{tkey}+{h.id}"
+                targets[k] = what + (h.id,)
+                bonus = wp.bonus if dmg >= 1 else 0
+                opts.append(Option(k, f"{label} with {w.game.items[h.id].name} (+{bonus})"))
+
+    for i, kil in enumerate(w.killers):
+        if kil.alive and kil.loc >= 0:
+            add(f"killer:{i}", "attack the killer", dist[kil.loc], ("killer", i))
+    for loc in sorted({m.loc for m in w.minions}):
+        add(f"minions:{w.game.board.ids[loc]}", f"attack the minions at {loc_name(w, loc)}", dist[loc], ("minions", loc))
+    if not opts:
+        emit(w, "attack", "no enemy is within reach: the damage is lost", "C3.8")
+        return
+    key = ask(w, "attack-target", f"Deal {dmg} damage to whom?", opts)
+    kind, ref, weapon = targets[key]
+    total = dmg
+    if weapon and dmg >= 1:
+        total += w.game.items[weapon].weapon.bonus
+        use_uses(w, weapon)
+    if kind == "killer":
+        damage_killer(w, ref, total, "C3.8")
+    else:
+        damage_minions(w, ref, total)
+
+
+def damage_minions(w: Work, loc: int, dmg: int) -> None:
+    """C15.2: damage split among the minions in one location, weakest first; no bloodlust (C15)."""
+    ms = list(w.minions)
+    order = sorted((m.health, i) for i, m in enumerate(ms) if m.loc == loc)
+    dead: set[int] = set()
+    for _h, i in order:
+        if dmg <= 0:
+            break
+        m = ms[i]
+        hit = min(dmg, m.health)
+        dmg -= hit
+        if hit >= m.health:
+            dead.add(i)
+            emit(w, "minion", f"a {w.game.minions[m.kind].name} is killed", "C15.2")
+        else:
+            ms[i] = MinionState(m.kind, m.loc, m.health - hit)
+    w.minions = tuple(m for i, m in enumerate(ms) if i not in dead)
+
+
+# --- fear checks ----------------------------------------------------------------------------
+def dice_for(w: Work, card: n.Card) -> int:
+    """C2.1, C2.4, C2.5: dice by fear zone, card and statics, adrenaline; at least one."""
+    k = w.game.dice_by_fear.get(w.fear, 1) + card.dice
+    k += sum(r.n for r in statics(w, n.DiceModifier))
+    if w.fg_health == 0 and w.fg_breath > 0:
+        k += 1
+    k += killer_last_breath_dice(w)
+    return max(1, k)
+
+
+def fear_check(w: Work, card: n.Card) -> int:
+    """Roll, then convert 3–4s by discarding two cards each or play reroll cards (C2.2, C2.6)."""
+    faces = [roll_die(w) for _ in range(dice_for(w, card))]
+    emit(w, "roll", f"fear check for {card.name}: rolls {faces}", "C2.1")
+    converted = 0
+    while True:
+        open34 = sum(1 for f in faces if f in (3, 4)) - converted
+        opts = [Option("accept", "accept the roll")]
+        if open34 > 0 and len(w.hand) >= 2:
+            opts.append(Option("convert", "discard two cards to turn a 3–4 into a success"))
+        for cid in dict.fromkeys(w.hand):
+            c = w.game.cards[cid]
+            if c.kind == "reroll" and _reroll(list(faces), c, converted) != faces:
+                opts.append(Option(f"reroll:{cid}", f"play {c.name} to reroll"))
+        key = ask(w, "check", f"Rolled {faces}: {sum(1 for f in faces if f >= 5) + converted} success(es)", opts)
+        if key == "accept":
+            break
+        if key == "convert":
+            for i in range(2):
+                dk = ask(w, "convert-discard", f"Discard which card ({i + 1} of 2)?",
+                         [Option(f"discard:{c}", w.game.cards[c].name) for c in dict.fromkeys(w.hand)])
+                discard_card(w, dk[8:], "C2.2")
+            converted += 1
+            emit(w, "convert", "a 3–4 becomes a success", "C2.2")
+            continue
+        cid = key[7:]
+        rc = w.game.cards[cid]
+        _remove_from_hand(w, cid)
+        w.spent = w.spent + (cid,)
+        faces_before = faces
+        faces = _reroll_live(w, faces, rc, converted)
+        emit(w, "reroll", f"plays {rc.name}: {faces_before} -> {faces}", "C2.6")
+    succ = sum(1 for f in faces if f >= 5) + converted
+    return succ
+
+
+def _reroll_targets(faces: list[int], card: n.Card, converted: int) -> list[int]:
+    if card.reroll == "fails":
+        return [i for i, f in enumerate(faces) if f <= 2]
+    k = int(card.reroll)
+    # lowest non-successes first, but never the 3–4s already turned into successes
+    protected = converted
+    cands = sorted((f, i) for i, f in enumerate(faces) if f < 5)
+    out = []
+    for f, i in cands:
+        if f in (3, 4) and protected > 0 and sum(1 for g in faces if g in (3, 4)) - len([j for j in out if faces[j] in (3, 4)]) <= protected:
+            continue
+        out.append(i)
+    return out[:k]
+
+
+def _reroll(faces: list[int], card: n.Card, converted: int) -> list[int]:
+    idx = _reroll_targets(faces, card, converted)
+    return faces if not idx else [0 if i in idx else f for i, f in enumerate(faces)]
+
+
+def _reroll_live(w: Work, faces: list[int], card: n.Card, converted: int) -> list[int]:
+    idx = set(_reroll_targets(faces, card, converted))
+    return [roll_die(w) if i in idx else f for i, f in enumerate(faces)]
+
+
+def outcome_for(card: n.Card, successes: int) -> Optional[n.Outcome]:
+    best = None
+    for o in card.outcomes:
+        if o.min_successes <= successes:
+            best = o
+    return best
+
+
+def _remove_from_hand(w: Work, cid: str) -> None:
+    h = list(w.hand)
+    h.remove(cid)
+    w.hand = tuple(h)
+
+
+def discard_card(w: Work, cid: str, rule: str) -> None:
+    _remove_from_hand(w, cid)
+    w.spent = w.spent + (cid,)
+    emit(w, "discard", f"discards {w.game.cards[cid].name}", rule)
+
+
+def play_card(w: Work, cid: str, ctx: Ctx) -> None:
+    card = w.game.cards[cid]
+    _remove_from_hand(w, cid)
+    w.spent = w.spent + (cid,)
+    emit(w, "play", f"plays {card.name}", "C2.1")
+    succ = fear_check(w, card)
+    out = outcome_for(card, succ)
+    tier = {0: "failure", 1: "success", 2: "great success"}.get(out.min_successes if out else 0, f"{succ}+ successes")
+    emit(w, "outcome", f"{succ} success(es): {tier}", "C2.3")
+    if out is not None:
+        run(w, out.effects, ctx)
+
+
+# --- enemies --------------------------------------------------------------------------------
+def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
+    """C8.3, C9: minions act first (in order), then the killer."""
+    if who in ("minions", "enemies"):
+        for i in range(len(w.minions)):
+            if i < len(w.minions):
+                m = w.minions[i]
+                stats = w.game.minions[m.kind]
+                enemy_act(w, ("minion", i), target, moves, attacks, stats.move, stats.damage)
+    if who in ("killer", "enemies"):
+        for i, k in enumerate(w.killers):
+            if k.alive and k.loc >= 0:
+                lvl = w.game.levels[w.bloodlust]
+                enemy_act(w, ("killer", i), target, moves, attacks, lvl.move, lvl.damage)
+
+
+def _piece_loc(w: Work, piece) -> int:
+    kind, i = piece
+    if kind == "killer":
+        return w.killers[i].loc
+    return w.minions[i].loc if i < len(w.minions) else -1
+
+
+def _set_piece_loc(w: Work, piece, loc: int) -> None:
+    kind, i = piece
+    if kind == "killer":
+        ks = list(w.killers)
+        ks[i] = _evolve_killer(ks[i], loc=loc)
+        w.killers = tuple(ks)
+    else:
+        ms = list(w.minions)
+        m = ms[i]
+        ms[i] = MinionState(m.kind, loc, m.health)
+        w.minions = tuple(ms)
+
+
+def choose_target(w: Work, at: int, target: str) -> int:
+    """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy."""
+    dist = enemy_tables(w)[1][at]
+    cands: list[int] = []
+    if target in ("fg", "fg-or-victims"):
+        cands.append(w.fg_loc)
+    if target in ("victims", "fg-or-victims"):
+        cands.extend(i for i, v in enumerate(w.victims) if v > 0 and i not in cands)
+    cands = [c for c in cands if dist[c] < INF]
+    if not cands:
+        return -1
+    best_d = min(dist[c] for c in cands)
+    near = [c for c in cands if dist[c] == best_d]
+    if len(near) > 1:
+        most = max(w.victims[c] for c in near)
+        near = [c for c in near if w.victims[c] == most]
+        if len(near) > 1:
+            emit(w, "target", f"tied targets {[loc_name(w, c) for c in near]} after distance and victims", "C9.3")
+            near = [tie_break(w, near)]
+        else:
+            emit(w, "target", f"tie in distance broken by victim count: {loc_name(w, near[0])}", "C9.3")
+    return near[0]
+
+
+def tie_break(w: Work, cands: list[int]) -> int:
+    """C9.3's last tie: harder (nearest the FG), realistic (at random), easier (farthest), or ask."""
+    policy = w.game.tie_policy
+    fgd = fg_tables(w)[1][w.fg_loc]
+    if policy == "harder":
+        return min(cands, key=lambda c: (fgd[c], c))
+    if policy == "easier":
+        return max(cands, key=lambda c: (fgd[c], -c))
+    if policy == "realistic":
+        return cands[rand(w, len(cands))]
+    key = ask(w, "tie-break", "The killer's targets are tied: choose its target",
+              [Option(f"target:{w.game.board.ids[c]}", loc_name(w, c)) for c in cands])
+    return w.game.board.index[key[7:]]
+
+
+def enemy_act(w: Work, piece, target: str, moves: int, attacks: int, movement: int, damage: int) -> None:
+    at = _piece_loc(w, piece)
+    if at < 0:
+        return
+    name = "the killer" if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
+    tloc = choose_target(w, at, target)
+    if tloc >= 0 and moves > 0 and at != tloc:
+        nxt = enemy_tables(w)[2]
+        steps = moves * movement
+        loc = at
+        while steps > 0 and loc != tloc:
+            hop = nxt[loc][tloc]
+            if hop < 0:
+                break
+            loc = hop
+            steps -= 1
+        if loc != at:
+            _set_piece_loc(w, piece, loc)
+            emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)} toward {loc_name(w, tloc)}", "C9.4")
+    loc = _piece_loc(w, piece)
+    if attacks <= 0:
+        return
+    has_target = w.victims[loc] > 0 or w.fg_loc == loc
+    if loc != tloc and not has_target:
+        return
+    for _ in range(attacks):
+        if w.result:
+            return
+        fg_here = w.fg_loc == loc
+        if w.victims[loc] > 0 and (target != "fg" or not fg_here):
+            kill_victim(w, loc, f"killed by {name}")
+        elif fg_here:
+            emit(w, "attack", f"{name} attacks the Final Girl for {damage}", "C9.5")
+            attack_fg(w, damage, piece)
+        else:
+            return
+
+
+def attack_fg(w: Work, damage: int, piece) -> None:
+    """C9.6: before each attack lands the player may play reaction cards, each against this attack."""
+    att = Attack(damage, f"killer:{piece[1]}" if piece[0] == "killer" else "minion",
+                 piece[1] if piece[0] == "minion" else -1)
+    while True:
+        reacts = [c for c in dict.fromkeys(w.hand) if w.game.cards[c].kind == "reaction"]
+        if not reacts or att.damage <= 0:
+            break
+        opts = [Option("take", f"take {att.damage} damage")] + [
+            Option(f"react:{c}", f"play {w.game.cards[c].name}") for c in reacts]
+        key = ask(w, "reaction", f"An attack for {att.damage} damage: react?", opts)
+        if key == "take":
+            break
+        play_card(w, key[6:], Ctx(source=key[6:], attack=att))
+        if w.result:
+            return
+    fg_damage(w, att.damage, "C9.6")
+
+
+def panic_location(w: Work, loc: int) -> None:
+    """C10.2: each panicking victim rolls a die and flees along the path with that number."""
+    panic = fg_tables(w)[3][loc]
+    count = w.victims[loc]
+    for _ in range(count):
+        face = roll_die(w)
+        dest = panic.get(face, -1)
+        if dest < 0:
+            emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and stays", "C10.2")
+            continue
+        set_victims(w, loc, w.victims[loc] - 1)
+        set_victims(w, dest, w.victims[dest] + 1)
+        emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
+
+
+# --- phases ---------------------------------------------------------------------------------
+def step(w: Work) -> None:
+    STEPS[w.phase](w)
+
+
+def next_phase(w: Work) -> None:
+    i = PHASE_ORDER.index(w.phase)
+    if i == len(PHASE_ORDER) - 1:
+        w.round += 1
+        w.phase = "action"
+    else:
+        w.phase = PHASE_ORDER[i + 1]
+    w.sub = 0
+
+
+def step_setup(w: Work) -> None:
+    w.phase = "action"
+    w.sub = 0
+    draw_event(w)  # C18.5 default: the first event is drawn at setup
+
+
+def step_action(w: Work) -> None:
+    if w.sub == 0:
+        w.deaths_round = 0
+        w.action_over = False
+        w.sub = 1
+        emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
+        if w.skip_action:
+            w.skip_action = False
+            emit(w, "phase", "the Action phase is skipped", "C11.4")
+            next_phase(w)
+            return
+        fire(w, "start:action")
+        return
+    if w.action_over or w.time < 0 or not w.hand:  # C4.1
+        if not w.action_over:
+            emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"), "C4.1")
+        fire(w, "end:action")
+        next_phase(w)
+        return
+    g: Game = w.game
+    opts: list[Option] = []
+    for cid in dict.fromkeys(w.hand):
+        c = g.cards[cid]
+        if c.kind == "action":
+            opts.append(Option(f"play:{cid}", f"play {c.name}"))
+    for h in (*w.held, *w.pack):
+        it = g.items[h.id]
+        if it.use is not None:
+            opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
+    if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
+        opts.append(Option("rescue", "let the victims here escape"))
+    for cid in dict.fromkeys(w.hand):
+        opts.append(Option(f"discard:{cid}", f"discard {g.cards[cid].name} for 1 time"))
+    opts.append(Option("end", "end the Action phase"))
+    key = ask(w, "action", "Your action", opts)
+    if key == "end":
+        w.action_over = True
+        emit(w, "phase", "the player ends the Action phase", "C4.1")
+    elif key.startswith("play:"):
+        play_card(w, key[5:], Ctx(source=key[5:]))
+    elif key.startswith("discard:"):
+        discard_card(w, key[8:], "C3.2")
+        gain_time(w, 1)
+    elif key.startswith("use:"):
+        it = g.items[key[4:]]
+        emit(w, "use", f"uses {it.name}", "C6.4")
+        lose_time(w, it.use.time)
+        run(w, it.use.effects, Ctx(source=it.id))
+        use_uses(w, it.id)
+    elif key == "rescue":
+        rescue_here(w)
+
+
+def step_planning(w: Work) -> None:
+    g: Game = w.game
+    if w.sub == 0:
+        w.sub = 1
+        emit(w, "phase", "Planning phase", "C1.1")
+        fire(w, "start:planning")
+        return
+    limit = g.player_board.hand_limit
+    opts = [Option("done", "stop buying")]
+    if len(w.hand) < limit:  # C7.3
+        for cid in sorted(set(w.market), key=lambda c: (g.cards[c].cost, c)):
+            c = g.cards[cid]
+            if c.cost == 0 or w.time - c.cost >= 0:  # C7.3, C7.4
+                opts.append(Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)"))
+    key = ask(w, "buy", f"Buy cards (time {w.time}, hand {len(w.hand)})", opts)
+    if key != "done":
+        cid = key[4:]
+        m = list(w.market)
+        m.remove(cid)
+        w.market = tuple(m)
+        w.hand = tuple(sorted(w.hand + (cid,)))
+        w.time -= g.cards[cid].cost
+        emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
+        return
+    w.time = g.side.time_reset  # C7.5
+    emit(w, "time", f"time resets to {w.time}", "C7.5")
+    if w.spent:
+        w.market = tuple(sorted(w.market + w.spent))  # C7.6
+        emit(w, "market", f"{len(w.spent)} played or discarded card(s) return to the market", "C7.6")
+        w.spent = ()
+    fire(w, "end:planning")
+    next_phase(w)
+
+
+def step_killer(w: Work) -> None:
+    g: Game = w.game
+    emit(w, "phase", "Killer phase", "C1.1")
+    w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
+    try:
+        fire(w, "start:killer")
+        if not w.finale_revealed:
+            f = g.finales[w.finale]
+            emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
+            run(w, f.back, Ctx(source=f.id))
+            if w.terror:
+                tid = w.terror[0]
+                w.terror = w.terror[1:]
+                t = g.terror[tid]
+                emit(w, "terror", f"terror card: {t.name}", "C8.1")
+                if t.secondary_health > 0:
+                    w.secondary = tid
+                    w.secondary_health = t.secondary_health
+                    emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)", "C17.4")
+                run(w, t.effects, Ctx(source=tid))
+        else:
+            f = g.finales[w.finale]
+            emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
+            run(w, f.face, Ctx(source=f.id))
+        fire(w, "end:killer")
+    except PhaseEnd:
+        pass
+    next_phase(w)
+
+
+def step_panic(w: Work) -> None:
+    if w.deaths_round > 0:  # C10.1, C15.4
+        emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
+        locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
+        for loc in locs:
+            if w.victims[loc] > 0:
+                panic_location(w, loc)
+    fire(w, "start:panic")
+    next_phase(w)
+
+
+def step_upkeep(w: Work) -> None:
+    if w.sub == 0:
+        w.sub = 1
+        emit(w, "phase", "Upkeep phase", "C1.1")
+        if not w.terror and not w.finale_revealed:  # C11.1
+            reveal_finale(w)
+        fire(w, "start:upkeep")  # C11.2
+        return
+    g: Game = w.game
+    opts = [Option("done", "done rearranging")]
+    for h in w.held:
+        opts.append(Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack"))
+    for h in w.pack:
+        it = g.items[h.id]
+        if it.weapon and hands_used(w) + it.weapon.hands <= 2:
+            opts.append(Option(f"to-hand:{h.id}", f"hold {it.name}"))
+    key = ask(w, "swap", "Rearrange hands and backpack (C11.3)", opts)
+    if key == "done":
+        fire(w, "end:upkeep")
+        next_phase(w)
+        return
+    iid = key.split(":", 1)[1]
+    src, dst = ("held", "pack") if key.startswith("to-pack") else ("pack", "held")
+    items = getattr(w, src)
+    i = next(i for i, h in enumerate(items) if h.id == iid)
+    setattr(w, dst, getattr(w, dst) + (items[i],))
+    setattr(w, src, items[:i] + items[i + 1:])
+    emit(w, "swap", f"moves {g.items[iid].name}", "C11.3")
+
+
+STEPS = {"setup": step_setup, "action": step_action, "planning": step_planning, "killer": step_killer,
+         "panic": step_panic, "upkeep": step_upkeep}
+
+
+def check_ends(w: Work) -> None:
+    """State-based checks: content's win/lose conditions, whenever the game settles."""
+    for a in abilities(w):
+        for e in a.ends:
+            if condition(w, e.cond, Ctx()):
+                end_game(w, "fg" if e.side == "win" else "killer", "a scenario or killer condition was met")
+
+
+# --- driving --------------------------------------------------------------------------------
+MAX_STEPS = 5000
+
+
+def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
+    """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
+    ctl = Ctl(answers, skip)
+    w = Work(checkpoint, ctl)
+    for _ in range(MAX_STEPS):
+        if w.result:
+            return w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
+        try:
+            step(w)
+            check_ends(w)
+        except NeedChoice as nc:
+            if ctl.pos != len(ctl.answers):
+                raise AssertionError("an answer was not used by the step it was given to")
+            st = w.freeze(choice=nc.choice, answers=ctl.answers, checkpoint=checkpoint, events_seen=ctl.count)
+            return st, ctl.events
+        except PhaseEnd:
+            if w.phase in PHASE_ORDER:
+                emit(w, "phase", "the phase ends at once", "C14.2")
+                if w.phase == "action":
+                    w.action_over = True
+                    w.sub = 1
+                else:
+                    next_phase(w)
+        except GameOver:
+            pass
+        checkpoint = w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0)
+        ctl.answers = ()
+        ctl.pos = 0
+        ctl.count = 0
+        ctl.skip = 0
+    raise RulesError("the game did not reach a decision within the step limit")
+
+
+def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
+    """Answer the pending choice; returns the new state and what happened. The old state is untouched."""
+    if state.result:
+        raise IllegalChoice("the game is over")
+    if state.choice is None or state.checkpoint is None:
+        raise IllegalChoice("there is no pending choice")
+    if key not in state.choice.keys():
+        raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
+    return advance(state.checkpoint, state.answers + (key,), state.events_seen)

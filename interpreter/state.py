@@ -1,0 +1,141 @@
+"""The game state: one frozen attrs class of tuples, frozensets and small records.
+
+``slots=False`` so that a transition can copy ``__dict__`` (~0.5 µs) instead of calling
+``attrs.evolve`` (~3 µs); nothing in a state is ever mutated after it is built. Static facts
+(the loaded content, the compiled board) live in ``Game``, shared by every state of a game.
+A state paused at a choice also carries the checkpoint it resumes from and the answers given
+since (see ``engine.py``), so a game can be saved in the middle of a card.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+import attrs
+
+
+@attrs.frozen(slots=False)
+class Option:
+    """One answer to a choice: a stable key and a label for people."""
+
+    key: str
+    label: str
+
+
+@attrs.frozen(slots=False)
+class Choice:
+    """A decision the player must take: its kind, a prompt and the options offered."""
+
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+
+    def keys(self) -> list[str]:
+        return [o.key for o in self.options]
+
+
+@attrs.frozen(slots=False)
+class Event:
+    """Something that happened, with the RULES.md id behind it and the content span that caused it."""
+
+    kind: str
+    text: str
+    rule: str = ""
+    source: str = ""
+
+    def render(self) -> str:
+        tail = f" [{self.rule}]" if self.rule else ""
+        return f"{self.text}{tail}"
+
+
+@attrs.frozen(slots=False)
+class KillerState:
+    id: str
+    loc: int  # -1 = off the board
+    health: int
+    breath: int  # 2 black token, 1 white token, 0 gone (defeated)
+    breath_value: int  # what the black token shows on its back (hidden)
+    alive: bool = True
+
+
+@attrs.frozen(slots=False)
+class MinionState:
+    kind: str
+    loc: int
+    health: int
+
+
+@attrs.frozen(slots=False)
+class HeldItem:
+    id: str
+    uses: int  # uses left; 0 for items without uses
+
+
+@attrs.frozen(slots=False, eq=False)
+class GameState:
+    """Everything that changes during a game. Build new states with ``engine`` only."""
+
+    game: object  # engine.Game: static, shared
+    seed: int
+    rng: int  # draws made so far
+    round: int
+    phase: str  # action | planning | killer | panic | upkeep | over
+    sub: int  # progress inside the phase
+    result: str  # "" while playing, else "fg" or "killer"
+    end_reason: str
+    # the Final Girl
+    fg_loc: int
+    fg_health: int
+    fg_breath: int
+    fg_breath_value: int
+    fear: int
+    time: int
+    hand: tuple[str, ...]
+    spent: tuple[str, ...]
+    market: tuple[str, ...]
+    held: tuple[HeldItem, ...]  # in hand (weapons)
+    pack: tuple[HeldItem, ...]  # backpack
+    rescued: int
+    slots: tuple[bool, ...]
+    flipped: bool
+    skip_action: bool
+    action_over: bool
+    # the board
+    victims: tuple[int, ...]
+    killers: tuple[KillerState, ...]
+    minions: tuple[MinionState, ...]
+    bloodlust: int  # 0-based level
+    lust_fired: frozenset[int]
+    dead: int
+    deaths_round: int
+    # cards
+    terror: tuple[str, ...]
+    finale: str
+    finale_revealed: bool
+    dark_power: str
+    dark_revealed: bool
+    secondary: str
+    secondary_health: int
+    events: tuple[str, ...]
+    events_active: tuple[str, ...]
+    piles: tuple[tuple[tuple[str, bool], ...], ...]  # per search location: (item, face up), top first
+    breath_bag: tuple[int, ...]
+    setup_card: str
+    # named facts
+    mode: str  # the mode set by effects
+    mode_active: str  # the mode in force this Killer phase (K4.1: switches wait for the next one)
+    flags: frozenset[str]
+    opened: frozenset[int]  # indices of closed paths that were opened
+    # pending work
+    choice: Optional[Choice] = None
+    answers: tuple[str, ...] = ()
+    checkpoint: Optional["GameState"] = None
+    events_seen: int = 0
+
+    @property
+    def over(self) -> bool:
+        return bool(self.result)
+
+    @property
+    def killer(self) -> KillerState:
+        return self.killers[0]
