@@ -1502,3 +1502,20 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
     if key not in state.choice.keys():
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
+
+
+def replace(state: GameState, **fields) -> GameState:
+    """A copy of a settled state with some fields changed (for tests and tools; no rules applied)."""
+    d = dict(state.__dict__)
+    unknown = set(fields) - set(d)
+    if unknown:
+        raise TypeError(f"GameState has no fields {sorted(unknown)}")
+    d.update(fields)
+    s = object.__new__(GameState)
+    s.__dict__.update(d)
+    return s
+
+
+def work(state: GameState, answers: tuple[str, ...] = ()) -> Work:
+    """A working copy on which engine functions can be called directly, answering choices from ``answers``."""
+    return Work(state, Ctl(tuple(answers), 0))

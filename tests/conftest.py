@@ -1,0 +1,35 @@
+"""Shared fixtures: the bundled ruleset, fresh games, and working copies for rule-level tests."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from lastbreath.dsl import bundled_paths, load_ruleset
+from lastbreath.interpreter import engine
+from lastbreath.interpreter.api import new_game
+
+
+@pytest.fixture(scope="session")
+def rs():
+    return load_ruleset()
+
+
+@pytest.fixture()
+def game(rs):
+    """A fresh game (seed 1) of the default killer, scenario and Final Girl, paused at its first choice."""
+    state, _events = new_game(rs, seed=1)
+    return state
+
+
+def make_work(state, answers=()):
+    """A mutable working copy: call engine functions on it; choices are answered from ``answers``."""
+    return engine.work(state, tuple(answers))
+
+
+def load_with(tmp_path: Path, text: str, name: str = "extra.fg"):
+    """The bundled content plus one extra file (a test killer, scenario, card…)."""
+    f = tmp_path / name
+    f.write_text(text, encoding="utf-8")
+    return load_ruleset([*bundled_paths(), f])
