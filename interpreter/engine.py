@@ -75,6 +75,26 @@ class Game:
         self.minions = dict(ruleset.minions)
         self.levels = killer.bloodlust
         self.abilities_cache: dict = {}
+        self.option_cache: dict[tuple[str, str], Option] = {}
+        # menu options that recur in every round, built once
+        self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
+        self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time") for cid, c in self.cards.items()}
+        self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
+        self.costs = {cid: c.cost for cid, c in self.cards.items()}
+        # items whose abilities matter while held (a 'gained' trigger runs from the item itself)
+        self.item_abilities = frozenset(
+            i for i, it in self.items.items()
+            if it.abilities.rules or it.abilities.replacements or it.abilities.ends
+            or any(t.event != "gained" for t in it.abilities.triggers))
+        self.reroll_cards = frozenset(cid for cid, c in self.cards.items() if c.kind == "reroll")
+        sources = [killer.abilities, scenario.abilities, final_girl.flipped,
+                   *(f.abilities for f in killer.finales), *(d.abilities for d in killer.dark_powers),
+                   *(t.abilities for t in self.terror.values()), *(e.abilities for e in scenario.events),
+                   *(it.abilities for it in self.items.values())]
+        self.has_ends = any(a.ends for a in sources)
+        self.trigger_events = frozenset(t.event for a in sources for t in a.triggers)
+        self.rule_kinds = frozenset(type(r) for a in sources for r in a.rules)
+        self.has_replacements = frozenset(r.event for a in sources for r in a.replacements)
 
     @property
     def ids(self) -> dict:
@@ -103,11 +123,11 @@ class Work:
         self.ctl = ctl
 
     def freeze(self, **extra) -> GameState:
-        d = dict(self.__dict__)
+        s = object.__new__(GameState)
+        d = s.__dict__
+        d.update(self.__dict__)
         del d["ctl"]
         d.update(extra)
-        s = object.__new__(GameState)
-        s.__dict__.update(d)
         return s
 
 
@@ -149,6 +169,15 @@ def ask(w: Work, kind: str, prompt: str, options: list[Option]) -> str:
     raise NeedChoice(Choice(kind, prompt, tuple(options)))
 
 
+def opt(w: Work, key: str, label: str) -> Option:
+    """An Option, shared across states when its key and label recur (they are immutable)."""
+    cache = w.game.option_cache
+    got = cache.get((key, label))
+    if got is None:
+        got = cache[(key, label)] = Option(key, label)
+    return got
+
+
 def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "") -> None:
     ctl = w.ctl
     ctl.count += 1
@@ -184,8 +213,9 @@ def loc_name(w: Work, i: int) -> str:
 def abilities(w: Work) -> tuple[n.Abilities, ...]:
     """Every source of triggers, replacements and statics now in play."""
     g: Game = w.game
+    ia = g.item_abilities
     key = (w.dark_revealed, w.finale_revealed, w.events_active, w.secondary, w.flipped,
-           tuple(h.id for h in w.held), tuple(h.id for h in w.pack))
+           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia else ())
     got = g.abilities_cache.get(key)
     if got is None:
         srcs = [g.killer.abilities, g.scenario.abilities]
@@ -205,11 +235,15 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
 
 
 def statics(w: Work, cls: type) -> list:
+    if cls not in w.game.rule_kinds:
+        return []
     return [r for a in abilities(w) for r in a.rules if type(r) is cls]
 
 
 def fire(w: Work, event: str, arg: str = "") -> None:
     """Run every active trigger on this event."""
+    if event not in w.game.trigger_events:
+        return
     for a in abilities(w):
         for t in a.triggers:
             if t.event == event and (not t.arg or t.arg == arg):
@@ -217,6 +251,8 @@ def fire(w: Work, event: str, arg: str = "") -> None:
 
 
 def replacement(w: Work, event: str) -> Optional[n.Replacement]:
+    if event not in w.game.has_replacements:
+        return None
     for a in abilities(w):
         for r in a.replacements:
             if r.event == event:
@@ -895,8 +931,8 @@ def killer_at(w: Work, loc: int) -> bool:
 def move_fg(w: Work, steps: int) -> None:
     for _ in range(steps):
         moves = fg_moves(w)
-        opts = [Option("stop", "stop moving")] + [
-            Option(f"move:{w.game.board.ids[d]}", f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
+        opts = [opt(w, "stop", "stop moving")] + [
+            opt(w, f"move:{w.game.board.ids[d]}", f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
             for d, _lim, how in moves]
         key = ask(w, "move", "Move where?", opts)
         if key == "stop":
@@ -907,7 +943,7 @@ def move_fg(w: Work, steps: int) -> None:
         follow = 0
         if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
             top = min(lim, w.victims[here])
-            fopts = [Option(f"follow:{i}", f"{i} victim(s) follow") for i in range(top, -1, -1)]
+            fopts = [opt(w, f"follow:{i}", f"{i} victim(s) follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
         w.fg_loc = dest
         emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}" + (f" with {follow} victim(s)" if follow else ""),
@@ -1031,12 +1067,14 @@ def fear_check(w: Work, card: n.Card) -> int:
     converted = 0
     while True:
         open34 = sum(1 for f in faces if f in (3, 4)) - converted
-        opts = [Option("accept", "accept the roll")]
+        opts = [opt(w, "accept", "accept the roll")]
         if open34 > 0 and len(w.hand) >= 2:
-            opts.append(Option("convert", "discard two cards to turn a 3–4 into a success"))
+            opts.append(opt(w, "convert", "discard two cards to turn a 3–4 into a success"))
         for cid in dict.fromkeys(w.hand):
+            if cid not in w.game.reroll_cards:
+                continue
             c = w.game.cards[cid]
-            if c.kind == "reroll" and _reroll(list(faces), c, converted) != faces:
+            if _reroll(list(faces), c, converted) != faces:
                 opts.append(Option(f"reroll:{cid}", f"play {c.name} to reroll"))
         key = ask(w, "check", f"Rolled {faces}: {sum(1 for f in faces if f >= 5) + converted} success(es)", opts)
         if key == "accept":
@@ -1044,7 +1082,7 @@ def fear_check(w: Work, card: n.Card) -> int:
         if key == "convert":
             for i in range(2):
                 dk = ask(w, "convert-discard", f"Discard which card ({i + 1} of 2)?",
-                         [Option(f"discard:{c}", w.game.cards[c].name) for c in dict.fromkeys(w.hand)])
+                         [opt(w, f"discard:{c}", w.game.cards[c].name) for c in dict.fromkeys(w.hand)])
                 discard_card(w, dk[8:], "C2.2")
             converted += 1
             emit(w, "convert", "a 3–4 becomes a success", "C2.2")
@@ -1307,19 +1345,20 @@ def step_action(w: Work) -> None:
         return
     g: Game = w.game
     opts: list[Option] = []
-    for cid in dict.fromkeys(w.hand):
-        c = g.cards[cid]
-        if c.kind == "action":
-            opts.append(Option(f"play:{cid}", f"play {c.name}"))
+    distinct = dict.fromkeys(w.hand)
+    cards = g.cards
+    for cid in distinct:
+        if cards[cid].kind == "action":
+            opts.append(g.play_opts[cid])
     for h in (*w.held, *w.pack):
         it = g.items[h.id]
         if it.use is not None:
             opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
     if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
         opts.append(Option("rescue", "let the victims here escape"))
-    for cid in dict.fromkeys(w.hand):
-        opts.append(Option(f"discard:{cid}", f"discard {g.cards[cid].name} for 1 time"))
-    opts.append(Option("end", "end the Action phase"))
+    for cid in distinct:
+        opts.append(g.discard_opts[cid])
+    opts.append(opt(w, "end", "end the Action phase"))
     key = ask(w, "action", "Your action", opts)
     if key == "end":
         w.action_over = True
@@ -1347,12 +1386,13 @@ def step_planning(w: Work) -> None:
         fire(w, "start:planning")
         return
     limit = g.player_board.hand_limit
-    opts = [Option("done", "stop buying")]
+    opts = [opt(w, "done", "stop buying")]
     if len(w.hand) < limit:  # C7.3
-        for cid in sorted(set(w.market), key=lambda c: (g.cards[c].cost, c)):
-            c = g.cards[cid]
-            if c.cost == 0 or w.time - c.cost >= 0:  # C7.3, C7.4
-                opts.append(Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)"))
+        costs, buy, time = g.costs, g.buy_opts, w.time
+        for cid in dict.fromkeys(w.market):  # the market is kept sorted
+            cost = costs[cid]
+            if cost == 0 or time - cost >= 0:  # C7.3, C7.4
+                opts.append(buy[cid])
     key = ask(w, "buy", f"Buy cards (time {w.time}, hand {len(w.hand)})", opts)
     if key != "done":
         cid = key[4:]
@@ -1423,7 +1463,7 @@ def step_upkeep(w: Work) -> None:
         fire(w, "start:upkeep")  # C11.2
         return
     g: Game = w.game
-    opts = [Option("done", "done rearranging")]
+    opts = [opt(w, "done", "done rearranging")]
     for h in w.held:
         opts.append(Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack"))
     for h in w.pack:
@@ -1450,6 +1490,8 @@ STEPS = {"setup": step_setup, "action": step_action, "planning": step_planning, 
 
 def check_ends(w: Work) -> None:
     """State-based checks: content's win/lose conditions, whenever the game settles."""
+    if not w.game.has_ends:
+        return
     for a in abilities(w):
         for e in a.ends:
             if condition(w, e.cond, Ctx()):
@@ -1460,20 +1502,29 @@ def check_ends(w: Work) -> None:
 MAX_STEPS = 5000
 
 
+def _state_of(d: dict) -> GameState:
+    s = object.__new__(GameState)
+    s.__dict__.update(d)
+    return s
+
+
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
     """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
     ctl = Ctl(answers, skip)
     w = Work(checkpoint, ctl)
+    steps = STEPS
+    cp: Optional[dict] = None  # the checkpoint as fields; made a GameState only if the step pauses
     for _ in range(MAX_STEPS):
         if w.result:
             return w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
-            step(w)
+            steps[w.phase](w)
             check_ends(w)
         except NeedChoice as nc:
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to")
-            st = w.freeze(choice=nc.choice, answers=ctl.answers, checkpoint=checkpoint, events_seen=ctl.count)
+            base = checkpoint if cp is None else _state_of(cp)
+            st = w.freeze(choice=nc.choice, answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
             return st, ctl.events
         except PhaseEnd:
             if w.phase in PHASE_ORDER:
@@ -1485,7 +1536,8 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
                     next_phase(w)
         except GameOver:
             pass
-        checkpoint = w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0)
+        cp = dict(w.__dict__)
+        del cp["ctl"]
         ctl.answers = ()
         ctl.pos = 0
         ctl.count = 0
@@ -1499,7 +1551,7 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
         raise IllegalChoice("the game is over")
     if state.choice is None or state.checkpoint is None:
         raise IllegalChoice("there is no pending choice")
-    if key not in state.choice.keys():
+    if not any(o.key == key for o in state.choice.options):
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
 

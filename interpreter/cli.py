@@ -1,0 +1,580 @@
+"""The ``lastbreath`` command line: play, check content, list content, simulate games.
+
+    lastbreath play                      # an interactive game of the default killer and scenario
+    lastbreath play --bot random --seed 3
+    lastbreath check my-killer.fg --with-bundled
+    lastbreath content --json
+    lastbreath simulate --games 1000 --seed 1 --json
+
+``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
+errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import os
+import secrets
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from lastbreath.dsl import Diagnostic, RulesError, bundled_paths, load_content
+from lastbreath.dsl.ruleset import Ruleset
+
+from . import api, engine
+from .state import Choice, Event, GameState
+
+PROG = "lastbreath"
+
+
+class CliError(Exception):
+    """A mistake the user can fix: printed as one line, with an exit code."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
+
+
+class ContentFailed(Exception):
+    """Content did not load: the diagnostics were printed already."""
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import version
+        return version("lastbreath")
+    except Exception:  # not installed (running from a checkout)
+        return "unknown"
+
+
+# --- loading content --------------------------------------------------------------------------
+def _existing(paths: Iterable[str], what: str) -> list[Path]:
+    out = []
+    for p in paths:
+        q = Path(p)
+        if not q.exists():
+            raise CliError(f"{what} '{p}' does not exist")
+        out.append(q)
+    return out
+
+
+def _expand(paths: Iterable[Path]) -> list[Path]:
+    """Folders -> their .fg files (as the loader does); used to drop files given twice."""
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for p in paths:
+        files = sorted(q for q in p.rglob("*.fg") if q.is_file()) if p.is_dir() else [p]
+        for f in files:
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out
+
+
+def _source_text(path: str, cache: dict[str, Optional[str]]) -> Optional[str]:
+    if path not in cache:
+        try:
+            cache[path] = Path(path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            cache[path] = None
+    return cache[path]
+
+
+def _format_diags(diags: Sequence[Diagnostic], sources: Optional[dict[str, str]] = None) -> list[str]:
+    cache: dict[str, Optional[str]] = dict(sources or {})
+    return [d.format(_source_text(d.span.path, cache)) for d in diags]
+
+
+def _summary_line(diags: Sequence[Diagnostic]) -> str:
+    errors = sum(d.severity == "error" for d in diags)
+    warnings = len(diags) - errors
+    parts = [f"{errors} error{'s' if errors != 1 else ''}"]
+    if warnings:
+        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
+    return ", ".join(parts)
+
+
+def load_rules(extra: Sequence[str] = ()) -> Ruleset:
+    """The bundled content plus ``--content`` paths; prints diagnostics and raises ContentFailed on errors."""
+    paths = [*bundled_paths(), *_existing(extra, "content path")]
+    rs, diags = load_content(_expand(paths) if extra else paths)
+    if rs is None:
+        for text in _format_diags(diags):
+            print(text, file=sys.stderr)
+        print(f"{PROG}: the content has {_summary_line(diags)}", file=sys.stderr)
+        raise ContentFailed()
+    return rs
+
+
+def _unknown(word: str, known: Iterable[str], what: str, flag: str) -> CliError:
+    known = sorted(known)
+    close = difflib.get_close_matches(word, known, n=1)
+    hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(known) or 'none'}"
+    return CliError(f"unknown {what} '{word}' for {flag} ({hint})")
+
+
+def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
+    """Validate --killer/--scenario/--final-girl/--difficulty against the content; fill in defaults."""
+    if not rs.killers or not rs.scenarios or not rs.final_girls:
+        raise CliError("the content needs at least one killer, one scenario and one final girl", 1)
+    if not rs.player_boards:
+        raise CliError("the content has no player_board", 1)
+    dflt = api.defaults(rs)
+    out = {}
+    for key, flag, table, what in (("killer", "--killer", rs.killers, "killer"),
+                                   ("scenario", "--scenario", rs.scenarios, "scenario"),
+                                   ("final_girl", "--final-girl", rs.final_girls, "final girl")):
+        value = getattr(args, key) or dflt[key]
+        if value not in table:
+            raise _unknown(value, table, what, flag)
+        out[key] = value
+    sides = [s.id for s in rs.player_board().sides]
+    if args.difficulty not in sides:
+        raise _unknown(args.difficulty, sides, "difficulty", "--difficulty")
+    out["difficulty"] = args.difficulty
+    out["legendary"] = bool(args.legendary)
+    out["tie_policy"] = args.tie
+    return out
+
+
+# --- showing a game ---------------------------------------------------------------------------
+def _name(table: dict, key: str) -> str:
+    obj = table.get(key)
+    return getattr(obj, "name", key) if obj is not None else key
+
+
+def _breath(b: int) -> str:
+    return {2: "black token", 1: "white token"}.get(b, "gone")
+
+
+def _counted(names: Iterable[str]) -> str:
+    c = Counter(names)
+    return ", ".join(f"{n} x{k}" if k > 1 else n for n, k in c.items()) or "(none)"
+
+
+def board_summary(state: GameState) -> str:
+    """A readable picture of the state for a person at the table."""
+    g = state.game
+    board = g.board
+    side = g.side
+    lines = []
+    title = f" Round {state.round} · {state.phase.capitalize()} phase "
+    lines.append(f"──{title}" + "─" * max(4, 60 - len(title)))
+    dice = g.dice_by_fear.get(state.fear)
+    fg_hp = f"health {state.fg_health}/{g.fg.health}"
+    if state.fg_health == 0 and state.fg_breath:
+        fg_hp += " (last breath: +1 die)"
+    lines.append(f"{g.fg.name} at {board.names[state.fg_loc]}: {fg_hp}, last-breath {_breath(state.fg_breath)}")
+    lines.append(f"Fear {state.fear}/{side.fear_max}" + (f" ({dice} dice)" if dice is not None else "")
+                 + f" · Time {state.time}/{side.time_max}")
+    for ks in state.killers:
+        kname = _name(g.ruleset.killers, ks.id)
+        kmax = getattr(g.ruleset.killers.get(ks.id), "health", "?")
+        if not ks.alive:
+            lines.append(f"{kname}: defeated")
+            continue
+        where = board.names[ks.loc] if 0 <= ks.loc < board.n else "off the board"
+        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}")
+    if g.levels:
+        lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
+        lines.append(f"Bloodlust level {state.bloodlust + 1}/{len(g.levels)} (move {lvl.move}, damage {lvl.damage})")
+    victims = [f"{board.names[i]} {v}" for i, v in enumerate(state.victims) if v]
+    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}")
+    if state.minions:
+        lines.append("Minions: " + ", ".join(
+            f"{_name(g.minions, m.kind)} at {board.names[m.loc] if 0 <= m.loc < board.n else 'off the board'}"
+            f" (health {m.health})" for m in state.minions))
+    lines.append("Hand: " + _counted(_name(g.cards, c) for c in state.hand))
+    items = [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [in hand]" for h in state.held]
+    items += [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [backpack]" for h in state.pack]
+    lines.append("Items: " + (", ".join(items) or "(none)"))
+    extra = []
+    if state.dark_power:
+        extra.append("dark power: " + (_name(g.dark_powers, state.dark_power) if state.dark_revealed else "hidden"))
+    if state.finale:
+        extra.append("finale: " + (_name(g.finales, state.finale) if state.finale_revealed else "hidden"))
+    if state.events_active:
+        extra.append("events in play: " + ", ".join(_name(g.events, e) for e in state.events_active))
+    if extra:
+        text = "; ".join(extra)
+        lines.append(text[:1].upper() + text[1:])
+    return "\n".join(lines)
+
+
+def choice_text(choice: Choice) -> str:
+    lines = [f"{choice.prompt}:" if not choice.prompt.endswith(("?", ":")) else choice.prompt]
+    width = len(str(len(choice.options)))
+    for i, o in enumerate(choice.options, 1):
+        lines.append(f"  {i:>{width}}) {o.label}")
+    return "\n".join(lines)
+
+
+def event_line(e: Event) -> str:
+    return e.render() if e.kind == "phase" else "  " + e.render()
+
+
+def result_line(state: GameState) -> str:
+    who = "the Final Girl wins" if state.result == "fg" else "the killer wins"
+    return f"result: {who} ({state.end_reason}) in round {state.round}"
+
+
+def _title(state: GameState, seed: int) -> str:
+    g = state.game
+    mode = g.difficulty + (", legendary" if g.legendary else "")
+    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode}) · seed {seed}"
+
+
+# --- commands ---------------------------------------------------------------------------------
+def cmd_play(args: argparse.Namespace) -> int:
+    if args.json and not args.bot:
+        raise CliError("--json needs --bot (an interactive game has no data to print)")
+    rs = load_rules(args.content)
+    setup = resolve_setup(rs, args)
+    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    out = sys.stdout
+    if not args.json:
+        print(f"seed: {seed}", file=out)
+    try:
+        state, events = api.new_game(rs, seed=seed, **setup)
+    except RulesError as err:
+        raise CliError(str(err), 1) from err
+    if args.bot:
+        return _play_bot(state, events, seed, args)
+    return _play_interactive(state, events, seed)
+
+
+def _play_bot(state: GameState, events: list[Event], seed: int, args: argparse.Namespace) -> int:
+    policy = api.random_policy(seed) if args.bot == "random" else api.first_policy
+    log: list[dict] = []
+    if args.json:
+        log.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
+    else:
+        print(_title(state, seed))
+        for e in events:
+            print(event_line(e))
+    choices = 0
+    try:
+        while not state.over:
+            if choices >= args.max_choices:
+                raise RulesError(f"the game did not end within {args.max_choices} choices")
+            key = policy(state, state.choice)
+            label = next(o.label for o in state.choice.options if o.key == key)
+            choices += 1
+            state, events = api.apply(state, key)
+            if args.json:
+                log.append({"kind": "choice", "text": label, "key": key, "rule": ""})
+                log.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
+            else:
+                print(f"  > {label}")
+                for e in events:
+                    print(event_line(e))
+    except RulesError as err:
+        raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
+    if args.json:
+        print(json.dumps({"seed": seed, **state.game.ids, "bot": args.bot, "result": state.result,
+                          "end_reason": state.end_reason, "rounds": state.round, "choices": choices,
+                          "log": log}, indent=2))
+    else:
+        print(result_line(state))
+    return 0
+
+
+def _read(prompt: str) -> Optional[str]:
+    try:
+        line = input(prompt)
+    except EOFError:
+        return None
+    if not sys.stdin.isatty():  # piped answers: echo them so the transcript reads like a session
+        print(line)
+    return line
+
+
+def _play_interactive(state: GameState, events: list[Event], seed: int) -> int:
+    print(_title(state, seed))
+    print("Type an option's number, '?' to show the board again, 'q' to quit.")
+    for e in events:
+        print(event_line(e))
+    show = True
+    while not state.over:
+        choice = state.choice
+        if show:
+            print()
+            print(board_summary(state))
+            print(choice_text(choice))
+            show = False
+        raw = _read(f"[1-{len(choice.options)}, ?, q] > ")
+        if raw is None:
+            print(f"\nend of input: game left unfinished (seed {seed})")
+            return 0
+        text = raw.strip()
+        if not text:
+            continue
+        if text.lower() in ("q", "quit", "exit"):
+            print(f"game left unfinished (seed {seed})")
+            return 0
+        if text in ("?", "h", "help"):
+            show = True
+            continue
+        key = None
+        if text.isdigit() and 1 <= int(text) <= len(choice.options):
+            key = choice.options[int(text) - 1].key
+        elif text in choice.keys():
+            key = text
+        if key is None:
+            print(f"please type a number from 1 to {len(choice.options)}, '?' or 'q'")
+            continue
+        try:
+            state, events = api.apply(state, key)
+        except RulesError as err:
+            raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
+        for e in events:
+            print(event_line(e))
+        show = True
+    print(result_line(state))
+    return 0
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    paths = _existing(args.paths, "path")
+    if not paths:
+        targets = None  # all bundled content
+    elif args.with_bundled:
+        targets = _expand([*bundled_paths(), *paths])
+    else:
+        targets = paths
+    rs, diags = load_content(targets)
+    ok = rs is not None
+    counts = _counts(rs) if rs is not None else {}
+    if args.json:
+        print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
+        return 0 if ok else 1
+    for text in _format_diags(diags, rs.sources if rs is not None else None):
+        print(text)
+    if ok:
+        summary = ", ".join(_plural(v, k) for k, v in counts.items())
+        tail = f" ({_summary_line(diags)})" if diags else ""
+        print(f"ok: {summary}{tail}")
+        return 0
+    print(f"{_summary_line(diags)}", file=sys.stderr)
+    return 1
+
+
+def _counts(rs: Ruleset) -> dict[str, int]:
+    return {"cards": len(rs.cards), "items": len(rs.items), "killers": len(rs.killers),
+            "scenarios": len(rs.scenarios), "final_girls": len(rs.final_girls),
+            "minions": len(rs.minions), "player_boards": len(rs.player_boards)}
+
+
+def _plural(count: int, key: str) -> str:
+    word = key.replace("_", " ")
+    return f"{count} {word if count != 1 else word[:-1]}"
+
+
+def cmd_content(args: argparse.Namespace) -> int:
+    rs = load_rules(args.content)
+
+    def rows(table: dict) -> list[dict]:
+        return [{"id": k, "name": table[k].name} for k in sorted(table)]
+
+    data = {"killers": rows(rs.killers), "scenarios": rows(rs.scenarios),
+            "final_girls": rows(rs.final_girls), "modules": []}
+    if args.json:
+        print(json.dumps(data, indent=2))
+        return 0
+    table = [("KIND", "ID", "NAME")]
+    for key, kind in (("killers", "killer"), ("scenarios", "scenario"), ("final_girls", "final girl"),
+                      ("modules", "module")):
+        table.extend((kind, r["id"], r["name"]) for r in data[key])
+    w0 = max(len(r[0]) for r in table)
+    w1 = max(len(r[1]) for r in table)
+    for r in table:
+        print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]}".rstrip())
+    if not data["modules"]:
+        print("(no modules)")
+    return 0
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    rs = load_rules(args.content)
+    setup = resolve_setup(rs, args)
+    start = args.seed
+    progress = sys.stderr.isatty() and not args.no_progress
+    wins = losses = errors = 0
+    rounds: list[int] = []
+    reasons: Counter = Counter()
+    samples: list[str] = []
+    t0 = time.perf_counter()
+    last = 0.0
+    for i in range(args.games):
+        seed = start + i
+        try:
+            state, _ = api.new_game(rs, seed=seed, **setup)
+            policy = api.random_policy(seed) if args.bot == "random" else api.first_policy
+            state = api.play(state, policy, max_choices=args.max_choices)
+        except Exception as err:  # count every failure; a simulation never crashes on one game
+            errors += 1
+            if len(samples) < 5:
+                samples.append(f"seed {seed}: {type(err).__name__}: {err}")
+        else:
+            if state.result == "fg":
+                wins += 1
+            elif state.result == "killer":
+                losses += 1
+            rounds.append(state.round)
+            reasons[state.end_reason] += 1
+        if progress:
+            now = time.perf_counter()
+            if now - last > 0.1 or i + 1 == args.games:
+                last = now
+                print(f"\r{i + 1}/{args.games} games · {wins} won · {errors} errors", end="", file=sys.stderr)
+    elapsed = time.perf_counter() - t0
+    if progress:
+        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
+    done = args.games - errors
+    result = {
+        "games": args.games, "wins": wins, "losses": losses, "errors": errors,
+        "win_rate": round(wins / done, 4) if done else 0.0,
+        "mean_rounds": round(sum(rounds) / len(rounds), 3) if rounds else 0.0,
+        "games_per_second": round(args.games / elapsed, 1) if elapsed > 0 else 0.0,
+        "seconds": round(elapsed, 3), "seed": start, "bot": args.bot, **setup,
+        "end_reasons": dict(reasons.most_common()), "error_samples": samples,
+    }
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
+            + (", legendary" if setup["legendary"] else "") + ")"
+        print(f"{args.games} games of {g}, {args.bot} bot, seeds {start}..{start + args.games - 1}")
+        print(f"wins {wins} · losses {losses} · errors {errors} · win rate {result['win_rate']:.1%}")
+        print(f"mean rounds {result['mean_rounds']:.2f} · {result['games_per_second']:.0f} games/s")
+        for s in samples:
+            print(f"error: {s}")
+    return 0 if errors == 0 else 1
+
+
+# --- the parser -------------------------------------------------------------------------------
+def _add_content(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--content", metavar="PATH", action="append", default=[],
+                   help="a folder or .fg file to load in addition to the bundled content (repeatable)")
+
+
+def _add_setup(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--killer", metavar="ID", help="the killer's id (default: the first killer in id order)")
+    p.add_argument("--scenario", metavar="ID", help="the scenario's id (default: the first scenario in id order)")
+    p.add_argument("--final-girl", metavar="ID", dest="final_girl",
+                   help="the Final Girl's id (default: the first Final Girl in id order)")
+    p.add_argument("--difficulty", metavar="SIDE", default="normal",
+                   help="side of the player board: normal or extreme (default: normal)")
+    p.add_argument("--legendary", action="store_true",
+                   help="include the killer's legendary finales and dark powers in the draw")
+    p.add_argument("--tie", choices=engine.TIE_POLICIES, default="harder",
+                   help="how enemy movement ties are broken: harder, realistic, easier, or ask the player "
+                        "(default: harder)")
+    p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
+    _add_content(p)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="lastbreath: a rules-as-data engine for the solo board game Final Girl.",
+        epilog=f"Run '{PROG} COMMAND --help' for a command's options.")
+    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}",
+                        help="print the version and exit")
+    parser.add_argument("--debug", action="store_true", help="show a Python traceback on internal errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    p = sub.add_parser("play", help="play a game, interactively or with a bot",
+                       description="Play a game. Without --bot you answer each choice by typing its number "
+                                   "('?' shows the board again, 'q' or end of input quits). With --bot the "
+                                   "game plays itself and prints its log.")
+    _add_setup(p)
+    p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
+    p.add_argument("--bot", choices=("random", "first"),
+                   help="let a bot play: random picks uniformly (seeded by the game seed), first always "
+                        "takes the first option")
+    p.add_argument("--json", action="store_true", help="with --bot: print the game log as JSON")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("check", help="check content files for errors",
+                       description="Parse, build and cross-check .fg content; print each problem with its "
+                                   "source line. Exit 0 when there are no errors, 1 otherwise.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or folders to check (default: all bundled content)")
+    p.add_argument("--with-bundled", action="store_true",
+                   help="check PATHs together with the bundled content, so their references to bundled "
+                        "cards, items and killers resolve")
+    p.add_argument("--json", action="store_true",
+                   help='print {"ok": ..., "diagnostics": [...], "counts": {...}} (counts are empty on errors)')
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
+                       description="List the loaded killers, scenarios, Final Girls and modules with their "
+                                   "ids and names.")
+    p.add_argument("--json", action="store_true",
+                   help='print {"killers": [{"id", "name"}], "scenarios": [...], "final_girls": [...], '
+                        '"modules": [...]}')
+    _add_content(p)
+    p.set_defaults(func=cmd_content)
+
+    p = sub.add_parser("simulate", help="play many games with a bot and report the win rate",
+                       description="Play N games with a bot; game i uses seed S+i for both the game and the "
+                                   "bot. Games that raise an error are counted, never fatal. Exit 1 when any "
+                                   "game failed.")
+    _add_setup(p)
+    p.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default: 100)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
+    p.add_argument("--bot", choices=("random", "first"), default="random",
+                   help="the bot that plays: random or first (default: random)")
+    p.add_argument("--json", action="store_true",
+                   help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
+                        "finished game), mean_rounds, games_per_second, error_samples, …")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
+    p.set_defaults(func=cmd_simulate)
+    return parser
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, --version, usage errors: argparse already printed
+        return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if not args.command:
+        parser.print_help(sys.stderr)
+        return 2
+    try:
+        return args.func(args)
+    except CliError as err:
+        print(f"{PROG}: error: {err}", file=sys.stderr)
+        return err.code
+    except ContentFailed:
+        return 1
+    except KeyboardInterrupt:
+        print(f"\n{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. piped into head
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return 0
+    except Exception as err:
+        if args.debug:
+            raise
+        print(f"{PROG}: internal error: {type(err).__name__}: {err} (rerun with --debug for a traceback)",
+              file=sys.stderr)
+        return 70
+
+
+if __name__ == "__main__":
+    sys.exit(main())
