@@ -1,0 +1,114 @@
+"""The command line: lastbreath play / check / content / simulate."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from lastbreath.interpreter.cli import main
+
+BAD = 'killer oops {\n  name "Oops"\n  health seven\n}\n'
+
+
+def test_content_json(capsys):
+    assert main(["content", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert set(data) == {"killers", "scenarios", "final_girls", "modules"}
+    assert {"id": "big-bad-wolf", "name": data["killers"][0]["name"]} in data["killers"]
+    assert "storybook-woods" in [s["id"] for s in data["scenarios"]]
+    assert all(set(r) == {"id", "name"} for r in data["final_girls"])
+    assert data["modules"] == []
+
+
+def test_content_table(capsys):
+    assert main(["content"]) == 0
+    out = capsys.readouterr().out
+    assert "big-bad-wolf" in out and "storybook-woods" in out
+
+
+def test_check_bundled_is_clean(capsys):
+    assert main(["check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok:") and "1 killer" in out
+
+
+def test_check_bad_file(tmp_path, capsys):
+    bad = tmp_path / "bad.fg"
+    bad.write_text(BAD, encoding="utf-8")
+    assert main(["check", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert f"{bad}:3:3: error[E205]" in out
+    assert "    health seven\n" in out and "^" in out  # the source line and a caret
+
+
+def test_check_bad_file_json(tmp_path, capsys):
+    bad = tmp_path / "bad.fg"
+    bad.write_text(BAD, encoding="utf-8")
+    assert main(["check", str(bad), "--json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert data["ok"] is False and data["diagnostics"]
+    assert {"path", "line", "col", "code", "message"} <= set(data["diagnostics"][0])
+
+
+def test_bad_extra_content_prints_diagnostics(tmp_path, capsys):
+    bad = tmp_path / "bad.fg"
+    bad.write_text(BAD, encoding="utf-8")
+    assert main(["content", "--content", str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "error[E205]" in err and "Traceback" not in err
+
+
+def test_simulate_json(capsys):
+    assert main(["simulate", "--games", "20", "--seed", "1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["games"] == 20 and data["errors"] == 0
+    assert data["wins"] + data["losses"] == 20
+    assert {"win_rate", "mean_rounds", "games_per_second"} <= set(data)
+
+
+def test_play_bot(capsys):
+    assert main(["play", "--bot", "random", "--seed", "3"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    assert out[0] == "seed: 3"
+    assert out[-1].startswith("result: ")
+
+
+def test_play_interactive_until_eof(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("1\n?\nnonsense\n99\n1\n1\n"))
+    assert main(["play", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "seed: 5" in out and "Hand:" in out and "1) " in out
+
+
+def test_play_interactive_quit(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("q\n"))
+    assert main(["play", "--seed", "5"]) == 0
+    assert "unfinished" in capsys.readouterr().out
+
+
+def test_unknown_killer(capsys):
+    assert main(["play", "--killer", "big-bad-wolfe", "--bot", "first"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean 'big-bad-wolf'" in err and "Traceback" not in err
+
+
+def test_missing_path(capsys):
+    assert main(["check", "/no/such/file.fg"]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+def test_installed_script():
+    exe = Path(sys.executable).with_name("lastbreath")
+    if not exe.exists():
+        exe = Path("/tmp/venv/bin/lastbreath")
+    if not exe.exists():
+        pytest.skip("the lastbreath script is not installed")
+    ok = subprocess.run([str(exe), "content", "--json"], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0 and "big-bad-wolf" in json.loads(ok.stdout)["killers"][0]["id"]
+    bad = subprocess.run([str(exe), "simulate", "--killer", "nobody"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "Traceback" not in bad.stderr and "unknown killer" in bad.stderr
