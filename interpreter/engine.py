@@ -105,9 +105,10 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete")
 
-    def __init__(self, answers: tuple[str, ...], skip: int):
+    def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
+        self.complete = complete  # answers record every ask of the step (see ``ask``)
         self.answers = answers
         self.pos = 0
         self.count = 0
@@ -155,18 +156,31 @@ class Attack:
 
 
 # --- asking and telling ---------------------------------------------------------------------
-def ask(w: Work, kind: str, prompt: str, options: list[Option]) -> str:
-    """The player's answer to a choice; a choice with one option is not asked."""
-    if not options:
-        raise AssertionError(f"choice {kind} with no options")
-    if len(options) == 1:
-        return options[0].key
+def ask(w: Work, kind: str, prompt, options) -> str:
+    """The player's answer to a choice; a choice with one option is not asked.
+
+    ``prompt`` and ``options`` may be callables, evaluated only when the options are needed:
+    when the engine replays a step from a complete answer trace (every ask of the step, the
+    one-option ones included, recorded in ``state.answers``) no menu is rebuilt.
+    """
     ctl = w.ctl
+    if ctl.complete and ctl.pos < len(ctl.answers):
+        key = ctl.answers[ctl.pos]
+        ctl.pos += 1
+        return key
+    opts = options() if callable(options) else options
+    if not opts:
+        raise AssertionError(f"choice {kind} with no options")
+    if len(opts) == 1:
+        if ctl.complete:
+            ctl.answers += (opts[0].key,)
+            ctl.pos += 1
+        return opts[0].key
     if ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    raise NeedChoice(Choice(kind, prompt, tuple(options)))
+    raise NeedChoice(Choice(kind, prompt() if callable(prompt) else prompt, tuple(opts)))
 
 
 def opt(w: Work, key: str, label: str) -> Option:
@@ -1066,17 +1080,21 @@ def fear_check(w: Work, card: n.Card) -> int:
     emit(w, "roll", f"fear check for {card.name}: rolls {faces}", "C2.1")
     converted = 0
     while True:
-        open34 = sum(1 for f in faces if f in (3, 4)) - converted
-        opts = [opt(w, "accept", "accept the roll")]
-        if open34 > 0 and len(w.hand) >= 2:
-            opts.append(opt(w, "convert", "discard two cards to turn a 3–4 into a success"))
-        for cid in dict.fromkeys(w.hand):
-            if cid not in w.game.reroll_cards:
-                continue
-            c = w.game.cards[cid]
-            if _reroll(list(faces), c, converted) != faces:
-                opts.append(Option(f"reroll:{cid}", f"play {c.name} to reroll"))
-        key = ask(w, "check", f"Rolled {faces}: {sum(1 for f in faces if f >= 5) + converted} success(es)", opts)
+        def menu() -> list[Option]:
+            open34 = sum(1 for f in faces if f in (3, 4)) - converted
+            opts = [opt(w, "accept", "accept the roll")]
+            if open34 > 0 and len(w.hand) >= 2:
+                opts.append(opt(w, "convert", "discard two cards to turn a 3–4 into a success"))
+            for cid in dict.fromkeys(w.hand):
+                if cid not in w.game.reroll_cards:
+                    continue
+                c = w.game.cards[cid]
+                if _reroll(list(faces), c, converted) != faces:
+                    opts.append(opt(w, f"reroll:{cid}", f"play {c.name} to reroll"))
+            return opts
+
+        key = ask(w, "check", lambda: f"Rolled {faces}: {sum(1 for f in faces if f >= 5) + converted} success(es)",
+                  menu)
         if key == "accept":
             break
         if key == "convert":
@@ -1277,9 +1295,9 @@ def attack_fg(w: Work, damage: int, piece) -> None:
         reacts = [c for c in dict.fromkeys(w.hand) if w.game.cards[c].kind == "reaction"]
         if not reacts or att.damage <= 0:
             break
-        opts = [Option("take", f"take {att.damage} damage")] + [
-            Option(f"react:{c}", f"play {w.game.cards[c].name}") for c in reacts]
-        key = ask(w, "reaction", f"An attack for {att.damage} damage: react?", opts)
+        key = ask(w, "reaction", lambda: f"An attack for {att.damage} damage: react?",
+                  lambda: [opt(w, "take", f"take {att.damage} damage")] + [
+                      opt(w, f"react:{c}", f"play {w.game.cards[c].name}") for c in reacts])
         if key == "take":
             break
         play_card(w, key[6:], Ctx(source=key[6:], attack=att))
@@ -1344,22 +1362,26 @@ def step_action(w: Work) -> None:
         next_phase(w)
         return
     g: Game = w.game
-    opts: list[Option] = []
-    distinct = dict.fromkeys(w.hand)
-    cards = g.cards
-    for cid in distinct:
-        if cards[cid].kind == "action":
-            opts.append(g.play_opts[cid])
-    for h in (*w.held, *w.pack):
-        it = g.items[h.id]
-        if it.use is not None:
-            opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
-    if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
-        opts.append(Option("rescue", "let the victims here escape"))
-    for cid in distinct:
-        opts.append(g.discard_opts[cid])
-    opts.append(opt(w, "end", "end the Action phase"))
-    key = ask(w, "action", "Your action", opts)
+
+    def menu() -> list[Option]:
+        opts: list[Option] = []
+        distinct = dict.fromkeys(w.hand)
+        cards = g.cards
+        for cid in distinct:
+            if cards[cid].kind == "action":
+                opts.append(g.play_opts[cid])
+        for h in (*w.held, *w.pack):
+            it = g.items[h.id]
+            if it.use is not None:
+                opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
+        if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
+            opts.append(Option("rescue", "let the victims here escape"))
+        for cid in distinct:
+            opts.append(g.discard_opts[cid])
+        opts.append(opt(w, "end", "end the Action phase"))
+        return opts
+
+    key = ask(w, "action", "Your action", menu)
     if key == "end":
         w.action_over = True
         emit(w, "phase", "the player ends the Action phase", "C4.1")
@@ -1385,15 +1407,18 @@ def step_planning(w: Work) -> None:
         emit(w, "phase", "Planning phase", "C1.1")
         fire(w, "start:planning")
         return
-    limit = g.player_board.hand_limit
-    opts = [opt(w, "done", "stop buying")]
-    if len(w.hand) < limit:  # C7.3
-        costs, buy, time = g.costs, g.buy_opts, w.time
-        for cid in dict.fromkeys(w.market):  # the market is kept sorted
-            cost = costs[cid]
-            if cost == 0 or time - cost >= 0:  # C7.3, C7.4
-                opts.append(buy[cid])
-    key = ask(w, "buy", f"Buy cards (time {w.time}, hand {len(w.hand)})", opts)
+    def menu() -> list[Option]:
+        limit = g.player_board.hand_limit
+        opts = [opt(w, "done", "stop buying")]
+        if len(w.hand) < limit:  # C7.3
+            costs, buy, time = g.costs, g.buy_opts, w.time
+            for cid in dict.fromkeys(w.market):  # the market is kept sorted
+                cost = costs[cid]
+                if cost == 0 or time - cost >= 0:  # C7.3, C7.4
+                    opts.append(buy[cid])
+        return opts
+
+    key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)
     if key != "done":
         cid = key[4:]
         m = list(w.market)
@@ -1414,16 +1439,26 @@ def step_planning(w: Work) -> None:
 
 
 def step_killer(w: Work) -> None:
+    """C8: the killer action (or the finale's), then a terror card; each part is its own step."""
     g: Game = w.game
-    emit(w, "phase", "Killer phase", "C1.1")
-    w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
     try:
-        fire(w, "start:killer")
-        if not w.finale_revealed:
+        if w.sub == 0:
+            emit(w, "phase", "Killer phase", "C1.1")
+            w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
+            w.sub = 1
+            fire(w, "start:killer")
+        elif w.sub == 1:
+            w.sub = 2
             f = g.finales[w.finale]
-            emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
-            run(w, f.back, Ctx(source=f.id))
-            if w.terror:
+            if not w.finale_revealed:
+                emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
+                run(w, f.back, Ctx(source=f.id))
+            else:
+                emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
+                run(w, f.face, Ctx(source=f.id))
+        elif w.sub == 2:
+            w.sub = 3
+            if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
                 tid = w.terror[0]
                 w.terror = w.terror[1:]
                 t = g.terror[tid]
@@ -1431,16 +1466,15 @@ def step_killer(w: Work) -> None:
                 if t.secondary_health > 0:
                     w.secondary = tid
                     w.secondary_health = t.secondary_health
-                    emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)", "C17.4")
+                    emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
+                         "C17.4")
                 run(w, t.effects, Ctx(source=tid))
         else:
-            f = g.finales[w.finale]
-            emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
-            run(w, f.face, Ctx(source=f.id))
-        fire(w, "end:killer")
+            fire(w, "end:killer")
+            next_phase(w)
     except PhaseEnd:
-        pass
-    next_phase(w)
+        emit(w, "phase", "the Killer phase ends at once", "C14.2")
+        next_phase(w)
 
 
 def step_panic(w: Work) -> None:
@@ -1513,13 +1547,15 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
     ctl = Ctl(answers, skip)
     w = Work(checkpoint, ctl)
     steps = STEPS
+    ends = w.game.has_ends
     cp: Optional[dict] = None  # the checkpoint as fields; made a GameState only if the step pauses
     for _ in range(MAX_STEPS):
         if w.result:
             return w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
             steps[w.phase](w)
-            check_ends(w)
+            if ends:
+                check_ends(w)
         except NeedChoice as nc:
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to")
@@ -1551,7 +1587,10 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
         raise IllegalChoice("the game is over")
     if state.choice is None or state.checkpoint is None:
         raise IllegalChoice("there is no pending choice")
-    if not any(o.key == key for o in state.choice.options):
+    for o in state.choice.options:
+        if o.key == key:
+            break
+    else:
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
 
@@ -1570,4 +1609,4 @@ def replace(state: GameState, **fields) -> GameState:
 
 def work(state: GameState, answers: tuple[str, ...] = ()) -> Work:
     """A working copy on which engine functions can be called directly, answering choices from ``answers``."""
-    return Work(state, Ctl(tuple(answers), 0))
+    return Work(state, Ctl(tuple(answers), 0, complete=False))
