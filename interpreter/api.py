@@ -1,7 +1,7 @@
 """The public Python API: load content, start a game, answer choices, play with a bot.
 
     rs = load_ruleset()
-    state, events = new_game(rs, killer="big-bad-wolf", scenario="storybook-woods", seed=7)
+    state, events = new_game(rs, killer=KILLER_ID, scenario=SCENARIO_ID, seed=7)
     while not state.over:
         state, events = apply(state, policy(state, state.choice))
 """

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import gc
 import json
 import os
 import secrets
@@ -109,6 +110,9 @@ def load_rules(extra: Sequence[str] = ()) -> Ruleset:
             print(text, file=sys.stderr)
         print(f"{PROG}: the content has {_summary_line(diags)}", file=sys.stderr)
         raise ContentFailed()
+    # The loaded content lives as long as the process: move it out of the garbage collector's
+    # scans (about +20% games per second in long simulations).
+    gc.freeze()
     return rs
 
 

@@ -9,7 +9,7 @@ since (see ``engine.py``), so a game can be saved in the middle of a card.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import NamedTuple, Optional
 
 import attrs
 
@@ -34,9 +34,11 @@ class Choice:
         return [o.key for o in self.options]
 
 
-@attrs.frozen(slots=False)
-class Event:
-    """Something that happened, with the RULES.md id behind it and the content span that caused it."""
+class Event(NamedTuple):
+    """Something that happened, with the RULES.md id behind it and what caused it.
+
+    A named tuple: events are made at every step, and a tuple is the cheapest immutable record.
+    """
 
     kind: str
     text: str
