@@ -485,8 +485,7 @@ def heal_killer(w: Work, k: int) -> None:
     ks = list(w.killers)
     for i, kil in enumerate(ks):
         if kil.alive:
-            cap = w.game.killer.health if kil.breath == 2 else kil.breath_value
-            new = min(cap, kil.health + k)
+            new = min(w.game.killer.health, kil.health + k)  # C17.1: as the FG (C3.5), up to its starting health
             ks[i] = _evolve_killer(kil, health=new)
             emit(w, "health", f"the killer heals to {new}", "")
             break
@@ -1001,13 +1000,6 @@ def rescue_here(w: Work) -> None:
 # --- the Final Girl attacks -----------------------------------------------------------------
 def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
     """C3.8, C15.2: choose a target in reach; one weapon may add its bonus."""
-    if ctx.attack is not None:  # a reaction hits back at the attacker
-        if ctx.attack.attacker.startswith("killer"):
-            idx = int(ctx.attack.attacker.split(":")[1])
-            damage_killer(w, idx, dmg, "C9.6")
-        elif 0 <= ctx.attack.minion_index < len(w.minions):
-            damage_minions(w, w.minions[ctx.attack.minion_index].loc, dmg)
-        return
     dist = fg_tables(w)[1][w.fg_loc]
     weapons = [(h, w.game.items[h.id].weapon) for h in w.held if w.game.items[h.id].weapon]
     opts: list[Option] = []
@@ -1024,11 +1016,21 @@ def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
                 bonus = wp.bonus if dmg >= 1 else 0
                 opts.append(Option(k, f"{label} with {w.game.items[h.id].name} (+{bonus})"))
 
-    for i, kil in enumerate(w.killers):
-        if kil.alive and kil.loc >= 0:
-            add(f"killer:{i}", "attack the killer", dist[kil.loc], ("killer", i))
-    for loc in sorted({m.loc for m in w.minions}):
-        add(f"minions:{w.game.board.ids[loc]}", f"attack the minions at {loc_name(w, loc)}", dist[loc], ("minions", loc))
+    att = ctx.attack
+    if att is not None:  # C9.6: a reaction hits back at the attacker, who stands with her
+        if att.attacker.startswith("killer"):
+            i = int(att.attacker.split(":")[1])
+            add(f"killer:{i}", "hit back at the killer", 0, ("killer", i))
+        elif 0 <= att.minion_index < len(w.minions):
+            loc = w.minions[att.minion_index].loc
+            add(f"minions:{w.game.board.ids[loc]}", "hit back at the minions", 0, ("minions", loc))
+    else:
+        for i, kil in enumerate(w.killers):
+            if kil.alive and kil.loc >= 0:
+                add(f"killer:{i}", "attack the killer", dist[kil.loc], ("killer", i))
+        for loc in sorted({m.loc for m in w.minions}):
+            add(f"minions:{w.game.board.ids[loc]}", f"attack the minions at {loc_name(w, loc)}", dist[loc],
+                ("minions", loc))
     if not opts:
         emit(w, "attack", "no enemy is within reach: the damage is lost", "C3.8")
         return
@@ -1227,8 +1229,10 @@ def choose_target(w: Work, at: int, target: str) -> int:
         most = max(w.victims[c] for c in near)
         near = [c for c in near if w.victims[c] == most]
         if len(near) > 1:
-            emit(w, "target", f"tied targets {[loc_name(w, c) for c in near]} after distance and victims", "C9.3")
+            tied = ", ".join(loc_name(w, c) for c in near)
             near = [tie_break(w, near)]
+            emit(w, "target", f"{tied} tie in distance and victims; the {w.game.tie_policy} tie-break picks "
+                              f"{loc_name(w, near[0])}", "C9.3")
         else:
             emit(w, "target", f"tie in distance broken by victim count: {loc_name(w, near[0])}", "C9.3")
     return near[0]
@@ -1267,7 +1271,8 @@ def enemy_act(w: Work, piece, target: str, moves: int, attacks: int, movement: i
             steps -= 1
         if loc != at:
             _set_piece_loc(w, piece, loc)
-            emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)} toward {loc_name(w, tloc)}", "C9.4")
+            where = "its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"
+            emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, {where}", "C9.4")
     loc = _piece_loc(w, piece)
     if attacks <= 0:
         return
@@ -1306,11 +1311,12 @@ def attack_fg(w: Work, damage: int, piece) -> None:
     fg_damage(w, att.damage, "C9.6")
 
 
-def panic_location(w: Work, loc: int) -> None:
+def panic_location(w: Work, loc: int, count: int = -1) -> None:
     """C10.2: each panicking victim rolls a die and flees along the path with that number."""
     panic = fg_tables(w)[3][loc]
-    count = w.victims[loc]
-    for _ in range(count):
+    if count < 0:
+        count = w.victims[loc]
+    for _ in range(min(count, w.victims[loc])):
         face = roll_die(w)
         dest = panic.get(face, -1)
         if dest < 0:
@@ -1481,9 +1487,9 @@ def step_panic(w: Work) -> None:
     if w.deaths_round > 0:  # C10.1, C15.4
         emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
-        for loc in locs:
-            if w.victims[loc] > 0:
-                panic_location(w, loc)
+        panicking = [(loc, w.victims[loc]) for loc in locs if w.victims[loc] > 0]
+        for loc, count in panicking:  # counted first: a victim who flees does not panic again
+            panic_location(w, loc, count)
     fire(w, "start:panic")
     next_phase(w)
 
