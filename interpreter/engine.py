@@ -105,7 +105,7 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events", "complete")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -114,6 +114,7 @@ class Ctl:
         self.count = 0
         self.skip = skip
         self.events: list[Event] = []
+        self.node = None  # the content node being resolved, for event sources
 
 
 class Work:
@@ -192,11 +193,15 @@ def opt(w: Work, key: str, label: str) -> Option:
     return got
 
 
-def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "") -> None:
+def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: tuple = ()) -> None:
+    """Report what happened; ``source`` defaults to the content line being resolved, if any."""
     ctl = w.ctl
     ctl.count += 1
     if ctl.count > ctl.skip:
-        ctl.events.append(Event(kind, text, rule, source))
+        if not source and ctl.node is not None:
+            sp = ctl.node.span
+            source = f"{sp.path}:{sp.line}:{sp.col}"
+        ctl.events.append(Event(kind, text, rule, source, data))
 
 
 def roll_die(w: Work) -> int:
@@ -522,8 +527,13 @@ def resolve_loc(w: Work, name: str) -> int:
 
 
 def run(w: Work, effects, ctx: Ctx) -> None:
+    """Resolve effects top to bottom; events they cause name the effect's file:line:col as source."""
+    ctl = w.ctl
+    outer = ctl.node
     for e in effects:
+        ctl.node = e
         EXEC[type(e)](w, e, ctx)
+    ctl.node = outer
 
 
 def condition(w: Work, c, ctx: Ctx) -> bool:
@@ -1225,16 +1235,22 @@ def choose_target(w: Work, at: int, target: str) -> int:
         return -1
     best_d = min(dist[c] for c in cands)
     near = [c for c in cands if dist[c] == best_d]
-    if len(near) > 1:
+    # (location id, distance, victims) of every candidate, for "why did it go there?" (explain)
+    data = tuple((w.game.board.ids[c], dist[c], w.victims[c]) for c in cands)
+    listing = ", ".join(f"{loc_name(w, c)} ({dist[c]} away, {w.victims[c]} victim(s))" for c in cands)
+    if len(near) == 1:
+        emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
+    else:
         most = max(w.victims[c] for c in near)
         near = [c for c in near if w.victims[c] == most]
         if len(near) > 1:
             tied = ", ".join(loc_name(w, c) for c in near)
             near = [tie_break(w, near)]
-            emit(w, "target", f"{tied} tie in distance and victims; the {w.game.tie_policy} tie-break picks "
-                              f"{loc_name(w, near[0])}", "C9.3")
+            emit(w, "target", f"target {loc_name(w, near[0])}: {tied} tie in distance and victims; the "
+                              f"{w.game.tie_policy} tie-break decides (candidates: {listing})", "C9.3", data=data)
         else:
-            emit(w, "target", f"tie in distance broken by victim count: {loc_name(w, near[0])}", "C9.3")
+            emit(w, "target", f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
+                              f"(candidates: {listing})", "C9.3", data=data)
     return near[0]
 
 

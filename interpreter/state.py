@@ -43,7 +43,8 @@ class Event(NamedTuple):
     kind: str
     text: str
     rule: str = ""
-    source: str = ""
+    source: str = ""  # file:line:col of the content that caused it; "" for the core rules alone
+    data: tuple = ()  # structured detail for tools (e.g. targeting candidates)
 
     def render(self) -> str:
         tail = f" [{self.rule}]" if self.rule else ""
