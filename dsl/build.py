@@ -61,7 +61,7 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"int": "N", "amount": "N", "loc": "LOC", "item": "ITEM", "mode": "MODE", "name": "NAME",
+_DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "LOC", "item": "ITEM", "mode": "MODE", "name": "NAME",
             "target": "TARGET", "minion": "MINION", "tag": "TAG", "pathtag": "TAG", "cond": "CONDITION",
             "quantity": "fear|time|health|bloodlust", "countable": "victims|minions",
             "killer": "killer", "minions": "minions", "enemies": "enemies"}
@@ -122,7 +122,7 @@ class Builder:
             return (word in COUNTABLES, word)
         if kind in ("killer", "minions", "enemies"):
             return (word == kind, word)
-        if kind in ("loc", "item", "mode", "minion", "tag", "pathtag"):
+        if kind in ("loc", "item", "mode", "minion", "tag", "pathtag", "token", "deck"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
@@ -143,6 +143,13 @@ class Builder:
                 i += 1
                 continue
             field, kind = part
+            if kind == "names":
+                rest = atoms[i:]
+                if not rest or any(a.kind != "name" for a in rest):
+                    return None
+                values[field] = tuple(str(a.value) for a in rest)
+                i = len(atoms)
+                continue
             if kind == "cond":
                 if i >= len(atoms):
                     return None
@@ -227,6 +234,10 @@ class Builder:
             return self._choose(line, blocks[0])
         if head == "roll" and len(atoms) == 1 and len(blocks) == 1:
             return self._roll(line, blocks[0])
+        if head == "spend":
+            return self._spend(line, atoms, blocks)
+        if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
+            return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
                        "blocks follow if, mode, repeat, choose and roll")
@@ -261,6 +272,21 @@ class Builder:
         if cond is None:
             return None
         return n.If(line.span, cond, self.effects(then_block), otherwise)  # type: ignore[arg-type]
+
+    def _spend(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.SpendTokens]:
+        # spend collected TOKEN LOW to HIGH { … }
+        words = [a.value for a in atoms]
+        if (len(atoms) != 6 or words[1] != "collected" or atoms[2].kind != "name" or atoms[3].kind != "number"
+                or words[4] != "to" or atoms[5].kind != "number" or len(blocks) != 1):
+            self.error(line.span, "E207", f"cannot read '{line.text()}'",
+                       "write 'spend collected TOKEN 1 to 3 { each KIND { … } }'")
+            return None
+        low, high = int(words[3]), int(words[5])  # type: ignore[arg-type]
+        if not 1 <= low <= high:
+            self.error(line.span, "E209", "the spend range must be 1 ≤ LOW ≤ HIGH", "")
+            return None
+        self.refs.append(Ref("token", str(words[2]), atoms[2].span, self.scope))
+        return n.SpendTokens(line.span, str(words[2]), low, high, self.effects(blocks[0]))
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
@@ -329,7 +355,8 @@ class Builder:
     def _trigger_event(self, line: Line, words: list[str]) -> Optional[tuple[str, str]]:
         rest = " ".join(words[1:])
         if words[0] == "when":
-            simple = {"revealed": "revealed", "gained": "gained", "drawn": "drawn", "victim dies": "victim-dies"}
+            simple = {"revealed": "revealed", "gained": "gained", "drawn": "drawn", "victim dies": "victim-dies",
+                      "fg leaves": "fg-leaves", "game starts": "game-starts"}
             if rest in simple:
                 return simple[rest], ""
             if len(words) == 4 and words[1:3] == ["fg", "enters"]:
@@ -403,7 +430,8 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     acc: dict = {}
     seen: dict[str, Span] = {}
     repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
-                  "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "when", "at", "instead", "win", "lose"}
+                  "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
+                  "card", "tokens", "when", "at", "instead", "win", "lose"}
     for line in block.lines:
         head = line.head()
         if not head:
@@ -631,6 +659,98 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
                     acc.get("damage", 1), acc.get("limit", 0))
 
 
+def _read_token(b: Builder, line: Line, acc: dict) -> None:
+    """token ID { name "…"; kinds A B C; wild C; supply A 3 B 2 C 1 }"""
+    def kinds(b: Builder, l: Line, s: dict) -> None:
+        s["kinds"] = tuple(b.names(l))
+
+    def supply(b: Builder, l: Line, s: dict) -> None:
+        atoms = l.words()[1:]
+        pairs = []
+        ok = len(atoms) % 2 == 0 and atoms
+        for i in range(0, len(atoms) - 1, 2):
+            if atoms[i].kind != "name" or atoms[i + 1].kind != "number":
+                ok = False
+                break
+            pairs.append((str(atoms[i].value), int(atoms[i + 1].value)))  # type: ignore[arg-type]
+        if not ok:
+            b.error(l.span, "E205", "write 'supply KIND N KIND N …'", "")
+            return
+        s["supply"] = tuple(pairs)
+
+    got = _named(b, line, "token", {"kinds": kinds, "wild": _set("wild", "name", "kind"), "supply": supply},
+                 abilities=False)
+    if got is None:
+        return
+    tid, sub = got
+    kinds_ = sub.get("kinds", ())
+    if not kinds_:
+        b.error(line.span, "E202", "this token has no 'kinds' line", "add 'kinds red blue'")
+    for k, _count in sub.get("supply", ()):
+        if k not in kinds_:
+            b.unknown(line.span, "E204", "token kind", k, kinds_)
+    if sub.get("wild") and sub["wild"] not in kinds_:
+        b.unknown(line.span, "E204", "token kind", sub["wild"], kinds_)
+    acc.setdefault("tokens", []).append(n.Token(line.span, tid, sub.get("name", tid), kinds_, sub.get("wild", ""),
+                                                sub.get("supply", ())))
+
+
+def _read_action(b: Builder, line: Line, acc: dict) -> None:
+    """action ID { name "…"; if CONDITION; time N | free; effect { … } }"""
+    def cond(b: Builder, l: Line, s: dict) -> None:
+        atoms = l.words()[1:]
+        if not atoms or len(l.parts) != len(atoms) + 1:
+            b.error(l.span, "E205", "write 'if CONDITION' (no block) in an action", "")
+            return
+        c = b.condition(atoms, atoms[0].span, report=True)
+        if c is not None:
+            s["cond"] = c
+
+    got = _named(b, line, "action", {"if": cond, "time": _set("time", "number", "number"), "free": _flag("free"),
+                                     "effect": _effects("effect")}, abilities=False)
+    if got is None:
+        return
+    aid, sub = got
+    if "effect" not in sub:
+        b.error(line.span, "E202", "this action has no 'effect' block", "add 'effect { … }'")
+    acc.setdefault("actions", []).append(n.Action(line.span, aid, sub.get("name", aid), sub.get("cond"),
+                                                  sub.get("time", 0), sub.get("free", False), sub.get("effect", ())))
+
+
+def _read_deck(b: Builder, line: Line, acc: dict) -> None:
+    """deck ID { name "…"; card ID { name "…"; effect { … }; keep; rule …; when … } … }"""
+    head = _decl_header(b, line)
+    if head is None:
+        return
+    did, block = head
+    cards: list[n.DeckCard] = []
+
+    def card(b: Builder, l: Line, s: dict) -> None:
+        got = _named(b, l, "deck card", {"effect": _effects("effect"), "keep": _flag("keep")})
+        if got is None:
+            return
+        cid, sub = got
+        cards.append(n.DeckCard(l.span, cid, sub.get("name", cid), sub.get("effect", ()), sub.get("keep", False),
+                                b.abilities(sub)))
+
+    sub = _read_body(b, "deck", block, {"name": _set("name", "string", "string"), "card": card})
+    _require(b, sub, line.span, "deck", {"name": 'name "…"'})
+    if not cards:
+        b.error(line.span, "E202", "this deck has no cards", "add 'card ID { … }'")
+    acc.setdefault("decks", []).append(n.Deck(line.span, did, sub.get("name", did), tuple(cards)))
+
+
+def _owned_card(owner_of: Callable[[], str]) -> Reader:
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        c = build_card(b, line, owner=owner_of())
+        if c is not None:
+            acc.setdefault("cards", []).append(c)
+    return reader
+
+
+SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action, "deck": _read_deck}
+
+
 def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
     head = _decl_header(b, line)
     if head is None:
@@ -701,7 +821,8 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
                                   "fear": _set("fear", "number", "number"), "modes": modes, "bloodlust": bloodlust,
-                                  "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion}
+                                  "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
+                                  "card": _owned_card(lambda: kid), **SHARED_PARTS}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
     _require(b, acc, line.span, "killer", {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
                                            "bloodlust": "bloodlust { level move 1 damage 1 }"})
@@ -714,7 +835,8 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
     return n.Killer(line.span, kid, acc.get("name", kid), acc.get("health", 1), acc.get("fear", 0),
                     acc.get("modes", ()), acc.get("bloodlust", ()), acc.get("at_max", ()),
                     tuple(acc.get("finales", ())), tuple(acc.get("dark_powers", ())), tuple(acc.get("terror", ())),
-                    tuple(acc.get("minions", ())), b.abilities(acc))
+                    tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
+                    tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())))
 
 
 def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
@@ -814,11 +936,23 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
             b.refs.append(Ref("loc", str(atoms[2].value), atoms[2].span, sid))
             s.setdefault("victims", []).append((str(atoms[2].value), int(atoms[3].value)))  # type: ignore[arg-type]
 
-        sub.update(_read_body(b, "setup", blk, {"killer": at("killer"), "fg": at("fg"), "victims": victims}))
+        def tokens(b: Builder, l: Line, s: dict) -> None:
+            atoms = l.words()
+            if len(atoms) < 4 or atoms[1].kind != "name" or atoms[2].value != "at" or any(
+                    a.kind != "name" for a in atoms[3:]):
+                b.error(l.span, "E205", "write 'tokens TOKEN at LOC LOC …'", "")
+                return
+            b.refs.append(Ref("token", str(atoms[1].value), atoms[1].span, sid))
+            for a in atoms[3:]:
+                b.refs.append(Ref("loc", str(a.value), a.span, sid))
+                s.setdefault("tokens", []).append((str(atoms[1].value), str(a.value)))
+
+        sub.update(_read_body(b, "setup", blk, {"killer": at("killer"), "fg": at("fg"), "victims": victims,
+                                                 "tokens": tokens}))
         sub["victims"] = sub.get("victims", [])
         _require(b, sub, line.span, "setup", {"killer": "killer at LOC", "fg": "fg at LOC"})
         acc.setdefault("setups", []).append(n.SetupCard(line.span, cid, sub.get("killer", ""), sub.get("fg", ""),
-                                                        tuple(sub["victims"])))
+                                                        tuple(sub["victims"]), tuple(sub.get("tokens", ()))))
 
     def item(b: Builder, line: Line, acc: dict) -> None:
         it = build_item(b, line, owner=sid)
@@ -843,7 +977,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "tags": tags, "location": location,
                                   "path": path, "link": link, "setup": setup, "item": item, "event": event,
-                                  "terror": terror}
+                                  "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS}
     acc = _read_body(b, "scenario", head[1], readers, abilities=True)
     _require(b, acc, line.span, "scenario", {"name": 'name "…"', "locations": "location ID { … }",
                                              "setups": "setup ID { … }"})
@@ -851,7 +985,8 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
     return n.Scenario(line.span, sid, acc.get("name", sid), acc.get("tags", ()), tuple(acc.get("locations", ())),
                       tuple(acc.get("paths", ())), tuple(acc.get("links", ())), tuple(acc.get("setups", ())),
                       tuple(acc.get("items", ())), tuple(acc.get("events", ())), tuple(acc.get("terror", ())),
-                      b.abilities(acc))
+                      b.abilities(acc), tuple(acc.get("tokens", ())), tuple(acc.get("actions", ())),
+                      tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())))
 
 
 def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:

@@ -36,8 +36,10 @@ def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]
         flat.append(d)
         if isinstance(d, n.Scenario):
             flat.extend(d.items)
+            flat.extend(d.cards)
         if isinstance(d, n.Killer):
             flat.extend(d.minions)
+            flat.extend(d.cards)
     for d in flat:
         table = tables[KIND_TABLE[type(d)]]
         if d.id in table:
@@ -71,6 +73,13 @@ def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]
             tags = scenarios[r.scope].tags
             if r.name not in tags:
                 err(r.span, "E211", f"unknown location tag '{r.name}'", _hint(r.name, tags) or "declare it in 'tags …'")
+        elif r.kind in ("token", "deck"):
+            owner = scenarios.get(r.scope) or killers.get(r.scope)
+            declared = {x.id for x in (owner.tokens if r.kind == "token" else owner.decks)} if owner else set()
+            if r.name not in declared:
+                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
+                err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
+                    _hint(r.name, declared) or f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario")
         elif r.kind == "pathtag":
             tags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
             if r.name not in tags and r.scope in scenarios:

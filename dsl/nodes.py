@@ -270,6 +270,76 @@ class PanicAt:
     PHRASES: ClassVar = ("panic at {loc:loc}",)
 
 
+@frozen
+class CollectToken:
+    """The Final Girl takes a token of this type from LOC into her collection."""
+
+    span: Span
+    token: str
+    loc: str
+    PHRASES: ClassVar = ("collect token {token:token} at {loc:loc}",)
+
+
+@frozen
+class PlaceToken:
+    """A token of this type, drawn at random from its supply, is put at LOC."""
+
+    span: Span
+    token: str
+    loc: str
+    PHRASES: ClassVar = ("place token {token:token} at {loc:loc}",)
+
+
+@frozen
+class DrawCard:
+    """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
+
+    span: Span
+    deck: str
+    PHRASES: ClassVar = ("draw card {deck:deck}",)
+
+
+@frozen
+class AddStatus:
+    span: Span
+    status: str
+    who: str  # killer | enemies
+    loc: str  # for enemies: the location ("" for the killer)
+    PHRASES: ClassVar = (
+        "add status {status:name} to {who:killer}",
+        "add status {status:name} to {who:enemies} at {loc:loc}",
+    )
+
+
+@frozen
+class ClearStatus:
+    span: Span
+    status: str
+    PHRASES: ClassVar = ("clear status {status:name}",)
+
+
+@frozen
+class TurnVictims:
+    """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored."""
+
+    span: Span
+    n: Amount
+    loc: str
+    minion: str
+    PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:minion}",)
+
+
+@frozen
+class TurnMinions:
+    """Minions of a kind become victims again (K5.6)."""
+
+    span: Span
+    n: Amount
+    minion: str
+    loc: str
+    PHRASES: ClassVar = ("turn {n:amount} {minion:minion} at {loc:loc} into victims",)
+
+
 # --- control lines (built from blocks, not phrases) -----------------------------------------
 @frozen
 class If:
@@ -319,14 +389,35 @@ class Roll:
     rows: tuple[RollRow, ...]
 
 
+@frozen
+class SpendTokens:
+    """The player picks LOW..HIGH of her collected tokens of a type; they return to the supply and
+    the block resolves with them (``each KIND { … }``, ``spent at least N``, ``spent covers …``)."""
+
+    span: Span
+    token: str
+    low: int
+    high: int
+    body: tuple
+
+
+@frozen
+class Each:
+    """Inside a spend block: once per spent token of this kind."""
+
+    span: Span
+    kind: str
+    body: tuple
+
+
 EFFECT_NODES: tuple[type, ...] = (
     GainTime, LoseTime, Heal, LoseHealth, RaiseFear, LowerFear, MoveUpTo, DealDamage,
     PreventDamage, SearchTake, SearchLook, EndActionPhase, DrawEvent, GainItem, DiscardItem,
     RaiseBloodlust, LowerBloodlust, Hunt, KillVictims, PlaceVictims, SpawnMinions, MoveKillerTo,
     HealKiller, DamageKiller, RevealDarkPower, RevealFinale, SetMode, SetFlag, ClearFlag,
-    OpenPath, PanicAt,
+    OpenPath, PanicAt, CollectToken, PlaceToken, DrawCard, AddStatus, ClearStatus, TurnVictims, TurnMinions,
 )
-CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll)
+CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each)
 
 
 # --- conditions -----------------------------------------------------------------------------
@@ -398,8 +489,49 @@ class Not:
     PHRASES: ClassVar = ("not {cond:cond}",)
 
 
-CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, Not)
-Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, Not]
+@frozen
+class TokenAt:
+    span: Span
+    token: str
+    loc: str
+    PHRASES: ClassVar = ("token {token:token} at {loc:loc}",)
+
+
+@frozen
+class CollectedAtLeast:
+    span: Span
+    token: str
+    n: int
+    PHRASES: ClassVar = ("collected {token:token} at least {n:int}",)
+
+
+@frozen
+class SpentAtLeast:
+    span: Span
+    n: int
+    PHRASES: ClassVar = ("spent at least {n:int}",)
+
+
+@frozen
+class SpentCovers:
+    """The spent tokens include one of each listed kind (a ``wild`` kind stands in for any)."""
+
+    span: Span
+    kinds: tuple[str, ...]
+    PHRASES: ClassVar = ("spent covers {kinds:names}",)
+
+
+@frozen
+class MinionsAt:
+    span: Span
+    loc: str
+    PHRASES: ClassVar = ("minions at {loc:loc}",)
+
+
+CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, Not)
+Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
+                  SpentAtLeast, SpentCovers, MinionsAt, Not]
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
@@ -438,7 +570,25 @@ class DamageTaken:
     PHRASES: ClassVar = ("damage taken {n:int}",)
 
 
-RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken)
+@frozen
+class NoHealthCap:
+    """The killer's health has no maximum (K5.1)."""
+
+    span: Span
+    PHRASES: ClassVar = ("no health cap",)
+
+
+@frozen
+class StatusStopsMoves:
+    """Enemies with this status do not move (they still attack), e.g. a daze (S5.5)."""
+
+    span: Span
+    status: str
+    PHRASES: ClassVar = ("enemies with status {status:name} do not move",)
+
+
+RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
+                                StatusStopsMoves)
 
 
 # --- triggers, replacements, state-based checks ---------------------------------------------
@@ -611,6 +761,56 @@ class Killer:
     terror: tuple[Terror, ...]
     minions: tuple[Minion, ...]
     abilities: Abilities
+    tokens: tuple["Token", ...] = ()
+    actions: tuple["Action", ...] = ()
+    decks: tuple["Deck", ...] = ()
+    on_start: tuple = ()
+    cards: tuple = ()
+
+
+@frozen
+class Token:
+    """A type of token: its kinds (faces), which kind is wild, and the supply on the table."""
+
+    span: Span
+    id: str
+    name: str
+    kinds: tuple[str, ...]
+    wild: str
+    supply: tuple[tuple[str, int], ...]
+
+
+@frozen
+class Action:
+    """Something the Final Girl may do in the Action phase where a condition holds (S1.2, S3.3, S5.2)."""
+
+    span: Span
+    id: str
+    name: str
+    cond: Optional[Condition]
+    time: int
+    free: bool
+    effects: tuple
+
+
+@frozen
+class DeckCard:
+    span: Span
+    id: str
+    name: str
+    effects: tuple
+    keep: bool
+    abilities: Abilities
+
+
+@frozen
+class Deck:
+    """A named deck of cards drawn by ``draw card DECK`` (side effects, highs, …)."""
+
+    span: Span
+    id: str
+    name: str
+    cards: tuple[DeckCard, ...]
 
 
 @frozen
@@ -651,6 +851,7 @@ class SetupCard:
     killer_at: str
     fg_at: str
     victims: tuple[tuple[str, int], ...]
+    tokens: tuple[tuple[str, str], ...] = ()  # (token type, location): one random token from the supply each
 
 
 @frozen
@@ -677,6 +878,11 @@ class Scenario:
     events: tuple[Event, ...]
     terror: tuple[Terror, ...]
     abilities: Abilities
+    tokens: tuple[Token, ...] = ()
+    actions: tuple[Action, ...] = ()
+    decks: tuple[Deck, ...] = ()
+    on_start: tuple = ()
+    cards: tuple = ()
 
 
 @frozen

@@ -200,7 +200,8 @@ def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: 
     if ctl.count > ctl.skip:
         if not source and ctl.node is not None:
             sp = ctl.node.span
-            source = f"{sp.path}:{sp.line}:{sp.col}"
+            if sp is not None:
+                source = f"{sp.path}:{sp.line}:{sp.col}"
         ctl.events.append(Event(kind, text, rule, source, data))
 
 

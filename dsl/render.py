@@ -1,0 +1,792 @@
+"""Content as English, generated from the typed syntax tree; and nodes back to DSL phrases.
+
+``render(decl)`` gives the plain-text card of any declaration (card, item, Final Girl, killer with
+its bloodlust table, finale, dark power, terror, minion, scenario with its map, setup card, event,
+player board); ``render_effects(effects)`` an effect list in card-like English
+("Lose 1 time. Move up to 2."). Nothing is typed by hand per card: every node class has one small
+function here, ``_render_<snake_case_class_name>``, found by name, so a new node without a renderer
+is caught by the registry test (tests/test_render.py).
+
+``to_dsl(node)`` formats an effect, control, condition, rule or amount node back to the DSL: the
+node's own ``PHRASES`` pattern whose slots match its fields (control nodes with their blocks).
+A rule node gives its phrase without the leading ``rule`` word (``dice +1``).
+
+Conventions of the English: a *clause* is lower case without a final period
+("lose 1 time"); a *sentence* is a capitalised clause with a period. Effects inside a block are
+joined with ", then "; control lines nested in a longer block are put in parentheses.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Callable, Iterable, Mapping, Optional
+
+import attrs
+
+from . import nodes as n
+
+__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "KIND_NAMES"]
+
+
+# --- names ------------------------------------------------------------------------------------
+@attrs.frozen
+class Names:
+    """Display names for ids used inside effects (locations, items, minions). Unknown ids show as is."""
+
+    locations: Mapping[str, str] = attrs.field(factory=dict)
+    items: Mapping[str, str] = attrs.field(factory=dict)
+    minions: Mapping[str, str] = attrs.field(factory=dict)
+
+    @classmethod
+    def from_ruleset(cls, rs: Any) -> "Names":
+        locs = {loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations}
+        return cls(locs, {i: it.name for i, it in rs.items.items()},
+                   {m: mn.name for m, mn in rs.minions.items()})
+
+    def within(self, decl: Any) -> "Names":
+        """These names plus those declared inside a scenario or killer (which take precedence)."""
+        locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
+        if isinstance(decl, n.Scenario):
+            locs.update({loc.id: loc.name for loc in decl.locations})
+            items.update({it.id: it.name for it in decl.items})
+        elif isinstance(decl, n.Killer):
+            minions.update({m.id: m.name for m in decl.minions})
+        return Names(locs, items, minions)
+
+    def loc(self, loc: str) -> str:
+        if loc == "here":
+            return "your location"
+        if loc == "killer-location":
+            return "the killer's location"
+        return self.locations.get(loc, loc)
+
+    def item(self, item: str) -> str:
+        return self.items.get(item, item)
+
+    def minion(self, minion: str) -> str:
+        return self.minions.get(minion, minion)
+
+
+NO_NAMES = Names()
+
+
+# --- finding a renderer -----------------------------------------------------------------------
+def _snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def renderer_for(cls: type) -> Optional[Callable[..., str]]:
+    """The ``_render_<snake_case_class_name>`` function of a node class, or None."""
+    fn = globals().get("_render_" + _snake(cls.__name__))
+    return fn if callable(fn) else None
+
+
+def _clause(node: Any, r: Names) -> str:
+    fn = renderer_for(type(node))
+    if fn is None:
+        raise TypeError(f"no English renderer for {type(node).__name__}")
+    return fn(node, r)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _sentence(clause: str) -> str:
+    return _cap(clause) + ("" if clause.endswith((".", "!", "?")) else ".")
+
+
+def render_effects(effects: Iterable[Any], names: Optional[Names] = None) -> str:
+    """An effect list as card text: one sentence per effect, left to right."""
+    r = names or NO_NAMES
+    sentences = [_sentence(_clause(e, r)) for e in effects]
+    return " ".join(sentences) if sentences else "Nothing happens."
+
+
+def render_condition(cond: Any, names: Optional[Names] = None) -> str:
+    return _clause(cond, names or NO_NAMES)
+
+
+def _block(effects: tuple, r: Names) -> str:
+    """A nested block as one clause: "lose 1 time, then raise fear by 1"."""
+    if not effects:
+        return "nothing happens"
+    parts = []
+    for e in effects:
+        text = _clause(e, r)
+        if len(effects) > 1 and type(e) in n.CONTROL_NODES:
+            text = f"({text})"
+        parts.append(text)
+    return ", then ".join(parts)
+
+
+# --- amounts ----------------------------------------------------------------------------------
+def _num(a: Any) -> str:
+    return str(a) if isinstance(a, int) else "X"
+
+
+def _where(a: Any, r: Names) -> str:
+    return "" if isinstance(a, int) else f", where X is {_clause(a, r)}"
+
+
+def _amt(a: Any, r: Names, template: str, singular: Optional[str] = None) -> str:
+    """Fill ``{n}`` in a clause template; ``singular`` is used when the amount is exactly 1."""
+    text = singular if (singular is not None and a == 1) else template
+    return text.format(n=_num(a)) + _where(a, r)
+
+
+def _render_count(node: n.Count, r: Names) -> str:
+    what = {"victims": f"the number of victims at {r.loc(node.loc)}",
+            "minions": f"the number of minions at {r.loc(node.loc)}",
+            "dead": "the number of dead victims", "rescued": "the number of rescued victims"}[node.what]
+    return what + (f" minus {node.minus}" if node.minus else "")
+
+
+def _render_that(node: n.That, r: Names) -> str:
+    return "the amount of the replaced event"
+
+
+# --- effects ----------------------------------------------------------------------------------
+def _render_gain_time(node: n.GainTime, r: Names) -> str:
+    return _amt(node.n, r, "gain {n} time")
+
+
+def _render_lose_time(node: n.LoseTime, r: Names) -> str:
+    return _amt(node.n, r, "lose {n} time")
+
+
+def _render_heal(node: n.Heal, r: Names) -> str:
+    return _amt(node.n, r, "heal {n}")
+
+
+def _render_lose_health(node: n.LoseHealth, r: Names) -> str:
+    return _amt(node.n, r, "lose {n} health")
+
+
+def _render_raise_fear(node: n.RaiseFear, r: Names) -> str:
+    return _amt(node.n, r, "raise fear by {n}")
+
+
+def _render_lower_fear(node: n.LowerFear, r: Names) -> str:
+    return _amt(node.n, r, "lower fear by {n}")
+
+
+def _render_move_up_to(node: n.MoveUpTo, r: Names) -> str:
+    return _amt(node.n, r, "move up to {n}")
+
+
+def _render_deal_damage(node: n.DealDamage, r: Names) -> str:
+    return _amt(node.n, r, "deal {n} damage")
+
+
+def _render_prevent_damage(node: n.PreventDamage, r: Names) -> str:
+    return _amt(node.n, r, "prevent {n} damage")
+
+
+def _render_search_take(node: n.SearchTake, r: Names) -> str:
+    top = "the top card" if node.n == 1 else f"the top {node.n} cards"
+    return f"search: take {top} of this location's item pile"
+
+
+def _render_search_look(node: n.SearchLook, r: Names) -> str:
+    return (f"search: look at the top {node.n} cards of this location's item pile, keep {node.keep}, and put "
+            f"the rest back on top face up or on the bottom face down")
+
+
+def _render_end_action_phase(node: n.EndActionPhase, r: Names) -> str:
+    return "end the Action phase"
+
+
+def _render_draw_event(node: n.DrawEvent, r: Names) -> str:
+    return "draw an event"
+
+
+def _render_gain_item(node: n.GainItem, r: Names) -> str:
+    return f"gain the item {r.item(node.item)}"
+
+
+def _render_discard_item(node: n.DiscardItem, r: Names) -> str:
+    return f"discard the item {r.item(node.item)}"
+
+
+def _render_raise_bloodlust(node: n.RaiseBloodlust, r: Names) -> str:
+    return _amt(node.n, r, "raise bloodlust by {n}")
+
+
+def _render_lower_bloodlust(node: n.LowerBloodlust, r: Names) -> str:
+    return _amt(node.n, r, "lower bloodlust by {n}")
+
+
+_WHO = {"killer": "the killer hunts", "minions": "every minion hunts",
+        "enemies": "every enemy hunts (minions first, then the killer)"}
+_TARGET = {"fg": "the Final Girl", "victims": "victims", "fg-or-victims": "the Final Girl or victims"}
+
+
+def _count(k: int, word: str, plural: str = "") -> str:
+    return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+
+def _render_hunt(node: n.Hunt, r: Names) -> str:
+    return f"{_WHO[node.who]} {_TARGET[node.target]}: {_count(node.moves, 'move')}, {_count(node.attacks, 'attack')}"
+
+
+def _render_kill_victims(node: n.KillVictims, r: Names) -> str:
+    return _amt(node.n, r, f"kill {{n}} victims at {r.loc(node.loc)}", f"kill 1 victim at {r.loc(node.loc)}")
+
+
+def _render_place_victims(node: n.PlaceVictims, r: Names) -> str:
+    return _amt(node.n, r, f"place {{n}} victims at {r.loc(node.loc)}", f"place 1 victim at {r.loc(node.loc)}")
+
+
+def _render_spawn_minions(node: n.SpawnMinions, r: Names) -> str:
+    name = r.minion(node.minion)
+    return _amt(node.n, r, f"spawn {{n}} {name} minions at {r.loc(node.loc)}",
+                f"spawn 1 {name} minion at {r.loc(node.loc)}")
+
+
+def _render_move_killer_to(node: n.MoveKillerTo, r: Names) -> str:
+    return f"move the killer to {r.loc(node.loc)}"
+
+
+def _render_heal_killer(node: n.HealKiller, r: Names) -> str:
+    return _amt(node.n, r, "the killer heals {n}")
+
+
+def _render_damage_killer(node: n.DamageKiller, r: Names) -> str:
+    return _amt(node.n, r, "the killer takes {n} damage")
+
+
+def _render_reveal_dark_power(node: n.RevealDarkPower, r: Names) -> str:
+    return "reveal the dark power"
+
+
+def _render_reveal_finale(node: n.RevealFinale, r: Names) -> str:
+    return "reveal the finale"
+
+
+def _render_set_mode(node: n.SetMode, r: Names) -> str:
+    return f"the killer turns to {node.mode} mode from the next Killer phase"
+
+
+def _render_set_flag(node: n.SetFlag, r: Names) -> str:
+    return f"set the flag {node.flag}"
+
+
+def _render_clear_flag(node: n.ClearFlag, r: Names) -> str:
+    return f"clear the flag {node.flag}"
+
+
+def _render_open_path(node: n.OpenPath, r: Names) -> str:
+    return f"open the path between {r.loc(node.a)} and {r.loc(node.b)}"
+
+
+def _render_panic_at(node: n.PanicAt, r: Names) -> str:
+    return f"the victims at {r.loc(node.loc)} panic"
+
+
+# --- control lines ----------------------------------------------------------------------------
+def _render_if(node: n.If, r: Names) -> str:
+    text = f"if {_clause(node.cond, r)}: {_block(node.then, r)}"
+    if node.otherwise:
+        text += f"; otherwise {_block(node.otherwise, r)}"
+    return text
+
+
+def _render_mode_block(node: n.ModeBlock, r: Names) -> str:
+    return f"in {node.mode} mode: {_block(node.body, r)}"
+
+
+def _render_repeat(node: n.Repeat, r: Names) -> str:
+    times = {1: "once", 2: "twice"}.get(node.n, f"{_num(node.n)} times") if isinstance(node.n, int) \
+        else f"X times{_where(node.n, r)}"
+    return f"do this {times}: {_block(node.body, r)}"
+
+
+def _render_choose_option(node: n.ChooseOption, r: Names) -> str:
+    return f'"{node.label}" ({_block(node.body, r)})'
+
+
+def _or_list(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _render_choose(node: n.Choose, r: Names) -> str:
+    return "choose one: " + _or_list([_clause(o, r) for o in node.options])
+
+
+def _faces(faces: tuple[int, ...]) -> str:
+    fs = sorted(faces)
+    if len(fs) >= 3 and fs == list(range(fs[0], fs[-1] + 1)):
+        return f"{fs[0]}–{fs[-1]}"
+    return _or_list([str(f) for f in fs])
+
+
+def _render_roll_row(node: n.RollRow, r: Names) -> str:
+    return f"on {_faces(node.faces)}: {_block(node.body, r)}"
+
+
+def _render_roll(node: n.Roll, r: Names) -> str:
+    return "roll a die; " + "; ".join(_clause(row, r) for row in node.rows)
+
+
+# --- conditions -------------------------------------------------------------------------------
+# A condition renders as a clause that reads after "if"/"while"; ``Not`` asks for the negated form.
+_QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level"}
+
+
+def _render_compare(node: n.Compare, r: Names, neg: bool = False) -> str:
+    if node.op == "at-least":
+        rel = f"below {node.n}" if neg else f"at least {node.n}"
+    else:
+        rel = f"above {node.n}" if neg else f"at most {node.n}"
+    return f"{_QUANTITY[node.quantity]} is {rel}"
+
+
+def _render_fg_at(node: n.FgAt, r: Names, neg: bool = False) -> str:
+    return f"you are {'not ' if neg else ''}at {r.loc(node.loc)}"
+
+
+def _render_fg_at_tag(node: n.FgAtTag, r: Names, neg: bool = False) -> str:
+    return f"you are {'not ' if neg else ''}at a {node.tag} location"
+
+
+def _render_victims_at(node: n.VictimsAt, r: Names, neg: bool = False) -> str:
+    return f"there are {'no ' if neg else ''}victims at {r.loc(node.loc)}"
+
+
+def _render_killer_at(node: n.KillerAt, r: Names, neg: bool = False) -> str:
+    return f"the killer is {'not ' if neg else ''}at {r.loc(node.loc)}"
+
+
+def _render_flag_set(node: n.FlagSet, r: Names, neg: bool = False) -> str:
+    return f"the flag {node.flag} is {'not ' if neg else ''}set"
+
+
+def _render_in_mode(node: n.InMode, r: Names, neg: bool = False) -> str:
+    return f"the killer is {'not ' if neg else ''}in {node.mode} mode"
+
+
+def _render_has_item(node: n.HasItem, r: Names, neg: bool = False) -> str:
+    return f"you {'do not have' if neg else 'have'} the item {r.item(node.item)}"
+
+
+def _render_not(node: n.Not, r: Names, neg: bool = False) -> str:
+    fn = renderer_for(type(node.cond))
+    if fn is None:
+        raise TypeError(f"no English renderer for {type(node.cond).__name__}")
+    return fn(node.cond, r, not neg)
+
+
+# --- statics ("rule …") -----------------------------------------------------------------------
+def _render_dice_modifier(node: n.DiceModifier, r: Names) -> str:
+    k = abs(node.n)
+    more = "more" if node.n >= 0 else "fewer"
+    return f"fear checks roll {k} {more} {'die' if k == 1 else 'dice'}"
+
+
+def _render_all_modes(node: n.AllModes, r: Names) -> str:
+    return "every mode block resolves, whatever the killer's mode"
+
+
+def _render_follower_limit(node: n.FollowerLimit, r: Names) -> str:
+    who = "no victim" if node.n == 0 else f"at most {_count(node.n, 'victim')}"
+    return f"{who} may follow you along a {node.tag} path"
+
+
+def _render_enemies_cannot_cross(node: n.EnemiesCannotCross, r: Names) -> str:
+    return f"enemies cannot move along {node.tag} paths"
+
+
+def _render_damage_taken(node: n.DamageTaken, r: Names) -> str:
+    how = "reduced" if node.n < 0 else "increased"
+    return f"damage to the killer is {how} by {abs(node.n)}"
+
+
+# --- triggers, replacements, end conditions -----------------------------------------------------
+def _phase(p: str) -> str:
+    return f"the {p.capitalize()} phase"
+
+
+def _render_trigger(node: n.Trigger, r: Names) -> str:
+    ev = node.event
+    if ev.startswith(("start:", "end:")):
+        when, phase = ev.split(":", 1)
+        head = f"At the {when} of {_phase(phase)}"
+    else:
+        head = {"revealed": "When revealed", "gained": "When gained", "drawn": "When drawn",
+                "victim-dies": "Whenever a victim dies",
+                "fg-enters": f"Whenever you enter {r.loc(node.arg)}"}.get(ev, f"When {ev}")
+    return f"{head}: {render_effects(node.body, r)}"
+
+
+def _render_replacement(node: n.Replacement, r: Names) -> str:
+    what = {"bloodlust-rises": "bloodlust rising", "victim-dies": "a victim dying",
+            "fg-loses-time": "losing time"}.get(node.event, node.event)
+    return f"Instead of {what}: {render_effects(node.body, r)}"
+
+
+def _render_end_condition(node: n.EndCondition, r: Names) -> str:
+    return f"You {node.side} when {_clause(node.cond, r)}."
+
+
+def _abilities(ab: n.Abilities, r: Names) -> list[str]:
+    lines = [_clause(t, r) for t in ab.triggers]
+    lines += [_clause(x, r) for x in ab.replacements]
+    lines += [_sentence(_clause(x, r)) for x in ab.rules]
+    lines += [_clause(x, r) for x in ab.ends]
+    return lines
+
+
+# --- declarations -----------------------------------------------------------------------------
+TIER_NAMES = {0: "Failure", 1: "Success", 2: "Great success", 3: "Best success"}
+
+
+def _indent(lines: Iterable[str], by: str = "  ") -> list[str]:
+    return [by + line if line else line for line in lines]
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    widths = [max(len(str(c)) for c in col) for col in zip(header, *rows)]
+    out = []
+    for row in [header, *rows]:
+        cells = [str(c).ljust(w) for c, w in zip(row, widths)]
+        out.append("  ".join(cells).rstrip())
+    return out
+
+
+def _render_outcome(node: n.Outcome, r: Names, top: int = 2) -> str:
+    k = node.min_successes
+    count = f"{k}+" if k >= top else str(k)
+    return f"{TIER_NAMES.get(k, f'{k} successes')} ({count}): {render_effects(node.effects, r)}"
+
+
+def _render_card(node: n.Card, r: Names) -> str:
+    facts = [{"action": "Action card", "reaction": "Reaction card (play it when you are attacked)",
+              "reroll": "Reroll card"}.get(node.kind, f"{node.kind} card"), f"cost {node.cost}",
+             _count(node.copies, "copy", "copies")]
+    if node.start_in_hand:
+        facts.append("starts in your hand")
+    lines = [node.name, " · ".join(facts)]
+    if node.dice:
+        k = abs(node.dice)
+        lines.append(f"Roll {k} {'more' if node.dice > 0 else 'fewer'} {'die' if k == 1 else 'dice'} "
+                     f"for this card's fear check.")
+    if node.kind == "reroll":
+        if node.reroll == "fails":
+            lines.append("Reroll every die of a fear check showing 1 or 2.")
+        elif node.reroll:
+            k = int(node.reroll)
+            lines.append(f"Reroll up to {_count(k, 'die', 'dice')} of a fear check that "
+                         f"{'is' if k == 1 else 'are'} not a success, lowest first.")
+    top = max((o.min_successes for o in node.outcomes), default=2)
+    lines += [_render_outcome(o, r, top) for o in node.outcomes]
+    return "\n".join(lines)
+
+
+def _render_weapon(node: n.Weapon, r: Names) -> str:
+    hands = "one-handed" if node.hands == 1 else "two-handed"
+    reach = "same location" if node.range == 0 else f"up to {_count(node.range, 'location')} away"
+    return f"{hands} weapon, range {node.range} ({reach}), +{node.bonus} damage"
+
+
+def _render_item_use(node: n.ItemUse, r: Names) -> str:
+    return f"Use (Action phase, spend {node.time} time): {render_effects(node.effects, r)}"
+
+
+def _render_item(node: n.Item, r: Names) -> str:
+    facts = [_clause(node.weapon, r) if node.weapon else "goes in the backpack"]
+    if node.uses:
+        facts.append(_count(node.uses, "use") + ", then discarded")
+    if node.keep:
+        facts.append("cannot be discarded")
+    lines = [f"{node.name} (item): " + " · ".join(facts)]
+    if node.use is not None:
+        lines.append("  " + _clause(node.use, r))
+    lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_final_girl(node: n.FinalGirl, r: Names) -> str:
+    lines = [node.name,
+             f"Final Girl · health {node.health} · flips after {node.rescues} rescues · signature item: "
+             f"{r.item(node.signature)}",
+             "Rescue rewards:"]
+    lines += [f"  {i}. {render_effects(slot, r)}" for i, slot in enumerate(node.slots, 1)]
+    lines.append("Flipped:")
+    flipped = [f"Each further rescue: {render_effects(node.flipped_reward, r)}"] if node.flipped_reward else []
+    flipped += _abilities(node.flipped, r)
+    lines += _indent(flipped or ["No ability."])
+    return "\n".join(lines)
+
+
+def _render_bloodlust_level(node: n.BloodlustLevel, r: Names) -> str:
+    return render_effects(node.effects, r) if node.effects else "-"
+
+
+def _bloodlust_table(node: n.Killer, r: Names) -> list[str]:
+    rows = [[str(i), str(lv.move), str(lv.damage), _clause(lv, r)] for i, lv in enumerate(node.bloodlust, 1)]
+    lines = ["Bloodlust track (the marker starts on level 1):"]
+    lines += _indent(_table(["Level", "Move", "Damage", "On reaching it"], rows))
+    if node.at_max:
+        lines.append(f"  At level {len(node.bloodlust)}, raising bloodlust does this instead: "
+                     f"{render_effects(node.at_max, r)}")
+    return lines
+
+
+def _render_finale(node: n.Finale, r: Names) -> str:
+    lines = [f"{node.name} ({'legendary ' if node.legendary else ''}finale)",
+             f"  Before it is revealed (back): {render_effects(node.back, r)}"]
+    if node.on_reveal:
+        lines.append(f"  When revealed: {render_effects(node.on_reveal, r)}")
+    lines.append(f"  Once revealed (face): {render_effects(node.face, r)}")
+    lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_dark_power(node: n.DarkPower, r: Names) -> str:
+    lines = [f"{node.name} ({'legendary ' if node.legendary else ''}dark power)"]
+    if node.on_reveal:
+        lines.append(f"  When revealed: {render_effects(node.on_reveal, r)}")
+    lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_terror(node: n.Terror, r: Names) -> str:
+    kind = f"secondary dark power, health {node.secondary_health}" if node.secondary_health else "terror"
+    lines = [f"{node.name} ({kind})"]
+    if node.effects or not node.secondary_health:
+        lines.append("  " + render_effects(node.effects, r))
+    lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_minion(node: n.Minion, r: Names) -> str:
+    return (f"{node.name} (minion): health {node.health} · move {node.move} · damage {node.damage} · "
+            f"at most {node.limit} in play")
+
+
+def _section(title: str, parts: list[str]) -> list[str]:
+    if not parts:
+        return []
+    lines = ["", f"{title}:"]
+    for p in parts:
+        lines += _indent(p.split("\n"))
+    return lines
+
+
+def _render_killer(node: n.Killer, r: Names) -> str:
+    r = r.within(node)
+    lines = [node.name, f"Killer · health {node.health} · the Final Girl starts at fear {node.fear}"]
+    if node.modes:
+        lines.append("Modes: " + ", ".join(f"{m} (starting)" if i == 0 else m for i, m in enumerate(node.modes)))
+    lines += _abilities(node.abilities, r)
+    lines.append("")
+    lines += _bloodlust_table(node, r)
+    lines += _section("Finales", [_clause(f, r) for f in node.finales])
+    lines += _section("Dark powers", [_clause(d, r) for d in node.dark_powers])
+    lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
+    lines += _section("Minions", [_clause(m, r) for m in node.minions])
+    return "\n".join(lines)
+
+
+def _render_location(node: n.Location, r: Names) -> str:
+    facts = (["search location (it has an item pile)"] if node.search else []) + (["exit"] if node.exit else [])
+    if node.tags:
+        facts.append("tagged " + ", ".join(node.tags))
+    return f"{node.name} [{node.id}]" + (": " + "; ".join(facts) if facts else "")
+
+
+def _panic(nums: tuple[int, ...]) -> str:
+    return f"(panic {', '.join(map(str, nums))})" if nums else "(no panic number)"
+
+
+def _render_path(node: n.Path, r: Names) -> str:
+    text = f"{r.loc(node.a)} {_panic(node.a_panic)} -- {_panic(node.b_panic)} {r.loc(node.b)}"
+    facts = []
+    if node.tags:
+        facts.append(", ".join(node.tags) + " path")
+    if node.closed:
+        facts.append("closed until opened")
+    return text + (f" [{'; '.join(facts)}]" if facts else "")
+
+
+def _render_link(node: n.Link, r: Names) -> str:
+    when = f"While {_clause(node.cond, r)}, you" if node.cond is not None else "You"
+    follow = {-1: "victims follow as usual", 0: "no victim may follow"}.get(
+        node.followers, f"at most {_count(node.followers, 'victim')} may follow")
+    return f"{when} may move directly between any two {node.tag} locations; {follow}."
+
+
+def _render_setup_card(node: n.SetupCard, r: Names) -> str:
+    victims = ", ".join(f"{k} at {r.loc(loc)}" for loc, k in node.victims) or "none"
+    return (f"{node.id}: the killer starts at {r.loc(node.killer_at)}; you start at {r.loc(node.fg_at)}; "
+            f"victims: {victims}")
+
+
+def _render_event(node: n.Event, r: Names) -> str:
+    lines = [f"{node.name} ({'lasting ' if node.lasting else ''}event)",
+             f"  When drawn: {render_effects(node.effects, r)}"]
+    if node.lasting:
+        lines += _indent(["While in play:", *_indent(_abilities(node.abilities, r))] if node.abilities else [])
+    else:
+        lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_scenario(node: n.Scenario, r: Names) -> str:
+    r = r.within(node)
+    lines = [node.name, "Scenario" + (" · location tags: " + ", ".join(node.tags) if node.tags else "")]
+    lines += _abilities(node.abilities, r)
+    lines += _section("Locations", [_clause(loc, r) for loc in node.locations])
+    lines += _section("Paths (panic numbers at each end)", [_clause(p, r) for p in node.paths])
+    lines += _section("Links", [_clause(x, r) for x in node.links])
+    lines += _section("Setup cards", [_clause(s, r) for s in node.setups])
+    lines += _section("Items", [_clause(i, r) for i in node.items])
+    lines += _section("Events", [_clause(e, r) for e in node.events])
+    lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
+    return "\n".join(lines)
+
+
+def _render_zone(node: n.Zone, r: Names) -> str:
+    return f"{node.low}–{node.high}" if node.low != node.high else str(node.low)
+
+
+def _render_side(node: n.Side, r: Names) -> str:
+    lines = [f"Side {node.id}: time resets to {node.time_reset} (track {node.time_min} to {node.time_max}); "
+             f"fear track {node.fear_min} to {node.fear_max}"]
+    lines += _indent(_table(["Fear", "Dice"], [[_clause(z, r), str(z.dice)] for z in node.zones]))
+    return "\n".join(lines)
+
+
+def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
+    lines = [f"Player board {node.id}"]
+    for side in node.sides:
+        lines += _clause(side, r).split("\n")
+    blank = sum(1 for b in node.last_breath if b == 0)
+    restore = sorted(b for b in node.last_breath if b)
+    text = f"Last-breath tokens: {len(node.last_breath)} ({blank} blank"
+    if restore:
+        text += "; the others restore " + _or_list([str(b) for b in restore]).replace(" or ", " and ") + " health"
+    lines.append(text + ")")
+    lines.append(f"Hand limit: {node.hand_limit}")
+    return "\n".join(lines)
+
+
+KIND_NAMES: dict[type, str] = {
+    n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
+    n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
+    n.Terror: "terror", n.Event: "event", n.SetupCard: "setup",
+}
+
+
+def render(decl: Any, names: Optional[Names] = None) -> str:
+    """The English text of a declaration (top-level or nested), or of any single node."""
+    return _clause(decl, names or NO_NAMES)
+
+
+# --- back to the DSL --------------------------------------------------------------------------
+_SLOT = re.compile(r"\{(\w+):(\w+)\}")
+_SIGNED = {(n.DiceModifier, "n"), (n.DamageTaken, "n")}  # written "+1" / "-1"
+
+
+def _fields(node: Any) -> dict[str, Any]:
+    return {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
+
+
+def _defaults(cls: type) -> dict[str, Any]:
+    return {f.name: f.default for f in attrs.fields(cls) if f.default is not attrs.NOTHING}
+
+
+def _pattern_for(node: Any) -> str:
+    cls = type(node)
+    values = _fields(node)
+    defaults = _defaults(cls)
+    for pattern in cls.PHRASES:
+        words = pattern.split()
+        slots = {m.group(1): m.group(2) for m in map(_SLOT.fullmatch, words) if m}
+        literal = [w for w in words if not _SLOT.fullmatch(w)]
+        ok = True
+        for field, value in values.items():
+            if field in slots:
+                kind = slots[field]
+                if kind in ("killer", "minions", "enemies") and value != kind:
+                    ok = False
+            elif field == "op" and cls is n.Compare:  # the one field spelled by literal words
+                ok = ok and value == "at-" + literal[-1]
+            elif defaults.get(field, attrs.NOTHING) != value:
+                ok = False
+        if ok:
+            return pattern
+    raise ValueError(f"no phrase of {cls.__name__} fits {values}")
+
+
+def _quote(label: str) -> str:
+    return '"' + label.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
+    if kind == "amount":
+        if isinstance(value, int):
+            return str(value)
+        if isinstance(value, n.That):
+            return "that"
+        return f"({to_dsl(value)})"
+    if kind == "cond":
+        return to_dsl(value)
+    if kind == "int" and (cls, field) in _SIGNED and value > 0:
+        return f"+{value}"
+    return str(value)
+
+
+def _phrase(node: Any) -> str:
+    cls = type(node)
+    out = []
+    for word in _pattern_for(node).split():
+        m = _SLOT.fullmatch(word)
+        out.append(_slot_text(cls, m.group(1), m.group(2), getattr(node, m.group(1))) if m else word)
+    return " ".join(out)
+
+
+def _amount_text(a: Any) -> str:
+    return _slot_text(object, "n", "amount", a)
+
+
+def _dsl_block(effects: tuple, indent: str) -> str:
+    """``{ a; b }`` on one line when every line is a plain phrase; else one line per effect."""
+    if not effects:
+        return "{ }"
+    if not any(type(e) in n.CONTROL_NODES for e in effects):
+        return "{ " + "; ".join(to_dsl(e) for e in effects) + " }"
+    inner = indent + "  "
+    body = "\n".join(inner + to_dsl(e, inner) for e in effects)
+    return "{\n" + body + "\n" + indent + "}"
+
+
+def to_dsl(node: Any, indent: str = "") -> str:
+    """A node back as DSL text that builds to an equal node (spans aside).
+
+    ``indent`` is the indentation of the line the node stands on, used for the lines of nested
+    blocks spread over several lines.
+    """
+    if isinstance(node, n.If):
+        text = f"if {to_dsl(node.cond)} {_dsl_block(node.then, indent)}"
+        if node.otherwise:
+            text += f" else {_dsl_block(node.otherwise, indent)}"
+        return text
+    if isinstance(node, n.ModeBlock):
+        return f"mode {node.mode} {_dsl_block(node.body, indent)}"
+    if isinstance(node, n.Repeat):
+        return f"repeat {_amount_text(node.n)} {_dsl_block(node.body, indent)}"
+    if isinstance(node, n.ChooseOption):
+        return f"{_quote(node.label)} {_dsl_block(node.body, indent)}"
+    if isinstance(node, n.Choose):
+        inner = indent + "  "
+        return "choose {\n" + "\n".join(inner + to_dsl(o, inner) for o in node.options) + "\n" + indent + "}"
+    if isinstance(node, n.RollRow):
+        return f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, indent)}"
+    if isinstance(node, n.Roll):
+        inner = indent + "  "
+        return "roll {\n" + "\n".join(inner + to_dsl(row, inner) for row in node.rows) + "\n" + indent + "}"
+    if hasattr(type(node), "PHRASES"):
+        return _phrase(node)
+    raise TypeError(f"{type(node).__name__} has no DSL phrase")
