@@ -25,7 +25,8 @@ import attrs
 
 from . import nodes as n
 
-__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "KIND_NAMES"]
+__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "CONTROL_DSL",
+           "KIND_NAMES"]
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -36,22 +37,31 @@ class Names:
     locations: Mapping[str, str] = attrs.field(factory=dict)
     items: Mapping[str, str] = attrs.field(factory=dict)
     minions: Mapping[str, str] = attrs.field(factory=dict)
+    tokens: Mapping[str, str] = attrs.field(factory=dict)
+    decks: Mapping[str, str] = attrs.field(factory=dict)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> "Names":
-        locs = {loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations}
-        return cls(locs, {i: it.name for i, it in rs.items.items()},
-                   {m: mn.name for m, mn in rs.minions.items()})
+        owners = [*rs.scenarios.values(), *rs.killers.values()]
+        return cls({loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations},
+                   {i: it.name for i, it in rs.items.items()},
+                   {m: mn.name for m, mn in rs.minions.items()},
+                   {t.id: t.name for o in owners for t in getattr(o, "tokens", ())},
+                   {d.id: d.name for o in owners for d in getattr(o, "decks", ())})
 
     def within(self, decl: Any) -> "Names":
         """These names plus those declared inside a scenario or killer (which take precedence)."""
         locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
+        tokens, decks = dict(self.tokens), dict(self.decks)
         if isinstance(decl, n.Scenario):
             locs.update({loc.id: loc.name for loc in decl.locations})
             items.update({it.id: it.name for it in decl.items})
         elif isinstance(decl, n.Killer):
             minions.update({m.id: m.name for m in decl.minions})
-        return Names(locs, items, minions)
+        if isinstance(decl, (n.Scenario, n.Killer)):
+            tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
+            decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
+        return Names(locs, items, minions, tokens, decks)
 
     def loc(self, loc: str) -> str:
         if loc == "here":
@@ -65,6 +75,12 @@ class Names:
 
     def minion(self, minion: str) -> str:
         return self.minions.get(minion, minion)
+
+    def token(self, token: str) -> str:
+        return self.tokens.get(token, token)
+
+    def deck(self, deck: str) -> str:
+        return self.decks.get(deck, deck)
 
 
 NO_NAMES = Names()
@@ -284,6 +300,40 @@ def _render_panic_at(node: n.PanicAt, r: Names) -> str:
     return f"the victims at {r.loc(node.loc)} panic"
 
 
+def _render_collect_token(node: n.CollectToken, r: Names) -> str:
+    return f"collect a {r.token(node.token)} token from {r.loc(node.loc)}"
+
+
+def _render_place_token(node: n.PlaceToken, r: Names) -> str:
+    return f"place a random {r.token(node.token)} token from the supply at {r.loc(node.loc)}"
+
+
+def _render_draw_card(node: n.DrawCard, r: Names) -> str:
+    return f"draw a card from the {r.deck(node.deck)} deck"
+
+
+def _render_add_status(node: n.AddStatus, r: Names) -> str:
+    if node.who == "killer":
+        return f"the killer gains the status {node.status}"
+    return f"every enemy at {r.loc(node.loc)} gains the status {node.status}"
+
+
+def _render_clear_status(node: n.ClearStatus, r: Names) -> str:
+    return f"remove the status {node.status}"
+
+
+def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
+    name = r.minion(node.minion)
+    return _amt(node.n, r, f"turn {{n}} victims at {r.loc(node.loc)} into {name} minions (they do not die)",
+                f"turn 1 victim at {r.loc(node.loc)} into a {name} minion (it does not die)")
+
+
+def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
+    name = r.minion(node.minion)
+    return _amt(node.n, r, f"turn {{n}} {name} minions at {r.loc(node.loc)} back into victims",
+                f"turn 1 {name} minion at {r.loc(node.loc)} back into a victim")
+
+
 # --- control lines ----------------------------------------------------------------------------
 def _render_if(node: n.If, r: Names) -> str:
     text = f"if {_clause(node.cond, r)}: {_block(node.then, r)}"
@@ -329,6 +379,15 @@ def _render_roll(node: n.Roll, r: Names) -> str:
     return "roll a die; " + "; ".join(_clause(row, r) for row in node.rows)
 
 
+def _render_spend_tokens(node: n.SpendTokens, r: Names) -> str:
+    many = str(node.low) if node.low == node.high else f"{node.low} to {node.high}"
+    return f"spend {many} of your collected {r.token(node.token)} tokens: {_block(node.body, r)}"
+
+
+def _render_each(node: n.Each, r: Names) -> str:
+    return f"for each {node.kind} token spent: {_block(node.body, r)}"
+
+
 # --- conditions -------------------------------------------------------------------------------
 # A condition renders as a clause that reads after "if"/"while"; ``Not`` asks for the negated form.
 _QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level"}
@@ -370,6 +429,28 @@ def _render_has_item(node: n.HasItem, r: Names, neg: bool = False) -> str:
     return f"you {'do not have' if neg else 'have'} the item {r.item(node.item)}"
 
 
+def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
+    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token at {r.loc(node.loc)}"
+
+
+def _render_collected_at_least(node: n.CollectedAtLeast, r: Names, neg: bool = False) -> str:
+    rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
+    return f"you have collected {rel} {r.token(node.token)} tokens"
+
+
+def _render_spent_at_least(node: n.SpentAtLeast, r: Names, neg: bool = False) -> str:
+    return f"{'fewer than' if neg else 'at least'} {_count(node.n, 'token')} {'were' if node.n != 1 else 'was'} spent"
+
+
+def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> str:
+    kinds = _or_list(list(node.kinds)).replace(" or ", " and ")
+    return f"the spent tokens {'do not include' if neg else 'include'} one each of {kinds} (a wild token stands in for any)"
+
+
+def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
+    return f"there are {'no ' if neg else ''}minions at {r.loc(node.loc)}"
+
+
 def _render_not(node: n.Not, r: Names, neg: bool = False) -> str:
     fn = renderer_for(type(node.cond))
     if fn is None:
@@ -402,6 +483,14 @@ def _render_damage_taken(node: n.DamageTaken, r: Names) -> str:
     return f"damage to the killer is {how} by {abs(node.n)}"
 
 
+def _render_no_health_cap(node: n.NoHealthCap, r: Names) -> str:
+    return "the killer's health has no maximum"
+
+
+def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
+    return f"enemies with the status {node.status} do not move (they still attack)"
+
+
 # --- triggers, replacements, end conditions -----------------------------------------------------
 def _phase(p: str) -> str:
     return f"the {p.capitalize()} phase"
@@ -414,7 +503,8 @@ def _render_trigger(node: n.Trigger, r: Names) -> str:
         head = f"At the {when} of {_phase(phase)}"
     else:
         head = {"revealed": "When revealed", "gained": "When gained", "drawn": "When drawn",
-                "victim-dies": "Whenever a victim dies",
+                "victim-dies": "Whenever a victim dies", "game-starts": "When the game starts",
+                "fg-leaves": f"Whenever you leave {r.loc(node.arg)}" if node.arg else "Whenever you leave a location",
                 "fg-enters": f"Whenever you enter {r.loc(node.arg)}"}.get(ev, f"When {ev}")
     return f"{head}: {render_effects(node.body, r)}"
 
@@ -565,6 +655,43 @@ def _render_minion(node: n.Minion, r: Names) -> str:
             f"at most {node.limit} in play")
 
 
+def _render_token(node: n.Token, r: Names) -> str:
+    supply = ", ".join(f"{k} {kind}" for kind, k in node.supply) or "none"
+    wild = f"; {node.wild} is wild (it stands in for any kind)" if node.wild else ""
+    return f"{node.name} [{node.id}] (tokens): kinds {', '.join(node.kinds)}{wild}; supply: {supply}"
+
+
+def _render_action(node: n.Action, r: Names) -> str:
+    cost = "free" if node.free else f"spend {node.time} time"
+    where = f", while {_clause(node.cond, r)}" if node.cond is not None else ""
+    return f"{node.name} (Action phase action: {cost}{where}): {render_effects(node.effects, r)}"
+
+
+def _render_deck_card(node: n.DeckCard, r: Names) -> str:
+    lines = [f"{node.name}{' (stays in play)' if node.keep else ''}: {render_effects(node.effects, r)}"]
+    lines += _indent(_abilities(node.abilities, r))
+    return "\n".join(lines)
+
+
+def _render_deck(node: n.Deck, r: Names) -> str:
+    lines = [f"{node.name} [{node.id}] (deck of {_count(len(node.cards), 'card')})"]
+    for c in node.cards:
+        lines += _indent(_clause(c, r).split("\n"))
+    return "\n".join(lines)
+
+
+def _shared_parts(node: Any, r: Names) -> list[str]:
+    """The parts killers and scenarios share: start-of-game effects, tokens, actions, decks, own cards."""
+    lines: list[str] = []
+    if getattr(node, "on_start", ()):
+        lines += ["", f"When the game starts: {render_effects(node.on_start, r)}"]
+    lines += _section("Tokens", [_clause(t, r) for t in getattr(node, "tokens", ())])
+    lines += _section("Actions", [_clause(a, r) for a in getattr(node, "actions", ())])
+    lines += _section("Decks", [_clause(d, r) for d in getattr(node, "decks", ())])
+    lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
+    return lines
+
+
 def _section(title: str, parts: list[str]) -> list[str]:
     if not parts:
         return []
@@ -586,6 +713,7 @@ def _render_killer(node: n.Killer, r: Names) -> str:
     lines += _section("Dark powers", [_clause(d, r) for d in node.dark_powers])
     lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
     lines += _section("Minions", [_clause(m, r) for m in node.minions])
+    lines += _shared_parts(node, r)
     return "\n".join(lines)
 
 
@@ -619,8 +747,12 @@ def _render_link(node: n.Link, r: Names) -> str:
 
 def _render_setup_card(node: n.SetupCard, r: Names) -> str:
     victims = ", ".join(f"{k} at {r.loc(loc)}" for loc, k in node.victims) or "none"
-    return (f"{node.id}: the killer starts at {r.loc(node.killer_at)}; you start at {r.loc(node.fg_at)}; "
+    text = (f"{node.id}: the killer starts at {r.loc(node.killer_at)}; you start at {r.loc(node.fg_at)}; "
             f"victims: {victims}")
+    tokens = getattr(node, "tokens", ())
+    if tokens:
+        text += "; a random token at each of: " + ", ".join(f"{r.loc(loc)} ({r.token(t)})" for t, loc in tokens)
+    return text
 
 
 def _render_event(node: n.Event, r: Names) -> str:
@@ -644,6 +776,7 @@ def _render_scenario(node: n.Scenario, r: Names) -> str:
     lines += _section("Items", [_clause(i, r) for i in node.items])
     lines += _section("Events", [_clause(e, r) for e in node.events])
     lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
+    lines += _shared_parts(node, r)
     return "\n".join(lines)
 
 
@@ -675,7 +808,8 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
 KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
-    n.Terror: "terror", n.Event: "event", n.SetupCard: "setup",
+    n.Terror: "terror", n.Event: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
+    n.Token: "token", n.Action: "action",
 }
 
 
@@ -713,8 +847,10 @@ def _pattern_for(node: Any) -> str:
                     ok = False
             elif field == "op" and cls is n.Compare:  # the one field spelled by literal words
                 ok = ok and value == "at-" + literal[-1]
-            elif defaults.get(field, attrs.NOTHING) != value:
-                ok = False
+            elif field in defaults:
+                ok = ok and defaults[field] == value
+            else:  # a field this phrase leaves out is empty (``loc`` of ``add status … to killer``)
+                ok = ok and value in ("", (), None)
         if ok:
             return pattern
     raise ValueError(f"no phrase of {cls.__name__} fits {values}")
@@ -733,6 +869,8 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return f"({to_dsl(value)})"
     if kind == "cond":
         return to_dsl(value)
+    if kind == "names":
+        return " ".join(value)
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
         return f"+{value}"
     return str(value)
@@ -762,31 +900,42 @@ def _dsl_block(effects: tuple, indent: str) -> str:
     return "{\n" + body + "\n" + indent + "}"
 
 
+def _lines(head: str, parts: tuple, indent: str) -> str:
+    inner = indent + "  "
+    return head + " {\n" + "\n".join(inner + to_dsl(p, inner) for p in parts) + "\n" + indent + "}"
+
+
+def _dsl_if(node: n.If, indent: str) -> str:
+    text = f"if {to_dsl(node.cond)} {_dsl_block(node.then, indent)}"
+    if node.otherwise:
+        text += f" else {_dsl_block(node.otherwise, indent)}"  # "} else {" stays on one line
+    return text
+
+
+# How each control node (and the parts of one) is written back, with its blocks.
+CONTROL_DSL: dict[type, Callable[[Any, str], str]] = {
+    n.If: _dsl_if,
+    n.ModeBlock: lambda node, ind: f"mode {node.mode} {_dsl_block(node.body, ind)}",
+    n.Repeat: lambda node, ind: f"repeat {_amount_text(node.n)} {_dsl_block(node.body, ind)}",
+    n.ChooseOption: lambda node, ind: f"{_quote(node.label)} {_dsl_block(node.body, ind)}",
+    n.Choose: lambda node, ind: _lines("choose", node.options, ind),
+    n.RollRow: lambda node, ind: f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, ind)}",
+    n.Roll: lambda node, ind: _lines("roll", node.rows, ind),
+    n.SpendTokens: lambda node, ind: (f"spend collected {node.token} {node.low} to {node.high} "
+                                      f"{_dsl_block(node.body, ind)}"),
+    n.Each: lambda node, ind: f"each {node.kind} {_dsl_block(node.body, ind)}",
+}
+
+
 def to_dsl(node: Any, indent: str = "") -> str:
     """A node back as DSL text that builds to an equal node (spans aside).
 
     ``indent`` is the indentation of the line the node stands on, used for the lines of nested
     blocks spread over several lines.
     """
-    if isinstance(node, n.If):
-        text = f"if {to_dsl(node.cond)} {_dsl_block(node.then, indent)}"
-        if node.otherwise:
-            text += f" else {_dsl_block(node.otherwise, indent)}"
-        return text
-    if isinstance(node, n.ModeBlock):
-        return f"mode {node.mode} {_dsl_block(node.body, indent)}"
-    if isinstance(node, n.Repeat):
-        return f"repeat {_amount_text(node.n)} {_dsl_block(node.body, indent)}"
-    if isinstance(node, n.ChooseOption):
-        return f"{_quote(node.label)} {_dsl_block(node.body, indent)}"
-    if isinstance(node, n.Choose):
-        inner = indent + "  "
-        return "choose {\n" + "\n".join(inner + to_dsl(o, inner) for o in node.options) + "\n" + indent + "}"
-    if isinstance(node, n.RollRow):
-        return f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, indent)}"
-    if isinstance(node, n.Roll):
-        inner = indent + "  "
-        return "roll {\n" + "\n".join(inner + to_dsl(row, inner) for row in node.rows) + "\n" + indent + "}"
+    writer = CONTROL_DSL.get(type(node))
+    if writer is not None:
+        return writer(node, indent)
     if hasattr(type(node), "PHRASES"):
         return _phrase(node)
     raise TypeError(f"{type(node).__name__} has no DSL phrase")

@@ -90,6 +90,12 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     w.fg_breath_value = fg_token
     w.breath_bag = tuple(bag)
     w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),)
+    # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
+    supply = [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)]
+    w.supply = engine.shuffled(w, supply)
+    for token, loc in setup.tokens:
+        engine.place_token(w, token, board.index[loc])
+    w.decks = tuple((d.id, engine.shuffled(w, [c.id for c in d.cards])) for d in game.decks.values())
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)
@@ -103,9 +109,7 @@ def _blank(game: Game, seed: int) -> GameState:
     hand: list[str] = []
     market: list[str] = []
     for cid in sorted(cards):
-        c = cards[cid]
-        if c.owner:
-            continue
+        c = cards[cid]  # core cards, and the film cards of this killer and scenario (C3.9)
         (hand if c.start_in_hand else market).extend([cid] * c.copies)
     k = game.killer
     return GameState(

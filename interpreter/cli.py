@@ -1,10 +1,11 @@
-"""The ``lastbreath`` command line: play, check content, list content, simulate games.
+"""The ``lastbreath`` command line: play, check content, list content, simulate games, format content.
 
     lastbreath play                      # an interactive game of the default killer and scenario
     lastbreath play --bot random --seed 3
     lastbreath check my-killer.fg --with-bundled
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
+    lastbreath fmt --check my-killer.fg
 
 ``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
 errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
@@ -24,7 +25,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from lastbreath.dsl import Diagnostic, RulesError, bundled_paths, load_content
+from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
+from lastbreath.dsl.format import format_file
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine
@@ -468,6 +470,68 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0 if errors == 0 else 1
 
 
+def _unified_diff(before: str, after: str, path: str) -> str:
+    """A unified diff of one file (``patch -p0`` applies it); marks a missing final newline."""
+    def lines(text: str) -> list[str]:
+        parts = text.split("\n")
+        out = [p + "\n" for p in parts[:-1]]
+        return out + [parts[-1]] if parts[-1] else out
+
+    diff = difflib.unified_diff(lines(before), lines(after), f"{path}\t(original)", f"{path}\t(formatted)")
+    return "".join(d if d.endswith("\n") else d + "\n\\ No newline at end of file\n" for d in diff)
+
+
+def cmd_fmt(args: argparse.Namespace) -> int:
+    paths = _existing(args.paths, "path") if args.paths else bundled_paths()
+    write = not (args.check or args.diff)
+    changed: list[str] = []
+    unchanged = 0
+    errors: list[Diagnostic] = []
+    sources: dict[str, str] = {}
+    diffs: dict[str, str] = {}
+    for f in _expand(paths):
+        name = str(f)
+        text, formatted, diags = format_file(f)
+        if formatted is None:
+            errors.extend(diags)
+            sources[name] = text
+            continue
+        if formatted == text:
+            unchanged += 1
+            continue
+        if write:
+            try:
+                f.write_bytes(formatted.encode("utf-8"))
+            except OSError as err:
+                errors.append(Diagnostic(Span(name, 1, 1, 1, 2), "E100", f"cannot write the file: {err.strerror}"))
+                continue
+        changed.append(name)
+        if args.diff:
+            diffs[name] = _unified_diff(text, formatted, name)
+    code = 1 if errors or (args.check and changed) else 0
+    if args.json:
+        data: dict = {"changed": changed, "unchanged": unchanged, "errors": [d.to_json() for d in errors]}
+        if args.diff:
+            data["diffs"] = diffs
+        print(json.dumps(data, indent=2))
+        return code
+    listing = sys.stderr if args.diff else sys.stdout  # with --diff, stdout is a clean patch
+    for name in changed:
+        print(f"{'reformatted' if write else 'would reformat'} {name}", file=listing)
+        if args.diff:
+            print(diffs[name], end="")
+    for text in _format_diags(errors, sources):
+        print(text, file=sys.stderr)
+    done = "reformatted" if write else "would be reformatted"
+    summary = [f"{len(changed)} file{'s' if len(changed) != 1 else ''} {done}",
+               f"{unchanged} file{'s' if unchanged != 1 else ''} already formatted"]
+    failed = len({d.span.path for d in errors})
+    if failed:
+        summary.append(f"{failed} file{'s' if failed != 1 else ''} could not be formatted")
+    print(", ".join(summary), file=sys.stderr)
+    return code
+
+
 # --- the parser -------------------------------------------------------------------------------
 def _add_content(p: argparse.ArgumentParser) -> None:
     p.add_argument("--content", metavar="PATH", action="append", default=[],
@@ -547,6 +611,25 @@ def build_parser() -> argparse.ArgumentParser:
                         "finished game), mean_rounds, games_per_second, error_samples, …")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("fmt", help="rewrite content files in the canonical style",
+                       description="Format .fg content in the canonical style (dsl/LANGUAGE.md, 'Formatting'), "
+                                   "keeping comments. Without --check or --diff, files are rewritten in place "
+                                   "and the changed ones are listed. Exit 0 when done (or, with --check, when "
+                                   "every file is already formatted), 1 when a file would change (--check) or "
+                                   "does not parse (its errors are printed), 2 on a usage mistake.")
+    p.add_argument("paths", nargs="*", metavar="PATH",
+                   help="files or folders to format; folders are searched for *.fg (default: the bundled "
+                        "content folders)")
+    p.add_argument("--check", action="store_true",
+                   help="do not rewrite files: list the files that would change and exit 1 if there are any")
+    p.add_argument("--diff", action="store_true",
+                   help="do not rewrite files: print a unified diff of each change (exit 0 unless --check "
+                        "is given too)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"changed": [...], "unchanged": N, "errors": [...]} (with --diff also '
+                        '"diffs": {path: diff})')
+    p.set_defaults(func=cmd_fmt)
     return parser
 
 

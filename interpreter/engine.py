@@ -73,6 +73,10 @@ class Game:
         self.dark_powers = {d.id: d for d in killer.dark_powers}
         self.events = {e.id: e for e in scenario.events}
         self.minions = dict(ruleset.minions)
+        self.tokens = {t.id: t for t in (*killer.tokens, *scenario.tokens)}
+        self.actions = (*killer.actions, *scenario.actions)
+        self.decks = {d.id: d for d in (*killer.decks, *scenario.decks)}
+        self.deck_cards = {f"{d.id}/{c.id}": c for d in self.decks.values() for c in d.cards}
         self.levels = killer.bloodlust
         self.abilities_cache: dict = {}
         self.option_cache: dict[tuple[str, str], Option] = {}
@@ -90,7 +94,8 @@ class Game:
         sources = [killer.abilities, scenario.abilities, final_girl.flipped,
                    *(f.abilities for f in killer.finales), *(d.abilities for d in killer.dark_powers),
                    *(t.abilities for t in self.terror.values()), *(e.abilities for e in scenario.events),
-                   *(it.abilities for it in self.items.values())]
+                   *(it.abilities for it in self.items.values()),
+                   *(c.abilities for c in self.deck_cards.values())]
         self.has_ends = any(a.ends for a in sources)
         self.trigger_events = frozenset(t.event for a in sources for t in a.triggers)
         self.rule_kinds = frozenset(type(r) for a in sources for r in a.rules)
@@ -136,13 +141,16 @@ class Work:
 class Ctx:
     """What an effect needs to know about where it is resolving."""
 
-    __slots__ = ("source", "attack", "that", "killer")
+    __slots__ = ("source", "attack", "that", "killer", "spent", "spent_token")
 
-    def __init__(self, source: str = "", attack: Optional["Attack"] = None, that: int = 0, killer: int = 0):
+    def __init__(self, source: str = "", attack: Optional["Attack"] = None, that: int = 0, killer: int = 0,
+                 spent: tuple[str, ...] = (), spent_token: str = ""):
         self.source = source
         self.attack = attack
         self.that = that
         self.killer = killer
+        self.spent = spent  # kinds of the tokens spent, inside a spend block
+        self.spent_token = spent_token
 
 
 class Attack:
@@ -234,7 +242,7 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     """Every source of triggers, replacements and statics now in play."""
     g: Game = w.game
     ia = g.item_abilities
-    key = (w.dark_revealed, w.finale_revealed, w.events_active, w.secondary, w.flipped,
+    key = (w.dark_revealed, w.finale_revealed, w.events_active, w.secondary, w.flipped, w.kept,
            tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia else ())
     got = g.abilities_cache.get(key)
     if got is None:
@@ -249,6 +257,7 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
         if w.flipped:
             srcs.append(g.fg.flipped)
         srcs.extend(g.items[h.id].abilities for h in (*w.held, *w.pack))
+        srcs.extend(g.deck_cards[c].abilities for c in w.kept)
         got = tuple(s for s in srcs if s)
         g.abilities_cache[key] = got
     return got
@@ -491,7 +500,9 @@ def heal_killer(w: Work, k: int) -> None:
     ks = list(w.killers)
     for i, kil in enumerate(ks):
         if kil.alive:
-            new = min(w.game.killer.health, kil.health + k)  # C17.1: as the FG (C3.5), up to its starting health
+            new = kil.health + k
+            if not statics(w, n.NoHealthCap):  # K5.1 lifts the cap
+                new = min(w.game.killer.health, new)  # C17.1: as the FG (C3.5), up to its starting health
             ks[i] = _evolve_killer(kil, health=new)
             emit(w, "health", f"the killer heals to {new}", "")
             break
@@ -558,9 +569,35 @@ def condition(w: Work, c, ctx: Ctx) -> bool:
         return mode_active(w, c.mode)
     if t is n.HasItem:
         return any(h.id == c.item for h in (*w.held, *w.pack))
+    if t is n.TokenAt:
+        loc = resolve_loc(w, c.loc)
+        return any(tok == c.token and at == loc for tok, _k, at in w.tokens)
+    if t is n.CollectedAtLeast:
+        return sum(1 for tok, _k in w.collected if tok == c.token) >= c.n
+    if t is n.SpentAtLeast:
+        return len(ctx.spent) >= c.n
+    if t is n.SpentCovers:
+        return covers(w, ctx.spent, c.kinds, ctx.spent_token)
+    if t is n.MinionsAt:
+        loc = resolve_loc(w, c.loc)
+        return any(m.loc == loc for m in w.minions)
     if t is n.Not:
         return not condition(w, c.cond, ctx)
     raise AssertionError(t)
+
+
+def covers(w: Work, spent: tuple[str, ...], kinds: tuple[str, ...], token: str) -> bool:
+    """Can the spent kinds be matched one-to-one to the listed kinds, the token's wild kind standing in for any?"""
+    wild = w.game.tokens[token].wild if token in w.game.tokens else ""
+    pool = list(spent)
+    for k in kinds:
+        if k in pool:
+            pool.remove(k)
+        elif wild and wild in pool:
+            pool.remove(wild)
+        else:
+            return False
+    return True
 
 
 def mode_active(w: Work, mode: str) -> bool:
@@ -738,6 +775,153 @@ def _x_panic_at(w, e, ctx):  # panic at LOC
         panic_location(w, loc)
 
 
+def _x_collect_token(w, e, ctx):  # collect token TOKEN at LOC
+    loc = resolve_loc(w, e.loc)
+    here = [(i, k) for i, (tok, k, at) in enumerate(w.tokens) if tok == e.token and at == loc]
+    if not here:
+        return
+    if len(here) > 1:
+        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in dict.fromkeys(k for _i, k in here)])
+        here = [(i, k) for i, k in here if k == key[6:]]
+    i, kind = here[0]
+    w.tokens = w.tokens[:i] + w.tokens[i + 1:]
+    w.collected = tuple(sorted(w.collected + ((e.token, kind),)))
+    emit(w, "token", f"collects a {kind} {w.game.tokens[e.token].name.lower()}", "")
+
+
+def place_token(w: Work, token: str, loc: int) -> None:
+    """Put a random token of this type from the supply at a location (the supply is shuffled)."""
+    for i, (tok, kind) in enumerate(w.supply):
+        if tok == token:
+            w.supply = w.supply[:i] + w.supply[i + 1:]
+            w.tokens = w.tokens + ((token, kind, loc),)
+            emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
+            return
+    emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "")
+
+
+def _x_place_token(w, e, ctx):  # place token TOKEN at LOC
+    loc = resolve_loc(w, e.loc)
+    if loc >= 0:
+        place_token(w, e.token, loc)
+
+
+def _x_draw_card(w, e, ctx):  # draw card DECK
+    decks = dict(w.decks)
+    cards = decks.get(e.deck, ())
+    deck = w.game.decks[e.deck]
+    if not cards:
+        emit(w, "deck", f"the {deck.name} deck is empty", "")
+        return
+    cid = cards[0]
+    decks[e.deck] = cards[1:]
+    w.decks = tuple(decks.items())
+    card = w.game.deck_cards[f"{e.deck}/{cid}"]
+    emit(w, "deck", f"draws {card.name} from {deck.name}", "")
+    if card.keep:
+        w.kept = w.kept + (f"{e.deck}/{cid}",)
+    run(w, card.effects, Ctx(source=cid))
+
+
+def _pieces_with(w: Work, who: str, loc: int):
+    if who == "killer":
+        return [("killer", i) for i, k in enumerate(w.killers) if k.alive and k.loc >= 0][:1]
+    return ([("killer", i) for i, k in enumerate(w.killers) if k.alive and k.loc == loc]
+            + [("minion", i) for i, m in enumerate(w.minions) if m.loc == loc])
+
+
+def _set_status(w: Work, piece, status: frozenset) -> None:
+    kind, i = piece
+    if kind == "killer":
+        ks = list(w.killers)
+        ks[i] = _evolve_killer(ks[i], status=status)
+        w.killers = tuple(ks)
+    else:
+        ms = list(w.minions)
+        m = ms[i]
+        ms[i] = MinionState(m.kind, m.loc, m.health, status)
+        w.minions = tuple(ms)
+
+
+def _piece_status(w: Work, piece) -> frozenset:
+    kind, i = piece
+    return w.killers[i].status if kind == "killer" else w.minions[i].status
+
+
+def _x_add_status(w, e, ctx):  # add status S to killer | to enemies at LOC
+    loc = resolve_loc(w, e.loc) if e.loc else -1
+    for piece in _pieces_with(w, e.who, loc):
+        _set_status(w, piece, _piece_status(w, piece) | {e.status})
+        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
+
+
+def _x_clear_status(w, e, ctx):  # clear status S
+    pieces = [("killer", i) for i in range(len(w.killers))] + [("minion", i) for i in range(len(w.minions))]
+    for piece in pieces:
+        st = _piece_status(w, piece)
+        if e.status in st:
+            _set_status(w, piece, st - {e.status})
+
+
+def _x_turn_victims(w, e, ctx):  # turn N victims at LOC into MINION
+    loc = resolve_loc(w, e.loc)
+    m = w.game.minions[e.minion]
+    for _ in range(amount(w, e.n, ctx)):
+        if loc < 0 or w.victims[loc] <= 0:
+            return
+        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+            emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
+            return
+        set_victims(w, loc, w.victims[loc] - 1)
+        w.minions = w.minions + (MinionState(m.id, loc, m.health),)
+        emit(w, "minion", f"a victim at {loc_name(w, loc)} turns into a {m.name} (not a death)", "C15.1")
+
+
+def _x_turn_minions(w, e, ctx):  # turn N MINION at LOC into victims
+    loc = resolve_loc(w, e.loc)
+    for _ in range(amount(w, e.n, ctx)):
+        idx = next((i for i, x in enumerate(w.minions) if x.kind == e.minion and x.loc == loc), -1)
+        if idx < 0:
+            return
+        w.minions = w.minions[:idx] + w.minions[idx + 1:]
+        set_victims(w, loc, w.victims[loc] + 1)
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, loc)} becomes a victim again", "")
+
+
+def _sub_multisets(kinds: tuple[str, ...], low: int, high: int) -> list[tuple[str, ...]]:
+    from itertools import combinations
+    out: dict[tuple[str, ...], None] = {}
+    for size in range(low, min(high, len(kinds)) + 1):
+        for combo in combinations(kinds, size):
+            out[tuple(sorted(combo))] = None
+    return list(out)
+
+
+def _x_spend(w, e, ctx):  # spend collected TOKEN LOW to HIGH { … }
+    have = tuple(sorted(k for tok, k in w.collected if tok == e.token))
+    choices = _sub_multisets(have, e.low, e.high)
+    if not choices:
+        emit(w, "token", "not enough tokens collected", "")
+        return
+    key = ask(w, "spend", "Spend which tokens?",
+              lambda: [opt(w, "spend:" + "+".join(c), ", ".join(c)) for c in choices])
+    spent = tuple(key[6:].split("+"))
+    col = list(w.collected)
+    for k in spent:
+        col.remove((e.token, k))
+    w.collected = tuple(col)
+    back = list(w.supply) + [(e.token, k) for k in spent]
+    w.supply = shuffled(w, back)  # spent tokens return face down to the supply
+    emit(w, "token", f"spends {', '.join(spent)}", "")
+    run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token))
+
+
+def _x_each(w, e, ctx):  # each KIND { … } inside a spend block
+    for k in ctx.spent:
+        if k == e.kind:
+            run(w, e.body, ctx)
+
+
 def _x_if(w, e, ctx):  # if COND { … } else { … }
     run(w, e.then if condition(w, e.cond, ctx) else e.otherwise, ctx)
 
@@ -778,6 +962,9 @@ EXEC = {
     n.RevealDarkPower: _x_reveal_dark, n.RevealFinale: _x_reveal_finale, n.SetMode: _x_set_mode,
     n.SetFlag: _x_set_flag, n.ClearFlag: _x_clear_flag, n.OpenPath: _x_open_path, n.PanicAt: _x_panic_at,
     n.If: _x_if, n.ModeBlock: _x_mode, n.Repeat: _x_repeat, n.Choose: _x_choose, n.Roll: _x_roll,
+    n.CollectToken: _x_collect_token, n.PlaceToken: _x_place_token, n.DrawCard: _x_draw_card,
+    n.AddStatus: _x_add_status, n.ClearStatus: _x_clear_status, n.TurnVictims: _x_turn_victims,
+    n.TurnMinions: _x_turn_minions, n.SpendTokens: _x_spend, n.Each: _x_each,
 }
 
 
@@ -969,6 +1156,7 @@ def move_fg(w: Work, steps: int) -> None:
             top = min(lim, w.victims[here])
             fopts = [opt(w, f"follow:{i}", f"{i} victim(s) follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
+        fire(w, "fg-leaves")  # 'here' is still the location she leaves
         w.fg_loc = dest
         emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}" + (f" with {follow} victim(s)" if follow else ""),
              "C5.1")
@@ -1276,7 +1464,10 @@ def enemy_act(w: Work, piece, target: str, moves: int, attacks: int, movement: i
         return
     name = "the killer" if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
     tloc = choose_target(w, at, target)
-    if tloc >= 0 and moves > 0 and at != tloc:
+    stopped = any(r.status in _piece_status(w, piece) for r in statics(w, n.StatusStopsMoves))
+    if stopped and tloc >= 0 and at != tloc:
+        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
+    elif tloc >= 0 and moves > 0 and at != tloc:
         nxt = enemy_tables(w)[2]
         steps = moves * movement
         loc = at
@@ -1362,6 +1553,7 @@ def next_phase(w: Work) -> None:
 def step_setup(w: Work) -> None:
     w.phase = "action"
     w.sub = 0
+    fire(w, "game-starts")
     draw_event(w)  # C18.5 default: the first event is drawn at setup
 
 
@@ -1397,6 +1589,10 @@ def step_action(w: Work) -> None:
             it = g.items[h.id]
             if it.use is not None:
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
+        for a in g.actions:  # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+            if a.cond is None or condition(w, a.cond, Ctx()):
+                cost = "free" if a.free or not a.time else f"{a.time} time"
+                opts.append(opt(w, f"action:{a.id}", f"{a.name} ({cost})"))
         if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
@@ -1419,6 +1615,12 @@ def step_action(w: Work) -> None:
         lose_time(w, it.use.time)
         run(w, it.use.effects, Ctx(source=it.id))
         use_uses(w, it.id)
+    elif key.startswith("action:"):
+        a = next(x for x in g.actions if x.id == key[7:])
+        emit(w, "action", f"{a.name}", "")
+        if a.time and not a.free:
+            lose_time(w, a.time)
+        run(w, a.effects, Ctx(source=a.id))
     elif key == "rescue":
         rescue_here(w)
 

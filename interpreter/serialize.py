@@ -80,7 +80,7 @@ def _build_state(game: Game, data: dict[str, Any]) -> GameState:
             elif name == "piles":
                 kw[name] = tuple(tuple((str(c), bool(up)) for c, up in pile) for pile in v)
             elif isinstance(v, list):
-                kw[name] = tuple(v)
+                kw[name] = _tuples(v)
             else:
                 kw[name] = v
         kw["choice"] = None if data["choice"] is None else _conv.structure(data["choice"], Choice)
@@ -88,6 +88,11 @@ def _build_state(game: Game, data: dict[str, Any]) -> GameState:
     except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as err:
         raise SaveError(f"the saved state is malformed: {err}") from None
     return GameState(**kw)
+
+
+def _tuples(v: Any) -> Any:
+    """JSON lists back to the state's nested tuples."""
+    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
 
 
 def from_json(ruleset, data: dict[str, Any]) -> GameState:

@@ -59,6 +59,7 @@ class KillerState:
     breath: int  # 2 black token, 1 white token, 0 gone (defeated)
     breath_value: int  # what the black token shows on its back (hidden)
     alive: bool = True
+    status: frozenset[str] = frozenset()  # e.g. a daze (S5.5)
 
 
 @attrs.frozen(slots=False)
@@ -66,6 +67,7 @@ class MinionState:
     kind: str
     loc: int
     health: int
+    status: frozenset[str] = frozenset()
 
 
 @attrs.frozen(slots=False)
@@ -129,6 +131,12 @@ class GameState:
     mode_active: str  # the mode in force this Killer phase (K4.1: switches wait for the next one)
     flags: frozenset[str]
     opened: frozenset[int]  # indices of closed paths that were opened
+    # tokens and decks declared by the content
+    tokens: tuple[tuple[str, str, int], ...] = ()  # on the board: (token type, kind, location)
+    supply: tuple[tuple[str, str], ...] = ()  # face down on the table, in random order: (token type, kind)
+    collected: tuple[tuple[str, str], ...] = ()  # held by the Final Girl
+    decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
+    kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

@@ -1,0 +1,386 @@
+"""``lastbreath serve``: JSON-RPC 2.0 over stdin/stdout, one JSON message per line.
+
+The protocol (methods, params, results, error codes) is documented in docs/protocol.md. The
+server never dies on bad input: every malformed, oversized or illegal request gets a JSON-RPC
+error object with a stable code and the server reads the next line; a notification (a request
+without ``id``) is carried out and gets no reply.
+
+In process::
+
+    server = Server(load_ruleset())
+    reply = server.handle_line('{"jsonrpc": "2.0", "id": 1, "method": "content.list"}')
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import secrets
+from typing import Any, BinaryIO, Callable, Optional, Union
+
+from lastbreath.dsl import IllegalChoice, RulesError, SaveError
+from lastbreath.dsl.ruleset import Ruleset
+
+from . import engine, serialize
+from .session import Session
+from .state import Event, GameState
+
+# --- error codes (stable: clients match on them) ---------------------------------------------
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+ILLEGAL_OPTION = 1001
+UNKNOWN_CONTENT = 1002
+BAD_SAVE = 1003
+UNKNOWN_GAME = 1004
+TOO_LARGE = 1005
+CANNOT_UNDO = 1006
+
+MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
+
+__all__ = ["Server", "serve", "public_state", "RpcError", "MAX_MESSAGE", "PARSE_ERROR", "INVALID_REQUEST",
+           "METHOD_NOT_FOUND", "INVALID_PARAMS", "INTERNAL_ERROR", "ILLEGAL_OPTION", "UNKNOWN_CONTENT",
+           "BAD_SAVE", "UNKNOWN_GAME", "TOO_LARGE", "CANNOT_UNDO"]
+
+
+class RpcError(Exception):
+    """A JSON-RPC error: code, message and optional data."""
+
+    def __init__(self, code: int, message: str, data: Any = None):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        err: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            err["data"] = self.data
+        return err
+
+
+_NOTHING = object()
+
+
+def _type_name(t: Any) -> str:
+    return {str: "a string", int: "an integer", bool: "a boolean", dict: "an object", list: "a list"}.get(t, str(t))
+
+
+def _is(v: Any, t: Any) -> bool:
+    if t is int:
+        return type(v) is int
+    if t is bool:
+        return type(v) is bool
+    if isinstance(t, tuple):
+        return any(_is(v, x) for x in t)
+    return isinstance(v, t)
+
+
+def _params(params: Any, spec: dict[str, tuple[Any, bool]]) -> dict[str, Any]:
+    """Check params by name against ``spec`` (name -> (type, required)); null counts as absent."""
+    if params is _NOTHING:
+        params = {}
+    if isinstance(params, list) and not params:
+        params = {}
+    if not isinstance(params, dict):
+        raise RpcError(INVALID_PARAMS, "params must be an object (by-name parameters)")
+    unknown = [k for k in params if k not in spec]
+    if unknown:
+        k = unknown[0]
+        close = difflib.get_close_matches(k, list(spec), n=1)
+        hint = f" (did you mean '{close[0]}'?)" if close else f" (known: {', '.join(spec) or 'none'})"
+        raise RpcError(INVALID_PARAMS, f"unknown param '{k}'{hint}", {"param": k})
+    out: dict[str, Any] = {}
+    for name, (t, required) in spec.items():
+        v = params.get(name)
+        if v is None:
+            if required:
+                raise RpcError(INVALID_PARAMS, f"missing param '{name}'", {"param": name})
+            continue
+        if not _is(v, t):
+            want = " or ".join(_type_name(x) for x in t) if isinstance(t, tuple) else _type_name(t)
+            raise RpcError(INVALID_PARAMS, f"param '{name}' must be {want}", {"param": name})
+        out[name] = v
+    return out
+
+
+# --- what a client sees ------------------------------------------------------------------------
+def public_state(state: GameState) -> dict[str, Any]:
+    """The state as JSON (``serialize.to_json(state)["state"]``) without what the player cannot see:
+    face-down tokens and cards are null or counted, the replay bookkeeping is left out."""
+    s = serialize.to_json(state)["state"]
+    for k in ("checkpoint", "answers", "events_seen", "choice", "rng"):
+        s.pop(k, None)
+    if state.fg_breath == 2:
+        s["fg_breath_value"] = None  # her black token is face down
+    s["killers"] = [{**k, "breath_value": k["breath_value"] if k["breath"] != 2 else None} for k in s["killers"]]
+    s["breath_bag"] = len(state.breath_bag)
+    s["terror"] = len(state.terror)  # the terror deck: how many cards are left
+    s["events"] = len(state.events)  # the event deck
+    if not state.finale_revealed:
+        s["finale"] = None
+    if not state.dark_revealed:
+        s["dark_power"] = None
+    s["piles"] = [[c if up else None for c, up in pile] for pile in state.piles]
+    return s
+
+
+def _choice_json(state: GameState) -> Optional[dict[str, Any]]:
+    c = state.choice
+    if c is None:
+        return None
+    return {"kind": c.kind, "prompt": c.prompt, "options": [{"key": o.key, "label": o.label} for o in c.options]}
+
+
+def _events_json(events: list[Event]) -> list[dict[str, Any]]:
+    return [{"kind": e.kind, "text": e.text, "rule": e.rule, "source": e.source} for e in events]
+
+
+def _view(gid: str, s: Session) -> dict[str, Any]:
+    st = s.state
+    return {"game": gid, "over": st.over, "result": st.result or None, "end_reason": st.end_reason or None,
+            "round": st.round, "phase": st.phase, "choices": len(s.history) - 1,
+            "choice": _choice_json(st), "events": _events_json(s.events)}
+
+
+# --- the server -------------------------------------------------------------------------------
+class Server:
+    """The protocol's state: the ruleset and the open games by id."""
+
+    def __init__(self, ruleset: Ruleset, max_message: int = MAX_MESSAGE) -> None:
+        self.ruleset = ruleset
+        self.max_message = max_message
+        self.games: dict[str, Session] = {}
+        self._next = 1
+        self.methods: dict[str, Callable[[Any], Any]] = {
+            "content.list": self.content_list,
+            "game.new": self.game_new,
+            "game.state": self.game_state,
+            "game.apply": self.game_apply,
+            "game.undo": self.game_undo,
+            "game.save": self.game_save,
+            "game.load": self.game_load,
+            "game.explain": self.game_explain,
+            "game.close": self.game_close,
+        }
+
+    # framing ------------------------------------------------------------------------------
+    def handle_line(self, line: Union[str, bytes]) -> Optional[str]:
+        """The reply (one line of JSON, without the newline) to one message, or None."""
+        size = len(line.encode("utf-8")) if isinstance(line, str) else len(line)
+        if size > self.max_message:
+            return self._dump(self._error(None, RpcError(
+                TOO_LARGE, f"message too large: {size} bytes (the limit is {self.max_message})",
+                {"limit": self.max_message})))
+        reply = self.handle_text(line)
+        return None if reply is None else self._dump(reply)
+
+    def handle_text(self, line: Union[str, bytes]) -> Any:
+        if isinstance(line, bytes):
+            try:
+                line = line.decode("utf-8")
+            except UnicodeDecodeError:
+                return self._error(None, RpcError(PARSE_ERROR, "parse error: the message is not UTF-8"))
+        if not line.strip():
+            return None
+        try:
+            msg = json.loads(line)
+        except (ValueError, RecursionError) as err:
+            return self._error(None, RpcError(PARSE_ERROR, f"parse error: {err}"))
+        return self.handle(msg)
+
+    @staticmethod
+    def _dump(reply: Any) -> str:
+        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+
+    # dispatch -----------------------------------------------------------------------------
+    def handle(self, msg: Any) -> Any:
+        """The reply (a dict, a list for a batch, or None) to a decoded message."""
+        if isinstance(msg, list):
+            if not msg:
+                return self._error(None, RpcError(INVALID_REQUEST, "invalid request: an empty batch"))
+            out = [r for r in (self.handle_one(m) for m in msg) if r is not None]
+            return out or None
+        return self.handle_one(msg)
+
+    def handle_one(self, msg: Any) -> Optional[dict[str, Any]]:
+        if not isinstance(msg, dict):
+            return self._error(None, RpcError(INVALID_REQUEST, "invalid request: not a JSON object"))
+        rid = msg.get("id", _NOTHING)
+        valid_id = rid is _NOTHING or rid is None or isinstance(rid, str) or (
+            isinstance(rid, (int, float)) and not isinstance(rid, bool))
+        echo = rid if valid_id and rid is not _NOTHING else None
+        if not valid_id:
+            return self._error(None, RpcError(INVALID_REQUEST, "invalid request: id must be a string, a number or null"))
+        if msg.get("jsonrpc") != "2.0":
+            return self._error(echo, RpcError(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"'))
+        method = msg.get("method")
+        if not isinstance(method, str):
+            return self._error(echo, RpcError(INVALID_REQUEST, 'invalid request: "method" must be a string'))
+        params = msg.get("params", _NOTHING)
+        if params is not _NOTHING and not isinstance(params, (dict, list)):
+            return self._error(echo, RpcError(INVALID_REQUEST, 'invalid request: "params" must be an object or a list'))
+        notification = rid is _NOTHING
+        try:
+            fn = self.methods.get(method)
+            if fn is None:
+                close = difflib.get_close_matches(method, list(self.methods), n=1)
+                hint = f" (did you mean '{close[0]}'?)" if close else ""
+                raise RpcError(METHOD_NOT_FOUND, f"unknown method '{method}'{hint}", {"methods": sorted(self.methods)})
+            result = fn(params)
+        except RpcError as err:
+            return None if notification else self._error(echo, err)
+        except Exception as err:  # noqa: BLE001 - a bug must not take the server down
+            return None if notification else self._error(
+                echo, RpcError(INTERNAL_ERROR, f"internal error: {type(err).__name__}: {err}"))
+        if notification:
+            return None
+        return {"jsonrpc": "2.0", "id": echo, "result": result}
+
+    @staticmethod
+    def _error(rid: Any, err: RpcError) -> dict[str, Any]:
+        return {"jsonrpc": "2.0", "id": rid, "error": err.to_json()}
+
+    def _game(self, p: dict[str, Any]) -> tuple[str, Session]:
+        gid = p["game"]
+        s = self.games.get(gid)
+        if s is None:
+            raise RpcError(UNKNOWN_GAME, f"unknown game id '{gid}'", {"game": gid})
+        return gid, s
+
+    def _add(self, s: Session) -> str:
+        gid = f"g{self._next}"
+        self._next += 1
+        self.games[gid] = s
+        return gid
+
+    # methods ------------------------------------------------------------------------------
+    def content_list(self, params: Any) -> dict[str, Any]:
+        _params(params, {})
+        rs = self.ruleset
+
+        def rows(table: dict) -> list[dict[str, str]]:
+            return [{"id": k, "name": table[k].name} for k in sorted(table)]
+
+        sides = [s.id for s in rs.player_board().sides] if rs.player_boards else []
+        return {"content": serialize.content_hash(rs), "killers": rows(rs.killers), "scenarios": rows(rs.scenarios),
+                "final_girls": rows(rs.final_girls), "difficulties": sides, "tie_policies": list(engine.TIE_POLICIES)}
+
+    def game_new(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"killer": (str, False), "scenario": (str, False), "final_girl": (str, False),
+                             "difficulty": (str, False), "legendary": (bool, False), "seed": (int, False),
+                             "tie_policy": (str, False)})
+        tie = p.get("tie_policy", "harder")
+        if tie not in engine.TIE_POLICIES:
+            raise RpcError(INVALID_PARAMS, f"unknown tie_policy '{tie}' (one of {', '.join(engine.TIE_POLICIES)})",
+                           {"param": "tie_policy"})
+        seed = p.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(1_000_000)
+        try:
+            s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
+                        final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
+                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie)
+        except RulesError as err:
+            raise RpcError(UNKNOWN_CONTENT, str(err)) from None
+        gid = self._add(s)
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options}
+
+    def game_state(self, params: Any) -> dict[str, Any]:
+        gid, s = self._game(_params(params, {"game": (str, True)}))
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(s.state)}
+
+    def game_apply(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "key": (str, True)})
+        gid, s = self._game(p)
+        try:
+            s.apply(p["key"])
+        except IllegalChoice as err:
+            raise RpcError(ILLEGAL_OPTION, str(err), {"key": p["key"], "options": s.choice.keys() if s.choice else []}) from None
+        return _view(gid, s)
+
+    def game_undo(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "n": (int, False)})
+        gid, s = self._game(p)
+        n = p.get("n", 1)
+        if n < 1:
+            raise RpcError(INVALID_PARAMS, "param 'n' must be at least 1", {"param": "n"})
+        try:
+            s.undo(n)
+        except ValueError as err:
+            raise RpcError(CANNOT_UNDO, str(err), {"choices": len(s.history) - 1}) from None
+        return _view(gid, s)
+
+    def game_save(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "snapshot": (bool, False)})
+        gid, s = self._game(p)
+        return {"game": gid, "save": s.save(snapshot=p.get("snapshot", True))}
+
+    def game_load(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"save": ((dict, str), True)})
+        data = p["save"]
+        if isinstance(data, str):
+            try:
+                data = json.loads(data)
+            except (ValueError, RecursionError) as err:
+                raise RpcError(BAD_SAVE, f"not a lastbreath save (truncated or corrupt JSON: {err})") from None
+        try:
+            s = Session.load(self.ruleset, data)
+        except SaveError as err:
+            raise RpcError(BAD_SAVE, str(err)) from None
+        gid = self._add(s)
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options}
+
+    def game_explain(self, params: Any) -> dict[str, Any]:
+        gid, s = self._game(_params(params, {"game": (str, True)}))
+        return {"game": gid, **s.explain()}
+
+    def game_close(self, params: Any) -> dict[str, Any]:
+        gid, _ = self._game(_params(params, {"game": (str, True)}))
+        del self.games[gid]
+        return {"game": gid, "closed": True}
+
+
+# --- the loop ---------------------------------------------------------------------------------
+def read_message(inp: BinaryIO, limit: int) -> Optional[tuple[bytes, int]]:
+    """The next line (without its ending) and its size; an oversized line is read to its end and
+    returned empty with its size. None at the end of input."""
+    chunk = inp.readline(limit + 1)
+    if not chunk:
+        return None
+    if chunk.endswith(b"\n") or len(chunk) <= limit:
+        body = chunk.rstrip(b"\r\n")
+        return body, len(body)
+    size = len(chunk)
+    while True:  # too large: skip the rest of the line without keeping it
+        more = inp.readline(1 << 16)
+        if not more:
+            break
+        size += len(more)
+        if more.endswith(b"\n"):
+            size -= 1
+            break
+    return b"", size
+
+
+def serve(ruleset: Ruleset, inp: BinaryIO, out: BinaryIO, max_message: int = MAX_MESSAGE) -> int:
+    """Answer messages from ``inp`` on ``out`` until the end of input; returns the exit code 0."""
+    server = Server(ruleset, max_message)
+    while True:
+        got = read_message(inp, max_message)
+        if got is None:
+            return 0
+        body, size = got
+        if size > max_message:
+            reply: Optional[str] = server._dump(server._error(None, RpcError(
+                TOO_LARGE, f"message too large: {size} bytes (the limit is {max_message})", {"limit": max_message})))
+        else:
+            try:
+                reply = server.handle_line(body)
+            except Exception as err:  # noqa: BLE001 - last line of defence: never die on input
+                reply = server._dump(server._error(None, RpcError(INTERNAL_ERROR, f"internal error: {err}")))
+        if reply is not None:
+            out.write(reply.encode("utf-8") + b"\n")
+            out.flush()
