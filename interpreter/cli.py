@@ -6,6 +6,9 @@
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath fmt --check my-killer.fg
+    lastbreath play --bot random --seed 3 --save game.json --explain
+    lastbreath replay game.json          # the saved game's log, replayed from its choices
+    lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
 
 ``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
 errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
@@ -238,8 +241,14 @@ def _title(state: GameState, seed: int) -> str:
 
 # --- commands ---------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
+    from .session import Session
+
     if args.json and not args.bot:
         raise CliError("--json needs --bot (an interactive game has no data to print)")
+    if args.save:
+        folder = Path(args.save).resolve().parent
+        if not folder.is_dir():
+            raise CliError(f"cannot save to '{args.save}': the folder does not exist")
     rs = load_rules(args.content)
     setup = resolve_setup(rs, args)
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
@@ -247,47 +256,97 @@ def cmd_play(args: argparse.Namespace) -> int:
     if not args.json:
         print(f"seed: {seed}", file=out)
     try:
-        state, events = api.new_game(rs, seed=seed, **setup)
+        session = Session(rs, seed=seed, **setup)
     except RulesError as err:
         raise CliError(str(err), 1) from err
     if args.bot:
-        return _play_bot(state, events, seed, args)
-    return _play_interactive(state, events, seed)
+        return _play_bot(session, seed, args)
+    return _play_interactive(session, seed, args)
 
 
-def _play_bot(state: GameState, events: list[Event], seed: int, args: argparse.Namespace) -> int:
+class _GameLog:
+    """A game's log as ``play --bot`` prints it, shared with ``replay``: text lines (or, with
+    ``as_json``, records printed at the end); with ``explain`` every event also shows its rule and
+    source, and the targeting table follows each enemy move."""
+
+    def __init__(self, as_json: bool, explain: bool = False):
+        self.as_json = as_json
+        self.explain = explain
+        self.records: list[dict] = []
+        self.game: object = None
+
+    def start(self, state: GameState, events: list[Event], seed: int) -> None:
+        self.game = state.game
+        if not self.as_json:
+            print(_title(state, seed))
+        self.events(events)
+
+    def events(self, events: list[Event]) -> None:
+        from . import explain
+
+        if self.as_json:
+            if self.explain:
+                self.records.extend(explain.event_json(e, self.game) for e in events)
+            else:
+                self.records.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
+        elif self.explain:
+            for line in explain.event_lines(events, self.game, event_line):
+                print(line)
+        else:
+            for e in events:
+                print(event_line(e))
+
+    def choice(self, label: str, key: str, events: list[Event]) -> None:
+        if self.as_json:
+            self.records.append({"kind": "choice", "text": label, "key": key, "rule": ""})
+        else:
+            print(f"  > {label}")
+        self.events(events)
+
+    def finish(self, state: GameState, seed: int, choices: int, bot: Optional[str]) -> None:
+        if self.as_json:
+            print(json.dumps({"seed": seed, **state.game.ids, "bot": bot, "result": state.result,
+                              "end_reason": state.end_reason, "rounds": state.round, "choices": choices,
+                              "log": self.records}, indent=2))
+        elif state.over:
+            print(result_line(state))
+        else:
+            print(f"game left unfinished after {choices} choice{'s' if choices != 1 else ''}, "
+                  f"in round {state.round} (seed {seed})")
+
+
+def _save_game(session, args: argparse.Namespace) -> None:
+    """``--save FILE``: write the session's save; a note on stderr (stdout is the game log)."""
+    if not getattr(args, "save", None):
+        return
+    from . import replay
+
+    try:
+        replay.write(args.save, session.save())
+    except OSError as err:
+        raise CliError(f"cannot save to '{args.save}': {err.strerror or err}", 1) from err
+    print(f"{PROG}: saved the game to {args.save}", file=sys.stderr)
+
+
+def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
     policy = api.random_policy(seed) if args.bot == "random" else api.first_policy
-    log: list[dict] = []
-    if args.json:
-        log.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
-    else:
-        print(_title(state, seed))
-        for e in events:
-            print(event_line(e))
+    log = _GameLog(args.json, args.explain)
+    log.start(session.state, session.events, seed)
     choices = 0
     try:
-        while not state.over:
+        while not session.over:
             if choices >= args.max_choices:
                 raise RulesError(f"the game did not end within {args.max_choices} choices")
+            state = session.state
             key = policy(state, state.choice)
             label = next(o.label for o in state.choice.options if o.key == key)
             choices += 1
-            state, events = api.apply(state, key)
-            if args.json:
-                log.append({"kind": "choice", "text": label, "key": key, "rule": ""})
-                log.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
-            else:
-                print(f"  > {label}")
-                for e in events:
-                    print(event_line(e))
+            events = session.apply(key)
+            log.choice(label, key, events)
     except RulesError as err:
         raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
-    if args.json:
-        print(json.dumps({"seed": seed, **state.game.ids, "bot": args.bot, "result": state.result,
-                          "end_reason": state.end_reason, "rounds": state.round, "choices": choices,
-                          "log": log}, indent=2))
-    else:
-        print(result_line(state))
+    log.finish(session.state, seed, choices, args.bot)
+    _save_game(session, args)
     return 0
 
 
@@ -301,30 +360,48 @@ def _read(prompt: str) -> Optional[str]:
     return line
 
 
-def _play_interactive(state: GameState, events: list[Event], seed: int) -> int:
-    print(_title(state, seed))
-    print("Type an option's number, '?' to show the board again, 'q' to quit.")
-    for e in events:
-        print(event_line(e))
+def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
+    from . import explain
+
+    def show_events(events: list[Event]) -> None:
+        lines = (explain.event_lines(events, session.state.game, event_line) if args.explain
+                 else [event_line(e) for e in events])
+        for line in lines:
+            print(line)
+
+    print(_title(session.state, seed))
+    print("Type an option's number, '?' to show the board again, 'u' to undo your last choice, 'q' to quit.")
+    show_events(session.events)
     show = True
-    while not state.over:
+    while not session.over:
+        state = session.state
         choice = state.choice
         if show:
             print()
             print(board_summary(state))
             print(choice_text(choice))
             show = False
-        raw = _read(f"[1-{len(choice.options)}, ?, q] > ")
+        raw = _read(f"[1-{len(choice.options)}, ?, u, q] > ")
         if raw is None:
             print(f"\nend of input: game left unfinished (seed {seed})")
+            _save_game(session, args)
             return 0
         text = raw.strip()
         if not text:
             continue
         if text.lower() in ("q", "quit", "exit"):
             print(f"game left unfinished (seed {seed})")
+            _save_game(session, args)
             return 0
         if text in ("?", "h", "help"):
+            show = True
+            continue
+        if text.lower() in ("u", "undo"):
+            if len(session.history) < 2:
+                print("nothing to undo: no choice made yet")
+                continue
+            state = session.undo()
+            print(f"undone: back to round {state.round}, {state.phase} phase")
             show = True
             continue
         key = None
@@ -333,17 +410,53 @@ def _play_interactive(state: GameState, events: list[Event], seed: int) -> int:
         elif text in choice.keys():
             key = text
         if key is None:
-            print(f"please type a number from 1 to {len(choice.options)}, '?' or 'q'")
+            print(f"please type a number from 1 to {len(choice.options)}, '?', 'u' or 'q'")
             continue
         try:
-            state, events = api.apply(state, key)
+            events = session.apply(key)
         except RulesError as err:
             raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
-        for e in events:
-            print(event_line(e))
+        show_events(events)
         show = True
-    print(result_line(state))
+    print(result_line(session.state))
+    _save_game(session, args)
     return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from lastbreath.dsl import SaveError
+
+    from . import replay
+
+    path = Path(args.file)
+    if not path.is_file():
+        raise CliError(f"save file '{args.file}' does not exist")
+    rs = load_rules(args.content)
+    try:
+        data = replay.read(str(path))
+        steps = replay.replay(rs, data)
+    except OSError as err:
+        raise CliError(f"cannot read '{args.file}': {err.strerror or err}") from err
+    except SaveError as err:
+        raise CliError(f"cannot replay '{args.file}': {err}", 1) from err
+    seed = data["seed"]
+    if not args.json:
+        print(f"seed: {seed}")
+    log = _GameLog(args.json, args.explain)
+    log.start(steps[0].state, steps[0].events, seed)
+    for st in steps[1:]:
+        log.choice(st.label or "", st.key or "", st.events)
+    log.finish(steps[-1].state, seed, len(steps) - 1, None)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    from .serve import serve
+
+    if args.max_message < 1:
+        raise CliError("--max-message must be at least 1")
+    rs = load_rules(args.content)
+    return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -574,7 +687,34 @@ def build_parser() -> argparse.ArgumentParser:
                    help="let a bot play: random picks uniformly (seeded by the game seed), first always "
                         "takes the first option")
     p.add_argument("--json", action="store_true", help="with --bot: print the game log as JSON")
+    p.add_argument("--save", metavar="FILE",
+                   help="write a save of the game to FILE when it ends (and when you quit an interactive "
+                        "game); 'lastbreath replay FILE' replays it")
+    p.add_argument("--explain", action="store_true",
+                   help="print under each event its rule id and its source (file:line), and after each "
+                        "enemy move the targeting table that decided it")
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("replay", help="replay a saved game and print its log",
+                       description="Replay a save made by 'play --save' (or the API) from its seed and choices "
+                                   "and print the game log, the same lines 'play --bot' prints. A save made with "
+                                   "other content, another format version, an illegal choice or a truncated or "
+                                   "corrupt file is refused with the reason (exit 1).")
+    p.add_argument("file", metavar="FILE", help="the save file (JSON)")
+    p.add_argument("--json", action="store_true",
+                   help='print the log as JSON, as "play --bot --json" does ("bot" is null)')
+    p.add_argument("--explain", action="store_true", help="show each event's rule and source, and targeting tables")
+    _add_content(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("serve", help="serve games over JSON-RPC 2.0 on stdin/stdout",
+                       description="Answer JSON-RPC 2.0 requests, one JSON message per line on stdin, one reply "
+                                   "per line on stdout, until the end of input. Methods, params, results and "
+                                   "error codes: docs/protocol.md.")
+    p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
+                   help="the largest message accepted; longer lines get error 1005 (default: 1048576)")
+    _add_content(p)
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("check", help="check content files for errors",
                        description="Parse, build and cross-check .fg content; print each problem with its "

@@ -910,9 +910,14 @@ def _x_spend(w, e, ctx):  # spend collected TOKEN LOW to HIGH { … }
     for k in spent:
         col.remove((e.token, k))
     w.collected = tuple(col)
-    back = list(w.supply) + [(e.token, k) for k in spent]
-    w.supply = shuffled(w, back)  # spent tokens return face down to the supply
     emit(w, "token", f"spends {', '.join(spent)}", "")
+    # spent tokens are discarded; while the supply has none of this type, the discards go back to it (S5.3)
+    w.token_discard = w.token_discard + tuple((e.token, k) for k in spent)
+    if not any(tok == e.token for tok, _k in w.supply):
+        back = [t for t in w.token_discard if t[0] == e.token]
+        w.token_discard = tuple(t for t in w.token_discard if t[0] != e.token)
+        w.supply = w.supply + shuffled(w, back)
+        emit(w, "token", f"the supply had none left: {len(back)} discarded token(s) return to it", "S5.3")
     run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token))
 
 

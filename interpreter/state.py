@@ -135,6 +135,7 @@ class GameState:
     tokens: tuple[tuple[str, str, int], ...] = ()  # on the board: (token type, kind, location)
     supply: tuple[tuple[str, str], ...] = ()  # face down on the table, in random order: (token type, kind)
     collected: tuple[tuple[str, str], ...] = ()  # held by the Final Girl
+    token_discard: tuple[tuple[str, str], ...] = ()  # spent tokens, back to the supply once it runs dry (S5.3)
     decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     # pending work

@@ -116,7 +116,16 @@ def test_spend_resolves_each_kind_and_combinations(ward):
     assert "buzzing" in w.flags
     assert w.kept == ("jolts/numb",)
     assert w.collected == ()
-    assert len(w.supply) == len(s.supply) + 2
+    assert len(w.supply) == len(s.supply) and len(w.token_discard) == 2  # the supply still has pills
+
+
+def test_spent_tokens_return_to_an_empty_supply(ward):
+    """S5.3: discarded pills go back to the table only when it has none left."""
+    _rs, state, _ = ward
+    s = engine.replace(state.checkpoint, collected=(("pill", "blue"),), supply=(), token_discard=(("pill", "red"),))
+    w = make_work(s, ["spend:blue"])
+    engine.run(w, next(a for a in w.game.actions if a.id == "take-pills").effects, engine.Ctx())
+    assert sorted(k for _t, k in w.supply) == ["blue", "red"] and w.token_discard == ()
 
 
 def test_spent_covers_accepts_a_wild(ward):
