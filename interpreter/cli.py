@@ -6,6 +6,8 @@
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath fmt --check my-killer.fg
+    lastbreath render big-bad-wolf       # any card, killer, scenario… as English
+    lastbreath odds critical-blow --fear 4 --hand 3
     lastbreath play --bot random --seed 3 --save game.json --explain
     lastbreath replay game.json          # the saved game's log, replayed from its choices
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
@@ -33,6 +35,7 @@ from lastbreath.dsl.format import format_file
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine
+from .bots import BOTS
 from .state import Choice, Event, GameState
 
 PROG = "lastbreath"
@@ -329,7 +332,7 @@ def _save_game(session, args: argparse.Namespace) -> None:
 
 
 def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
-    policy = api.random_policy(seed) if args.bot == "random" else api.first_policy
+    policy = BOTS[args.bot](seed)
     log = _GameLog(args.json, args.explain)
     log.start(session.state, session.events, seed)
     choices = 0
@@ -540,7 +543,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         seed = start + i
         try:
             state, _ = api.new_game(rs, seed=seed, **setup)
-            policy = api.random_policy(seed) if args.bot == "random" else api.first_policy
+            policy = BOTS[args.bot](seed)
             state = api.play(state, policy, max_choices=args.max_choices)
         except Exception as err:  # count every failure; a simulation never crashes on one game
             errors += 1
@@ -645,6 +648,164 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     return code
 
 
+# --- render and odds: authoring tools -----------------------------------------------------------
+def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
+    """(kind, id, declaration) of everything ``render`` shows, in content order.
+
+    Top level: cards (not owned by a killer or scenario), items (not inside a scenario), Final Girls,
+    killers, scenarios, player boards and minions (not inside a killer). Unless ``top_level``, also
+    the nested ones: each killer's finales, dark powers, terror cards, minions, cards, decks and deck
+    cards, tokens and actions; each scenario's setup cards, items, events, terror cards, cards, decks
+    and deck cards, tokens and actions.
+    """
+    from lastbreath.dsl.render import KIND_NAMES
+
+    nested = {id(x) for s in rs.scenarios.values() for x in s.items}
+    nested |= {id(x) for k in rs.killers.values() for x in k.minions}
+    nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
+    out: list[tuple[str, str, object]] = []
+    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions):
+        out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
+    if top_level:
+        return out
+    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions"),
+             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions")}
+    for owner in (*rs.killers.values(), *rs.scenarios.values()):
+        for attr in parts[KIND_NAMES[type(owner)]]:
+            for d in getattr(owner, attr, ()):
+                out.append((KIND_NAMES[type(d)], d.id, d))
+                out += [(KIND_NAMES[type(c)], c.id, c) for c in getattr(d, "cards", ())]  # a deck's cards
+    return out
+
+
+def cmd_render(args: argparse.Namespace) -> int:
+    from lastbreath.dsl.render import Names, render
+
+    if args.all == bool(args.ids):
+        raise CliError("give one or more ids to render, or --all (not both)")
+    rs = load_rules(args.content)
+    index = render_index(rs, top_level=args.all)
+    if args.all:
+        chosen = index
+    else:
+        chosen = []
+        for want in args.ids:
+            found = [e for e in index if e[1] == want]
+            if not found:
+                known = sorted({e[1] for e in index})
+                close = difflib.get_close_matches(want, known, n=1)
+                hint = f"did you mean '{close[0]}'?" if close else "see 'lastbreath render --all'"
+                raise CliError(f"unknown id '{want}' ({hint})")
+            chosen += found
+    names = Names.from_ruleset(rs)
+    rows = [{"kind": kind, "id": eid, "name": getattr(d, "name", eid), "text": render(d, names)}
+            for kind, eid, d in chosen]
+    if args.json:
+        print(json.dumps(rows, indent=2, ensure_ascii=False))
+    else:
+        print("\n\n".join(r["text"] for r in rows))
+    return 0
+
+
+def _fraction_json(p) -> dict:
+    return {"p": float(p), "fraction": str(p)}
+
+
+def cmd_odds(args: argparse.Namespace) -> int:
+    from lastbreath.dsl.build import TIERS
+    from lastbreath.dsl.render import TIER_NAMES, render_effects
+
+    from .odds import check_dice, expected_discards, outcome_odds
+
+    rs = load_rules(args.content)
+    card = rs.cards.get(args.card)
+    if card is None:
+        raise _unknown(args.card, rs.cards, "card", "lastbreath odds")
+    if card.kind == "reroll" or not card.outcomes:
+        raise CliError(f"{card.name} is a reroll card: it makes no fear check of its own (C2.6)")
+    if not rs.player_boards:
+        raise CliError("the content has no player_board", 1)
+    sides = {s.id: s for s in rs.player_board().sides}
+    side = sides.get(args.difficulty)
+    if side is None:
+        raise _unknown(args.difficulty, sides, "difficulty", "--difficulty")
+    start_hand = sum(c.copies for c in rs.cards.values() if c.start_in_hand and not c.owner)
+    hand = args.hand if args.hand is not None else max(0, start_hand - 1)
+    if hand < 0:
+        raise CliError("--hand must be 0 or more")
+    if args.dice is not None and args.dice < 0:
+        raise CliError("--dice must be 0 or more")
+    if args.dice is not None:
+        checks = [(None, None, args.dice)]
+    elif args.fear is not None:
+        zone = next((z for z in side.zones if z.low <= args.fear <= z.high), None)
+        if zone is None:
+            raise CliError(f"--fear {args.fear} is off the {side.id} side's fear track "
+                           f"({side.fear_min} to {side.fear_max})")
+        checks = [(args.fear, args.fear, zone.dice)]
+    else:
+        checks = [(z.low, z.high, z.dice) for z in side.zones]
+    tiers = tuple(sorted({o.min_successes for o in card.outcomes} | {0}))
+    top = tiers[-1]
+    effects = {o.min_successes: render_effects(o.effects) for o in card.outcomes}
+    words = {v: k for k, v in TIERS.items()}
+    result = []
+    for low, high, base in checks:
+        dice = check_dice(base, card.dice, 0, args.fg_last_breath, args.killer_last_breath)
+        plain, conv = outcome_odds(dice, 0, tiers), outcome_odds(dice, hand, tiers)
+        result.append({
+            "fear_low": low, "fear_high": high, "base_dice": base, "card_dice": card.dice,
+            "fg_last_breath": args.fg_last_breath, "killer_last_breath": args.killer_last_breath, "dice": dice,
+            "outcomes": [{"tier": words.get(t, str(t)), "name": TIER_NAMES.get(t, f"{t} successes"),
+                          "min_successes": t, "effects": effects.get(t, "No outcome."),
+                          "without_converting": _fraction_json(plain[t]),
+                          "with_converting": _fraction_json(conv[t])} for t in tiers],
+            "at_least_success": {"without_converting": _fraction_json(1 - plain[0]),
+                                 "with_converting": _fraction_json(1 - conv[0])},
+            "expected_discards": float(expected_discards(dice, hand, tiers)),
+            "_plain": plain, "_conv": conv,
+        })
+    if args.json:
+        for r in result:
+            del r["_plain"], r["_conv"]
+        print(json.dumps({"card": card.id, "name": card.name, "difficulty": side.id, "hand": hand,
+                          "checks": result}, indent=2, ensure_ascii=False))
+        return 0
+    print(f"{card.name}: fear check odds ({side.id} side; {hand} card{'s' if hand != 1 else ''} left in hand, "
+          f"two discarded per 3–4 turned into a success)")
+    for r in result:
+        base = f"{r['base_dice']} {'die' if r['base_dice'] == 1 else 'dice'}"
+        if r["fear_low"] is None:
+            head = f"{base} (--dice)"
+        elif r["fear_low"] == r["fear_high"]:
+            head = f"Fear {r['fear_low']}: {base}"
+        else:
+            head = f"Fear {r['fear_low']}–{r['fear_high']}: {base}"
+        extra = [(card.dice, "card"), (int(args.fg_last_breath), "your last breath"),
+                 (int(args.killer_last_breath), "the killer's last breath")]
+        head += "".join(f" {'+' if k > 0 else '-'} {abs(k)} ({why})" for k, why in extra if k)
+        rolled = r["base_dice"] + sum(k for k, _ in extra)
+        if rolled != r["dice"] or any(k for k, _ in extra):
+            head += f" = {r['dice']} {'die' if r['dice'] == 1 else 'dice'}" + (" (at least one, C2.4)" if rolled < 1 else "")
+        print()
+        print(head)
+        def cell(p) -> str:
+            return f"{float(p):6.1%}  {p}"
+
+        table = [["Outcome", "Rolled", "Converting 3–4s", "Effects"]]
+        for o, t in zip(r["outcomes"], tiers):
+            label = f"{o['name']} ({t}+)" if t == top and t > 0 else f"{o['name']} ({t})"
+            table.append([label, cell(r["_plain"][t]), cell(r["_conv"][t]), o["effects"]])
+        table.append(["At least a success", cell(1 - r["_plain"][0]), cell(1 - r["_conv"][0]), ""])
+        widths = [max(len(row[i]) for row in table) for i in range(3)]
+        for row in table:
+            print(("  " + "  ".join(c.ljust(w) for c, w in zip(row, widths)) + "  " + row[3]).rstrip())
+        if hand >= 2:
+            print(f"  Converting discards {r['expected_discards']:.2f} cards on average (only as many as the "
+                  f"best reachable outcome needs).")
+    return 0
+
+
 # --- the parser -------------------------------------------------------------------------------
 def _add_content(p: argparse.ArgumentParser) -> None:
     p.add_argument("--content", metavar="PATH", action="append", default=[],
@@ -683,7 +844,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "game plays itself and prints its log.")
     _add_setup(p)
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
-    p.add_argument("--bot", choices=("random", "first"),
+    p.add_argument("--bot", choices=tuple(BOTS),
                    help="let a bot play: random picks uniformly (seeded by the game seed), first always "
                         "takes the first option")
     p.add_argument("--json", action="store_true", help="with --bot: print the game log as JSON")
@@ -744,7 +905,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_setup(p)
     p.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default: 100)")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
-    p.add_argument("--bot", choices=("random", "first"), default="random",
+    p.add_argument("--bot", choices=tuple(BOTS), default="random",
                    help="the bot that plays: random or first (default: random)")
     p.add_argument("--json", action="store_true",
                    help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
@@ -770,6 +931,43 @@ def build_parser() -> argparse.ArgumentParser:
                    help='print {"changed": [...], "unchanged": N, "errors": [...]} (with --diff also '
                         '"diffs": {path: diff})')
     p.set_defaults(func=cmd_fmt)
+
+    p = sub.add_parser("render", help="print cards, items, Final Girls, killers, scenarios as English",
+                       description="Print the English text of content, generated from its rules: any card, "
+                                   "item, Final Girl, killer, scenario or player board by id, and nested ones "
+                                   "too (a killer's finales, dark powers and terror cards; a scenario's setup "
+                                   "cards, items, events and terror cards). Exit 2 on an unknown id.")
+    p.add_argument("ids", nargs="*", metavar="ID", help="ids to render (every declaration with that id is shown)")
+    p.add_argument("--all", action="store_true",
+                   help="render every top-level card, item, Final Girl, killer, scenario, player board and minion")
+    p.add_argument("--json", action="store_true", help='print [{"kind", "id", "name", "text"}]')
+    _add_content(p)
+    p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("odds", help="exact odds of each outcome of a card's fear check",
+                       description="The exact probability of each outcome of CARD's fear check (failure, "
+                                   "success, great success and, if the card has one, its best outcome at 3+), "
+                                   "counted over every roll, without converting 3–4s and converting them by "
+                                   "discarding two cards per die from the hand (C2.2). Dice: the fear zone's "
+                                   "(or --dice), plus the card's, plus one for each last breath (C2.5), at "
+                                   "least one (C2.4). Without --fear or --dice, every fear zone is shown.")
+    p.add_argument("card", metavar="CARD", help="the card's id")
+    dice = p.add_mutually_exclusive_group()
+    dice.add_argument("--fear", type=int, metavar="N", help="the Final Girl's fear: its zone gives the dice")
+    dice.add_argument("--dice", type=int, metavar="N", help="dice before the card's modifier, instead of a fear zone")
+    p.add_argument("--hand", type=int, metavar="N",
+                   help="cards left in hand after playing this one, to discard two per converted 3–4 "
+                        "(default: the starting hand less this card)")
+    p.add_argument("--difficulty", metavar="SIDE", default="normal",
+                   help="side of the player board: normal or extreme (default: normal)")
+    p.add_argument("--fg-last-breath", action="store_true",
+                   help="the Final Girl is down to her last-breath token: one more die")
+    p.add_argument("--killer-last-breath", action="store_true",
+                   help="the killer is down to its last-breath token: one more die")
+    p.add_argument("--json", action="store_true",
+                   help="print the odds as JSON, each as a float (p) and an exact fraction string")
+    _add_content(p)
+    p.set_defaults(func=cmd_odds)
     return parser
 
 

@@ -1,0 +1,295 @@
+"""Bots: plain policies ``(state, choice) -> option key``.
+
+- ``random``: uniform among the options (its own generator, seeded).
+- ``first``: always the first option (deterministic; can stall a game that never asks it to act).
+- ``greedy``: a hand-written heuristic that plays like a sensible person: leads victims to the
+  exits, rescues them, searches for weapons, fights when the killer is in reach, rests when hurt,
+  keeps away from the killer when weak, buys cards by what their outcomes do.
+
+Bots read only what a player may see: their own hand and items, the board, the pieces on it and
+the face-up cards. They judge cards by the effects in the content (node types), never by name, so
+they play any killer and scenario.
+"""
+
+from __future__ import annotations
+
+import random as _random
+from typing import Callable
+
+from lastbreath.dsl import nodes as n
+
+from .board import INF
+from .state import Choice, GameState
+
+Policy = Callable[[GameState, Choice], str]
+
+
+def random_policy(seed: int = 0) -> Policy:
+    r = _random.Random(seed)
+
+    def policy(state: GameState, choice: Choice) -> str:
+        return choice.options[r.randrange(len(choice.options))].key
+    return policy
+
+
+def first_policy(state: GameState, choice: Choice) -> str:
+    return choice.options[0].key
+
+
+# --- what cards do ------------------------------------------------------------------------------
+def _walk(effects):
+    for e in effects:
+        yield e
+        for attr in ("then", "otherwise", "body"):
+            sub = getattr(e, attr, None)
+            if sub:
+                yield from _walk(sub)
+        if isinstance(e, n.Choose):
+            for o in e.options:
+                yield from _walk(o.body)
+        if isinstance(e, n.Roll):
+            for r in e.rows:
+                yield from _walk(r.body)
+
+
+def _amount(a) -> int:
+    return a if isinstance(a, int) else 1
+
+
+_CARD_PROFILE: dict[int, dict[str, float]] = {}
+
+
+def card_profile(card: n.Card) -> dict[str, float]:
+    """What a card does, weighted by the chance of each tier with about two dice."""
+    key = id(card)
+    got = _CARD_PROFILE.get(key)
+    if got is not None:
+        return got
+    weight = {0: 0.45, 1: 0.40, 2: 0.15, 3: 0.03}
+    prof = {"move": 0.0, "damage": 0.0, "heal": 0.0, "fear": 0.0, "time": 0.0, "search": 0.0, "prevent": 0.0}
+    for o in card.outcomes:
+        wgt = weight.get(o.min_successes, 0.05)
+        for e in _walk(o.effects):
+            t = type(e)
+            if t is n.MoveUpTo:
+                prof["move"] += wgt * _amount(e.n)
+            elif t is n.DealDamage:
+                prof["damage"] += wgt * _amount(e.n)
+            elif t is n.Heal:
+                prof["heal"] += wgt * _amount(e.n)
+            elif t is n.LowerFear:
+                prof["fear"] += wgt * _amount(e.n)
+            elif t is n.RaiseFear:
+                prof["fear"] -= wgt * _amount(e.n)
+            elif t is n.GainTime:
+                prof["time"] += wgt * _amount(e.n)
+            elif t is n.LoseTime:
+                prof["time"] -= wgt * _amount(e.n)
+            elif t in (n.SearchTake, n.SearchLook):
+                prof["search"] += wgt
+            elif t is n.PreventDamage:
+                prof["prevent"] += wgt * _amount(e.n)
+    _CARD_PROFILE[key] = prof
+    return prof
+
+
+def card_value(card: n.Card) -> float:
+    p = card_profile(card)
+    return (1.2 * p["move"] + 2.0 * p["damage"] + 1.2 * p["heal"] + 0.8 * p["fear"] + 0.5 * p["time"]
+            + 1.5 * p["search"] + 1.3 * p["prevent"] + (1.0 if card.kind == "reroll" else 0.0))
+
+
+# --- the greedy bot -----------------------------------------------------------------------------
+class Greedy:
+    """A sensible-person heuristic. Deterministic: the same state and choice give the same answer."""
+
+    def __call__(self, state: GameState, choice: Choice) -> str:
+        handler = getattr(self, "on_" + choice.kind.replace("-", "_"), None)
+        keys = [o.key for o in choice.options]
+        if handler is not None:
+            key = handler(state, choice, keys)
+            if key in keys:
+                return key
+        return keys[0]
+
+    # -- helpers ---------------------------------------------------------------------------------
+    @staticmethod
+    def dist(state: GameState):
+        return state.game.board.tables(state.opened)[1]
+
+    @staticmethod
+    def killer_locs(state: GameState) -> set[int]:
+        return {k.loc for k in state.killers if k.alive and k.loc >= 0}
+
+    def weak(self, state: GameState) -> bool:
+        return state.fg_health <= max(2, state.game.fg.health // 3)
+
+    def goal(self, state: GameState) -> int:
+        """Where the Final Girl wants to be: an exit when victims are with her, else the nearest victims."""
+        d = self.dist(state)[state.fg_loc]
+        board = state.game.board
+        danger = self.killer_locs(state)
+        if state.victims[state.fg_loc] > 0 and state.fg_loc not in board.exits:
+            exits = sorted(board.exits, key=lambda e: (d[e], e))
+            return exits[0] if exits else state.fg_loc
+        spots = [i for i, v in enumerate(state.victims) if v > 0 and i not in danger]
+        if not spots:
+            spots = [i for i, v in enumerate(state.victims) if v > 0]
+        if spots:
+            return min(spots, key=lambda i: (d[i], -state.victims[i], i))
+        if board.search_locs and not state.held and state.round < 4:
+            return min(board.search_locs, key=lambda i: (d[i], i))
+        if danger:  # nobody left to save: the only way out is to fight
+            return min(danger, key=lambda i: (d[i], i))
+        return state.fg_loc
+
+    def hunting(self, state: GameState) -> bool:
+        return not any(state.victims)
+
+    def playable(self, state: GameState, keys: list[str], prefix: str = "play:") -> dict[str, n.Card]:
+        cards = state.game.cards
+        return {k: cards[k[len(prefix):]] for k in keys if k.startswith(prefix)}
+
+    # -- Action phase ----------------------------------------------------------------------------
+    def on_action(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        if "rescue" in keys:
+            return "rescue"
+        plays = self.playable(state, keys)
+        prof = {k: card_profile(c) for k, c in plays.items()}
+        killer_here = state.fg_loc in self.killer_locs(state)
+        d = self.dist(state)[state.fg_loc]
+        near_killer = any(d[k] <= 1 for k in self.killer_locs(state))
+        weapon_bonus = sum(state.game.items[h.id].weapon.bonus for h in state.held if state.game.items[h.id].weapon)
+
+        def best(metric: str, floor: float = 0.15):
+            cands = [(prof[k][metric], -state.game.cards[k[5:]].cost, k) for k in prof if prof[k][metric] > floor]
+            return max(cands)[2] if cands else None
+
+        uses = [k for k in keys if k.startswith("use:")]
+        if self.weak(state):
+            for k in uses:
+                return k
+            k = best("heal")
+            if k:
+                return k
+        # content actions (collect tokens, take them) when they are cheap
+        for k in keys:
+            if k.startswith("action:") and "(free)" not in next(o.label for o in choice.options if o.key == k):
+                if state.time >= 2:
+                    return k
+        if killer_here and (weapon_bonus or not self.weak(state) or self.hunting(state)):
+            k = best("damage")
+            if k:
+                return k
+        if state.game.dice_by_fear.get(state.fear, 1) <= 1:
+            k = best("fear")
+            if k:
+                return k
+        goal = self.goal(state)
+        if killer_here and self.weak(state) or goal != state.fg_loc or (near_killer and self.weak(state)):
+            k = best("move")
+            if k:
+                return k
+        if state.fg_loc in state.game.board.pile_of and len(state.held) + len(state.pack) < 3:
+            k = best("search")
+            if k:
+                return k
+        if state.fg_health < state.game.fg.health:
+            k = best("heal")
+            if k:
+                return k
+        for k in keys:
+            if k.startswith("action:"):
+                return k
+        return "end"
+
+    def on_move(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        goal = self.goal(state)
+        fleeing = self.weak(state) and state.fg_loc in self.killer_locs(state) and not self.hunting(state)
+        if goal == state.fg_loc and not fleeing:
+            return "stop"
+        board = state.game.board
+        d = self.dist(state)
+        danger = self.killer_locs(state)
+        best_key, best_score = "stop", (d[state.fg_loc][goal], 1)
+        for k in keys:
+            if not k.startswith("move:"):
+                continue
+            loc = board.index[k[5:]]
+            score = (d[loc][goal], 1 if loc in danger and not self.hunting(state) else 0)
+            if score < best_score:
+                best_key, best_score = k, score
+        return best_key
+
+    def on_follow(self, state, choice, keys):
+        return keys[0]  # the most followers
+
+    def on_rescue(self, state, choice, keys):
+        return "rescue"
+
+    def on_check(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        rerolls = [k for k in keys if k.startswith("reroll:")]
+        if "convert" in keys and len(state.hand) >= 4:
+            return "convert"
+        if rerolls and "0 success" in choice.prompt:
+            return rerolls[0]
+        return "accept"
+
+    def on_convert_discard(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        cards = state.game.cards
+        return min(keys, key=lambda k: (card_value(cards[k[8:]]), k))
+
+    def on_buy(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        cards = state.game.cards
+        if len(state.hand) >= 8:
+            return "done"
+        buys = [(card_value(cards[k[4:]]) / (1 + cards[k[4:]].cost) + 0.15 * cards[k[4:]].cost, k)
+                for k in keys if k.startswith("buy:")]
+        buys = [b for b in buys if card_value(cards[b[1][4:]]) > 0.5]
+        return max(buys)[1] if buys else "done"
+
+    def on_reaction(self, state, choice, keys):
+        reacts = [k for k in keys if k.startswith("react:")]
+        return reacts[0] if reacts else "take"
+
+    def on_attack_target(self, state, choice, keys):
+        return max(keys, key=lambda k: ("+" in k, k))
+
+    def on_weapon(self, state, choice, keys):
+        return keys[0]
+
+    def on_item_place(self, state, choice, keys):
+        return "hand" if "hand" in keys else keys[0]
+
+    def on_search_keep(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        items = state.game.items
+
+        def score(k: str) -> tuple:
+            it = items[k[5:]]
+            return (it.weapon.bonus if it.weapon else 0, it.use is not None, k)
+        return max(keys, key=score)
+
+    def on_search_return(self, state, choice, keys):
+        return "top"
+
+    def on_swap(self, state, choice, keys):
+        hands = [k for k in keys if k.startswith("to-hand:")]
+        return hands[0] if hands and not state.held else "done"
+
+    def on_spend(self, state, choice, keys):
+        return max(keys, key=lambda k: (k.count("+"), k))
+
+    def on_slot(self, state, choice, keys):
+        return keys[0]
+
+
+def greedy_policy(seed: int = 0) -> Policy:
+    """The greedy bot (the seed is accepted for a uniform interface; the bot is deterministic)."""
+    return Greedy()
+
+
+BOTS: dict[str, Callable[[int], Policy]] = {
+    "random": random_policy,
+    "first": lambda seed=0: first_policy,
+    "greedy": greedy_policy,
+}
