@@ -8,19 +8,19 @@
 
 from __future__ import annotations
 
-import random as _random
 from typing import Callable, Optional
 
 from lastbreath.dsl import RulesError, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine
+from .bots import first_policy, greedy_policy, random_policy
 from .engine import Game, advance, apply
 from .state import Choice, Event, GameState, KillerState
 
 Policy = Callable[[GameState, Choice], str]
 
-__all__ = ["new_game", "apply", "load_ruleset", "random_policy", "first_policy", "play", "defaults"]
+__all__ = ["new_game", "apply", "load_ruleset", "random_policy", "first_policy", "greedy_policy", "play", "defaults"]
 
 
 def defaults(rs: Ruleset) -> dict[str, str]:
@@ -125,20 +125,7 @@ def _blank(game: Game, seed: int) -> GameState:
     )
 
 
-# --- bots -----------------------------------------------------------------------------------
-def random_policy(seed: int = 0) -> Policy:
-    """A bot that picks uniformly among the options offered (its own generator, not the game's)."""
-    r = _random.Random(seed)
-
-    def policy(state: GameState, choice: Choice) -> str:
-        return choice.options[r.randrange(len(choice.options))].key
-    return policy
-
-
-def first_policy(state: GameState, choice: Choice) -> str:
-    return choice.options[0].key
-
-
+# --- bots: see bots.py ------------------------------------------------------------------------
 def play(state: GameState, policy: Policy, max_choices: int = 20000,
          on_events: Optional[Callable[[list[Event]], None]] = None) -> GameState:
     """Play a game to its end with a policy."""
