@@ -234,7 +234,7 @@ def _render_lower_bloodlust(node: n.LowerBloodlust, r: Names) -> str:
 
 
 _WHO = {"killer": "the killer hunts", "minions": "every minion hunts",
-        "enemies": "every enemy hunts (minions first, then the killer)"}
+        "enemies": "every enemy (minions first, then the killer) hunts"}
 _TARGET = {"fg": "the Final Girl", "victims": "victims", "fg-or-victims": "the Final Girl or victims"}
 
 
@@ -319,7 +319,7 @@ def _render_add_status(node: n.AddStatus, r: Names) -> str:
 
 
 def _render_clear_status(node: n.ClearStatus, r: Names) -> str:
-    return f"remove the status {node.status}"
+    return f"remove the status {node.status} from every piece"
 
 
 def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
@@ -381,7 +381,8 @@ def _render_roll(node: n.Roll, r: Names) -> str:
 
 def _render_spend_tokens(node: n.SpendTokens, r: Names) -> str:
     many = str(node.low) if node.low == node.high else f"{node.low} to {node.high}"
-    return f"spend {many} of your collected {r.token(node.token)} tokens: {_block(node.body, r)}"
+    body = render_effects(node.body, r).removesuffix(".")  # the block reads as sentences of its own
+    return f"spend {many} of your collected {r.token(node.token)} tokens, then resolve with them: {body}"
 
 
 def _render_each(node: n.Each, r: Names) -> str:
@@ -434,8 +435,8 @@ def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
 
 
 def _render_collected_at_least(node: n.CollectedAtLeast, r: Names, neg: bool = False) -> str:
-    rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
-    return f"you have collected {rel} {r.token(node.token)} tokens"
+    rel = "fewer than" if neg else "at least"
+    return f"you have collected {rel} {_count(node.n, r.token(node.token) + ' token')}"
 
 
 def _render_spent_at_least(node: n.SpentAtLeast, r: Names, neg: bool = False) -> str:
@@ -444,7 +445,8 @@ def _render_spent_at_least(node: n.SpentAtLeast, r: Names, neg: bool = False) ->
 
 def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> str:
     kinds = _or_list(list(node.kinds)).replace(" or ", " and ")
-    return f"the spent tokens {'do not include' if neg else 'include'} one each of {kinds} (a wild token stands in for any)"
+    verb = "do not include" if neg else "include"
+    return f"the spent tokens {verb} one each of {kinds} (a wild token stands in for any)"
 
 
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
@@ -657,7 +659,7 @@ def _render_minion(node: n.Minion, r: Names) -> str:
 
 def _render_token(node: n.Token, r: Names) -> str:
     supply = ", ".join(f"{k} {kind}" for kind, k in node.supply) or "none"
-    wild = f"; {node.wild} is wild (it stands in for any kind)" if node.wild else ""
+    wild = f" ({node.wild} stands in for any kind)" if node.wild else ""
     return f"{node.name} [{node.id}] (tokens): kinds {', '.join(node.kinds)}{wild}; supply: {supply}"
 
 
@@ -668,7 +670,8 @@ def _render_action(node: n.Action, r: Names) -> str:
 
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
-    lines = [f"{node.name}{' (stays in play)' if node.keep else ''}: {render_effects(node.effects, r)}"]
+    head = f"{node.name}{' (stays in play)' if node.keep else ''}"
+    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not node.keep else head]
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)
 
