@@ -9,6 +9,7 @@ the ids. A state paused at a choice saves its checkpoint and answers, so it resu
 from __future__ import annotations
 
 import hashlib
+import typing
 from typing import Any
 
 import attrs
@@ -23,6 +24,9 @@ FORMAT = "lastbreath-save"
 VERSION = 1
 
 _conv = cattrs.Converter(forbid_extra_keys=True)
+# sets inside records (e.g. a killer's status) save as sorted lists: JSON has no sets
+_conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_origin(t) is frozenset,
+                                     lambda v: sorted(v))
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}

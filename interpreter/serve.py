@@ -124,6 +124,10 @@ def public_state(state: GameState) -> dict[str, Any]:
     if not state.dark_revealed:
         s["dark_power"] = None
     s["piles"] = [[c if up else None for c, up in pile] for pile in state.piles]
+    if "supply" in s:  # content tokens face down on the table: how many
+        s["supply"] = len(s["supply"])
+    if "decks" in s:  # content decks: how many cards are left in each
+        s["decks"] = {deck: len(cards) for deck, cards in s["decks"]}
     return s
 
 
@@ -290,7 +294,9 @@ class Server:
 
     def game_state(self, params: Any) -> dict[str, Any]:
         gid, s = self._game(_params(params, {"game": (str, True)}))
-        return {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(s.state)}
+        board = s.state.game.board  # type: ignore[attr-defined]
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(s.state),
+                "locations": [{"id": i, "name": nm} for i, nm in zip(board.ids, board.names)]}
 
     def game_apply(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"game": (str, True), "key": (str, True)})
