@@ -30,7 +30,7 @@ SPECIAL_LOCS = ("here", "killer-location")
 class Ref:
     """A name used by content, resolved by the checker."""
 
-    kind: str  # item | loc | mode | minion | tag | pathtag
+    kind: str  # item | loc | mode | minion | tag | pathtag | token | deck | pack
     name: str
     span: Span
     scope: str  # id of the declaration it stands in (scenario or killer id), or ""
@@ -1055,7 +1055,30 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
     return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)), acc.get("hand_limit", 10))
 
 
-TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion")
+def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:
+    """pack ID { name "…"; version "1.0"; credit "…"; depends core other-pack }"""
+    def depends(b: Builder, l: Line, acc: dict) -> None:
+        for a in l.words()[1:]:
+            if a.kind != "name":
+                b.error(a.span, "E205", f"expected a pack id, got {a.text()}", "write 'depends core other-pack'")
+                continue
+            acc.setdefault("depends", []).append(str(a.value))
+            b.refs.append(Ref("pack", str(a.value), a.span, b.scope))
+
+    atoms = line.words()
+    b.scope = str(atoms[1].value) if len(atoms) > 1 and atoms[1].kind == "name" else ""
+    got = _named(b, line, "pack", {"version": _set("version", "string", "string"),
+                                   "credit": _set("credit", "string", "string"), "depends": depends},
+                 abilities=False)
+    b.scope = ""
+    if got is None:
+        return None
+    pid, acc = got
+    return n.Pack(line.span, pid, acc.get("name", pid), acc.get("version", ""), acc.get("credit", ""),
+                  tuple(dict.fromkeys(acc.get("depends", ()))))
+
+
+TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion", "pack")
 
 
 def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
@@ -1080,6 +1103,8 @@ def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
             decl = build_player_board(b, line)
         elif head == "minion":
             decl = build_minion(b, line)
+        elif head == "pack":
+            decl = build_pack(b, line)
         else:
             span = line.parts[0].span if line.parts else line.span
             b.unknown(span, "E200", "declaration", head or line.text(), TOP_LEVEL)

@@ -2,13 +2,15 @@
 
 Collects, never raises. Checks: duplicate ids; unknown items, locations, modes, minions and
 tags (with "did you mean"); signature items; scenario maps (path ends, panic numbers, exits,
-search piles, setup cards, connectivity); killers (bloodlust, finales, dark powers).
+search piles, setup cards, connectivity); killers (bloodlust, finales, dark powers); packs (an id
+declared by two packs, a name used from a pack the user does not depend on, unknown packs).
 """
 
 from __future__ import annotations
 
 import difflib
 from collections import defaultdict
+from typing import Optional
 
 from . import nodes as n
 from .build import SPECIAL_LOCS, Ref
@@ -23,11 +25,21 @@ def _hint(word: str, choices) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
-def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]:
+CORE = "core"  # the pack of the bundled content
+
+
+def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack]] = None,
+                  file_pack: Optional[dict[str, str]] = None) -> tuple[dict, list[Diagnostic]]:
+    """Check everything; ``packs`` (id -> Pack) and ``file_pack`` (path -> pack id) turn on the
+    pack rules: an id declared by two packs, and a name used from a pack not in ``depends``.
+    The tables come back with ``pack_of`` (table -> id -> pack id) when packs are given."""
     diags: list[Diagnostic] = []
 
     def err(span: Span, code: str, msg: str, hint: str = "") -> None:
         diags.append(Diagnostic(span, code, msg, hint))
+
+    def pack(span: Span) -> str:
+        return file_pack.get(span.path, "") if file_pack is not None else ""
 
     tables: dict[str, dict] = {name: {} for name in KIND_TABLE.values()}
     # nested declarations join the global tables
@@ -40,10 +52,19 @@ def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]
         if isinstance(d, n.Killer):
             flat.extend(d.minions)
             flat.extend(d.cards)
+    if file_pack is not None:  # the bundled pack first: a fan pack can never replace its declarations
+        flat.sort(key=lambda d: pack(d.span) != CORE)
     for d in flat:
         table = tables[KIND_TABLE[type(d)]]
         if d.id in table:
-            err(d.span, "E203", f"duplicate id '{d.id}'", f"first declared at {table[d.id].span}")
+            first = table[d.id]
+            other, mine = pack(first.span), pack(d.span)
+            if other != mine:
+                kind = KIND_TABLE[type(d)].rstrip("s").replace("_", " ")
+                err(d.span, "E203", f"duplicate id '{d.id}': pack '{other}' already declares a {kind} with this id "
+                    f"at {first.span}", f"rename it, e.g. '{mine}-{d.id}': ids are shared by every loaded pack")
+            else:
+                err(d.span, "E203", f"duplicate id '{d.id}'", f"first declared at {first.span}")
             continue
         table[d.id] = d
 
@@ -51,11 +72,31 @@ def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]
     scenarios: dict[str, n.Scenario] = tables["scenarios"]
     all_modes = {m for k in killers.values() for m in k.modes}
     all_pathtags = {t for s in scenarios.values() for p in s.paths for t in p.tags}
+    packs = packs or {}
+
+    def reachable(user: str, owner: str) -> bool:
+        return file_pack is None or owner in (user, CORE) or owner in getattr(packs.get(user), "depends", ())
+
+    def from_pack(r: Ref, table: str) -> None:
+        user, owner = pack(r.span), pack(tables[table][r.name].span)
+        if not reachable(user, owner):
+            declared = user in packs and packs[user].span.line > 0  # it has a pack.fg
+            hint = (f"add '{owner}' to the 'depends' line of pack '{user}' in {packs[user].span.path}" if declared
+                    else f"give the folder a pack.fg: 'pack {user} {{ name \"…\"; depends core {owner} }}'")
+            err(r.span, "E212", f"'{r.name}' comes from pack '{owner}', which pack '{user}' does not declare in "
+                f"'depends'", hint + ", or declare your own")
+
     for r in refs:
         if r.kind == "item" and r.name not in tables["items"]:
             err(r.span, "E204", f"unknown item '{r.name}'", _hint(r.name, tables["items"]))
         elif r.kind == "minion" and r.name not in tables["minions"]:
             err(r.span, "E204", f"unknown minion '{r.name}'", _hint(r.name, tables["minions"]))
+        elif r.kind in ("item", "minion"):
+            from_pack(r, r.kind + "s")
+        elif r.kind == "pack":
+            if file_pack is not None and r.name != CORE and r.name not in packs:
+                err(r.span, "E204", f"unknown pack '{r.name}'",
+                    _hint(r.name, [p for p in packs if p != r.scope]) or "load it too, with another --content")
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
@@ -98,6 +139,8 @@ def check_content(decls: list, refs: list[Ref]) -> tuple[dict, list[Diagnostic]]
         _check_board(pb, err)
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
+    if file_pack is not None:
+        tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, diags
 
 

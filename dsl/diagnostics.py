@@ -27,6 +27,7 @@ CODES: dict[str, str] = {
     "E209": "value out of range",
     "E210": "inconsistent content",
     "E211": "unknown location tag",
+    "E212": "a name from a pack that is not in 'depends'",
 }
 
 

@@ -304,7 +304,7 @@ class AddStatus:
     span: Span
     status: str
     who: str  # killer | enemies
-    loc: str  # for enemies: the location ("" for the killer)
+    loc: str = ""  # for enemies: the location ("" for the killer)
     PHRASES: ClassVar = (
         "add status {status:name} to {who:killer}",
         "add status {status:name} to {who:enemies} at {loc:loc}",
@@ -914,4 +914,16 @@ class PlayerBoard:
     hand_limit: int
 
 
-Declaration = Union[Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion]
+@frozen
+class Pack:
+    """A content pack: the folder it stands in (``pack.fg``), who made it and what it builds on."""
+
+    span: Span
+    id: str
+    name: str
+    version: str
+    credit: str
+    depends: tuple[str, ...]
+
+
+Declaration = Union[Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack]

@@ -3,6 +3,12 @@
 The loader reads everything and reports every problem at once (diagnostics from parsing,
 building and checking); ``load_ruleset`` refuses content with errors by raising
 ``ContentError``, while ``load_content`` returns the diagnostics for tools such as ``check``.
+
+Content comes in packs. The bundled folders are the pack ``core``; any other .fg file belongs to
+the pack of the nearest folder above it holding a ``pack.fg`` (``pack ID { … }``), or else to a
+pack named after the folder it was loaded from (or, for a file given alone, its own folder),
+depending on ``core`` only. The checker uses the packs for the rules on shared ids and
+``depends``; the Ruleset keeps the pack of every declaration (``pack_of``).
 """
 
 from __future__ import annotations
@@ -11,15 +17,18 @@ from importlib import resources
 from pathlib import Path
 from typing import Iterable, Optional
 
+import re
+
 import attrs
 
 from . import nodes as n
 from .build import Ref, build_file
-from .check import check_content
-from .diagnostics import ContentError, Diagnostic
+from .check import CORE, check_content
+from .diagnostics import ContentError, Diagnostic, Span
 from .syntax import parse_file
 
 CONTENT_PACKAGES = ("cards", "killers", "scenarios")
+PACK_FILE = "pack.fg"
 
 
 def bundled_paths() -> list[Path]:
@@ -45,10 +54,16 @@ class Ruleset:
     player_boards: dict[str, n.PlayerBoard]
     minions: dict[str, n.Minion]
     sources: dict[str, str]  # path -> text, for diagnostics with carets
+    packs: dict[str, n.Pack] = attrs.field(factory=dict)  # pack id -> its declaration ("core": the bundled set)
+    pack_of: dict[str, dict[str, str]] = attrs.field(factory=dict)  # table -> id -> pack id ("killers" -> …)
     cache: dict = attrs.field(factory=dict)  # compiled boards and other derived tables
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))
+
+    def pack(self, table: str, id: str) -> str:
+        """The pack that declares ``id`` in a table (``rs.pack("killers", k)``); "" if unknown."""
+        return self.pack_of.get(table, {}).get(id, "")
 
 
 def _files(paths: Iterable[Path]) -> list[Path]:
@@ -62,29 +77,132 @@ def _files(paths: Iterable[Path]) -> list[Path]:
     return out
 
 
+def pack_id_for(folder: Path) -> str:
+    """The pack id of a folder without pack.fg: its name in kebab-case (``Fan_Killer`` -> ``fan-killer``)."""
+    word = re.sub(r"[^a-z0-9]+", "-", folder.name.lower()).strip("-")
+    return word if word[:1].isalpha() else f"pack-{word}".rstrip("-")
+
+
+def _inside(path: Path, folders: list[Path]) -> bool:
+    return any(path == f or f in path.parents for f in folders)
+
+
+def _pack_folder(f: Path, root: Path) -> tuple[Path, bool]:
+    """The folder a file's pack stands in, and whether it holds a pack.fg."""
+    for d in f.parents:
+        if (d / PACK_FILE).is_file():
+            return d, True
+    return root, False
+
+
+def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Path]]]:
+    """Every file to load (without repeats, each pack's pack.fg included) and the folder of its
+    pack (resolved; None: the bundled pack)."""
+    bundled = [Path(p).resolve() for p in bundled_paths()]
+    files: list[Path] = []
+    folder_of: dict[Path, Optional[Path]] = {}
+    seen: set[Path] = set()
+
+    def add(f: Path, folder: Optional[Path]) -> None:
+        key = f.resolve()
+        if key in seen:
+            return
+        seen.add(key)
+        files.append(f)
+        folder_of[f] = folder
+
+    for p in paths:
+        given = p if p.is_dir() else p.parent
+        root = given.resolve()
+        for f in _files([p]):
+            if _inside(f.resolve(), bundled):
+                add(f, None)
+                continue
+            folder, declared = _pack_folder(f.resolve(), root)
+            add(f, folder)
+            if declared:  # the pack.fg too, named from the path given when it is inside it
+                add(given / folder.relative_to(root) / PACK_FILE if _inside(folder, [root]) else folder / PACK_FILE,
+                    folder)
+    return files, folder_of
+
+
 def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
     """Parse, build and check all content; the Ruleset is None when there are errors."""
-    files = _files([Path(p) for p in paths] if paths is not None else bundled_paths())
+    files, folder_of = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths())
     decls: list = []
     refs: list[Ref] = []
     diags: list[Diagnostic] = []
     sources: dict[str, str] = {}
+    declared: dict[Path, list[n.Pack]] = {}
+    parsed: set[str] = set()
     for f in files:
         lines, d, text = parse_file(f)
         sources[str(f)] = text
         diags.extend(d)
         if d:
             continue
+        parsed.add(str(f))
         got, r, d2 = build_file(lines, str(f))
-        decls.extend(got)
+        for decl in got:
+            if not isinstance(decl, n.Pack):
+                decls.append(decl)
+            elif f.name != PACK_FILE or folder_of[f] is None:
+                diags.append(Diagnostic(decl.span, "E210", f"the pack '{decl.id}' is declared outside a pack.fg",
+                                        "a pack is declared in the file pack.fg at the top of its folder"))
+            else:
+                declared.setdefault(folder_of[f], []).append(decl)
         refs.extend(r)
         diags.extend(d2)
-    tables, d3 = check_content(decls, refs)
+    packs, file_pack, d4 = _packs(files, folder_of, declared, parsed)
+    diags.extend(d4)
+    tables, d3 = check_content(decls, refs, packs, file_pack)
     diags.extend(d3)
     diags.sort(key=lambda d: (d.span.path, d.span.line, d.span.col))
     if any(d.severity == "error" for d in diags):
         return None, diags
-    return Ruleset(sources=sources, **tables), diags
+    return Ruleset(sources=sources, packs=packs, **tables), diags
+
+
+def _packs(files: list[Path], folder_of: dict[Path, Optional[Path]], declared: dict[Path, list[n.Pack]],
+           parsed: set[str]):
+    """Pack id of every file, the pack declarations, and the problems with them (``parsed``: the
+    files without syntax errors)."""
+    diags: list[Diagnostic] = []
+    packs: dict[str, n.Pack] = {}
+    where: dict[str, Path] = {}  # pack id -> its folder
+    file_pack: dict[str, str] = {}
+    id_of: dict[Path, str] = {}
+    for f in files:
+        folder = folder_of[f]
+        if folder is None:
+            if CORE not in packs:
+                packs[CORE] = n.Pack(Span("<bundled>", 0, 0, 0, 0), CORE, "Final Girl core (bundled)", "", "", ())
+            file_pack[str(f)] = CORE
+            continue
+        if folder not in id_of:
+            decls = declared.get(folder, [])
+            pack_fg = next((str(g) for g in files if g.name == PACK_FILE and folder_of[g] == folder), "")
+            if not decls and pack_fg in parsed:
+                diags.append(Diagnostic(Span(pack_fg, 1, 1, 1, 2), "E202", "this pack.fg declares no pack",
+                                        f"add 'pack {pack_id_for(folder)} {{ name \"…\" }}'"))
+            for extra in decls[1:]:
+                diags.append(Diagnostic(extra.span, "E206", "a pack.fg declares one pack",
+                                        f"the first is at line {decls[0].span.line}"))
+            decl = decls[0] if decls else n.Pack(Span(str(folder), 0, 0, 0, 0), pack_id_for(folder), folder.name,
+                                                 "", "", (CORE,))
+            span = decl.span if decls else Span(str(f), 1, 1, 1, 2)
+            if decl.id == CORE:
+                diags.append(Diagnostic(span, "E203", f"the pack id '{CORE}' belongs to the bundled content",
+                                        "choose another id" + ("" if decls else f": add a {PACK_FILE}")))
+            elif decl.id in where:
+                diags.append(Diagnostic(span, "E203", f"two folders are the pack '{decl.id}': {where[decl.id]} and "
+                                        f"{folder}", f"give one a {PACK_FILE} with another id"))
+            else:
+                packs[decl.id] = decl
+                where[decl.id] = folder
+            id_of[folder] = decl.id
+        file_pack[str(f)] = id_of[folder]
+    return packs, file_pack, diags
 
 
 def load_ruleset(paths: Optional[Iterable[Path | str]] = None) -> Ruleset:

@@ -6,8 +6,8 @@
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath fmt --check my-killer.fg
-    lastbreath render big-bad-wolf       # any card, killer, scenario… as English
-    lastbreath odds critical-blow --fear 4 --hand 3
+    lastbreath render ID …               # any card, killer, scenario… as English (or --all)
+    lastbreath odds CARD --fear 4 --hand 3   # exact odds of each outcome of a card's fear check
     lastbreath play --bot random --seed 3 --save game.json --explain
     lastbreath replay game.json          # the saved game's log, replayed from its choices
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
@@ -112,7 +112,7 @@ def _summary_line(diags: Sequence[Diagnostic]) -> str:
 def load_rules(extra: Sequence[str] = ()) -> Ruleset:
     """The bundled content plus ``--content`` paths; prints diagnostics and raises ContentFailed on errors."""
     paths = [*bundled_paths(), *_existing(extra, "content path")]
-    rs, diags = load_content(_expand(paths) if extra else paths)
+    rs, diags = load_content(paths)  # folders stay whole: each is a pack (files given twice load once)
     if rs is None:
         for text in _format_diags(diags):
             print(text, file=sys.stderr)
@@ -464,10 +464,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     paths = _existing(args.paths, "path")
-    if not paths:
+    packs = _existing(args.content, "content path")
+    if not paths and not packs:
         targets = None  # all bundled content
-    elif args.with_bundled:
-        targets = _expand([*bundled_paths(), *paths])
+    elif args.with_bundled or packs:  # --content PACK: the pack checked with the bundled content
+        targets = [*bundled_paths(), *paths, *packs]
     else:
         targets = paths
     rs, diags = load_content(targets)
@@ -480,6 +481,8 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(text)
     if ok:
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
+        fan = [p for p in rs.packs if p != "core"]
+        summary += f"; packs: {', '.join(['core', *fan] if 'core' in rs.packs else fan)}" if fan else ""
         tail = f" ({_summary_line(diags)})" if diags else ""
         print(f"ok: {summary}{tail}")
         return 0
@@ -501,22 +504,24 @@ def _plural(count: int, key: str) -> str:
 def cmd_content(args: argparse.Namespace) -> int:
     rs = load_rules(args.content)
 
-    def rows(table: dict) -> list[dict]:
-        return [{"id": k, "name": table[k].name} for k in sorted(table)]
+    def rows(key: str) -> list[dict]:
+        table = getattr(rs, key)
+        return [{"id": k, "name": table[k].name, "pack": rs.pack(key, k)} for k in sorted(table)]
 
-    data = {"killers": rows(rs.killers), "scenarios": rows(rs.scenarios),
-            "final_girls": rows(rs.final_girls), "modules": []}
+    data = {"killers": rows("killers"), "scenarios": rows("scenarios"),
+            "final_girls": rows("final_girls"), "modules": []}
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
-    table = [("KIND", "ID", "NAME")]
+    table = [("KIND", "ID", "PACK", "NAME")]
     for key, kind in (("killers", "killer"), ("scenarios", "scenario"), ("final_girls", "final girl"),
                       ("modules", "module")):
-        table.extend((kind, r["id"], r["name"]) for r in data[key])
+        table.extend((kind, r["id"], r.get("pack", ""), r["name"]) for r in data[key])
     w0 = max(len(r[0]) for r in table)
     w1 = max(len(r[1]) for r in table)
+    w2 = max(len(r[2]) for r in table)
     for r in table:
-        print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]}".rstrip())
+        print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]:<{w2}}  {r[3]}".rstrip())
     if not data["modules"]:
         print("(no modules)")
     return 0
@@ -786,7 +791,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
         head += "".join(f" {'+' if k > 0 else '-'} {abs(k)} ({why})" for k, why in extra if k)
         rolled = r["base_dice"] + sum(k for k, _ in extra)
         if rolled != r["dice"] or any(k for k, _ in extra):
-            head += f" = {r['dice']} {'die' if r['dice'] == 1 else 'dice'}" + (" (at least one, C2.4)" if rolled < 1 else "")
+            head += f" = {r['dice']} {'die' if r['dice'] == 1 else 'dice'}"
+            head += " (at least one, C2.4)" if rolled < 1 else ""
         print()
         print(head)
         def cell(p) -> str:
@@ -809,7 +815,8 @@ def cmd_odds(args: argparse.Namespace) -> int:
 # --- the parser -------------------------------------------------------------------------------
 def _add_content(p: argparse.ArgumentParser) -> None:
     p.add_argument("--content", metavar="PATH", action="append", default=[],
-                   help="a folder or .fg file to load in addition to the bundled content (repeatable)")
+                   help="a content pack to load next to the bundled content: a folder (with an optional "
+                        "pack.fg) or a .fg file (repeatable)")
 
 
 def _add_setup(p: argparse.ArgumentParser) -> None:
@@ -887,13 +894,15 @@ def build_parser() -> argparse.ArgumentParser:
                         "cards, items and killers resolve")
     p.add_argument("--json", action="store_true",
                    help='print {"ok": ..., "diagnostics": [...], "counts": {...}} (counts are empty on errors)')
+    p.add_argument("--content", metavar="PATH", action="append", default=[],
+                   help="a content pack (folder) to check together with the bundled content (repeatable)")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
                                    "ids and names.")
     p.add_argument("--json", action="store_true",
-                   help='print {"killers": [{"id", "name"}], "scenarios": [...], "final_girls": [...], '
+                   help='print {"killers": [{"id", "name", "pack"}], "scenarios": [...], "final_girls": [...], '
                         '"modules": [...]}')
     _add_content(p)
     p.set_defaults(func=cmd_content)
