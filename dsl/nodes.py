@@ -303,11 +303,12 @@ class DrawCard:
 class AddStatus:
     span: Span
     status: str
-    who: str  # killer | enemies
-    loc: str = ""  # for enemies: the location ("" for the killer)
+    who: str = "one"  # killer | enemies (all at LOC) | one (an enemy at LOC, the player's choice)
+    loc: str = ""  # the location ("" for the killer)
     PHRASES: ClassVar = (
         "add status {status:name} to {who:killer}",
         "add status {status:name} to {who:enemies} at {loc:loc}",
+        "add status {status:name} to an enemy at {loc:loc}",
     )
 
 

@@ -848,9 +848,16 @@ def _piece_status(w: Work, piece) -> frozenset:
     return w.killers[i].status if kind == "killer" else w.minions[i].status
 
 
-def _x_add_status(w, e, ctx):  # add status S to killer | to enemies at LOC
+def _x_add_status(w, e, ctx):  # add status S to killer | to enemies at LOC | to an enemy at LOC
     loc = resolve_loc(w, e.loc) if e.loc else -1
-    for piece in _pieces_with(w, e.who, loc):
+    pieces = _pieces_with(w, e.who, loc)
+    if e.who == "one" and len(pieces) > 1:
+        key = ask(w, "status-target", f"Which enemy is {e.status}?",
+                  [opt(w, f"{k}:{i}", "the killer" if k == "killer" else
+                       f"a {w.game.minions[w.minions[i].kind].name}") for k, i in pieces])
+        kind, i = key.split(":")
+        pieces = [(kind, int(i))]
+    for piece in pieces[:1] if e.who == "one" else pieces:
         _set_status(w, piece, _piece_status(w, piece) | {e.status})
         emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
 
@@ -1180,9 +1187,9 @@ def move_fg(w: Work, steps: int) -> None:
 def rescue_here(w: Work) -> None:
     """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward."""
     count = w.victims[w.fg_loc]
-    set_victims(w, w.fg_loc, 0)
     fg = w.game.fg
     for _ in range(count):
+        set_victims(w, w.fg_loc, w.victims[w.fg_loc] - 1)  # one at a time: a paused state shows the rest
         w.rescued += 1
         emit(w, "rescue", f"a victim escapes (rescued: {w.rescued})", "C5.4")
         if w.flipped:
@@ -1424,6 +1431,11 @@ def choose_target(w: Work, at: int, target: str) -> int:
         cands.append(w.fg_loc)
     if target in ("victims", "fg-or-victims"):
         cands.extend(i for i, v in enumerate(w.victims) if v > 0 and i not in cands)
+    if not cands and target == "victims":
+        # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
+        # with no victims left, an action aimed at victims aims at the Final Girl
+        emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
+        cands.append(w.fg_loc)
     cands = [c for c in cands if dist[c] < INF]
     if not cands:
         return -1

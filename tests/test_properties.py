@@ -197,20 +197,10 @@ def test_victims_accounted_for_while_a_rescue_waits_for_a_slot(game):
     assert mid.rescued == 1 and mid.victims[exit_] == 1
 
 
-test_victims_accounted_for_while_a_rescue_waits_for_a_slot = pytest.mark.xfail(
-    strict=True,
-    reason="ENGINE BUG: rescue_here() empties the exit before asking for the first slot, so a state "
-           "paused at the 'slot' choice shows 0 victims at the exit and rescued=1: the second victim is "
-           "nowhere (front ends and views see victims vanish mid-rescue)",
-)(test_victims_accounted_for_while_a_rescue_waits_for_a_slot)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "RULES GAP / ENGINE BUG (C9.1-C9.2): an enemy action whose target is 'victims' does nothing once no "
-    "victim is left, so a finale such as The Empty Larder (face: killer hunts victims) never threatens the "
-    "Final Girl: with first_policy, big-bad-wolf in wolfe-asylum (seed 7) runs ~20,000 rounds without an end "
-    "and api.play() raises 'the game did not end within the choice limit'; random_policy(7) needs 217 rounds"))
 def test_a_game_ends_when_the_final_girl_stays_passive():
+    """C9.1 (open): with no victims left, an action aimed at victims aims at the Final Girl, so games end."""
     if "big-bad-wolf" not in RS.killers or "wolfe-asylum" not in RS.scenarios:
         pytest.skip("needs the wolf and the asylum")
     state, _ = new_game(RS, killer="big-bad-wolf", scenario="wolfe-asylum", seed=7)

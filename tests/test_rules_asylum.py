@@ -254,21 +254,21 @@ def test_dazed_enemies_do_not_move_but_still_attack(asy):
     dr, adm = L(asy, "day-room"), L(asy, "admissions")
     s = settle(asy, fg_loc=dr, killers=killer_at(asy, "day-room"), minions=maniacs(asy, "day-room"),
                victims=at(asy, admissions=2), fg_health=6)
-    w = make_work(s)
+    w = make_work(s, ["killer:0"])  # the one daze token goes under the enemy the player picks
     engine.run(w, asy.game.items["chloroform-rag"].use.effects, Ctx())
-    assert w.killers[0].status == {"dazed"} and w.minions[0].status == {"dazed"}
+    assert w.killers[0].status == {"dazed"} and not w.minions[0].status
     w.fg_loc = L(asy, "kitchens")
-    engine.hunt(w, "enemies", "victims", 2, 1)
-    assert w.killers[0].loc == dr and w.minions[0].loc == dr and w.victims[adm] == 2 and w.dead == 0
+    engine.hunt(w, "killer", "victims", 2, 1)
+    assert w.killers[0].loc == dr and w.victims[adm] == 2 and w.dead == 0
     w.fg_loc = dr
-    engine.hunt(w, "enemies", "fg", 1, 1)  # still attacks where it stands
-    assert w.fg_health == 6 - 1 - 1
+    engine.hunt(w, "killer", "fg", 1, 1)  # still attacks where it stands
+    assert w.fg_health == 6 - 1
 
 
 def test_daze_token_is_removed_in_upkeep(asy):
     """S5.5"""
     s = settle(asy, phase="upkeep", sub=0, killers=killer_at(asy, "day-room"), minions=maniacs(asy, "day-room"))
-    w = make_work(s)
+    w = make_work(s, ["killer:0"])
     engine.run(w, asy.game.events["sparking-fuse-box"].effects, Ctx())  # an event that dazes
     assert w.killers[0].status == {"dazed"}
     engine.step_upkeep(w)

@@ -223,12 +223,13 @@ def test_nearest_target_may_be_own_location(base):
     assert kloc(w) == C and w.victims == vic(e=3) and w.dead == 1
 
 
-def test_no_target_anywhere_no_move(base):
-    """C9.2"""
+def test_no_victims_left_aims_at_the_final_girl(base):
+    """C9.1 (open, published default): an action aimed at victims with none on the board aims at the FG."""
     w = make_work(at(base, kloc=C, fg=A))
-    assert engine.choose_target(w, C, "victims") == -1
-    engine.hunt(w, "killer", "victims", 2, 1)
-    assert kloc(w) == C and w.fg_health == base.fg_health
+    assert engine.choose_target(w, C, "victims") == A
+    engine.hunt(w, "killer", "victims", 1, 1)
+    assert kloc(w) != C
+    assert "C9.1" in rules_of(w)
 
 
 def test_distance_tie_goes_to_more_victims(base):
