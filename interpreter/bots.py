@@ -152,56 +152,46 @@ class Greedy:
 
     # -- Action phase ----------------------------------------------------------------------------
     def on_action(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """Score every option by what it would do here and now; end the phase when nothing is worth it."""
         if "rescue" in keys:
             return "rescue"
-        plays = self.playable(state, keys)
-        prof = {k: card_profile(c) for k, c in plays.items()}
-        killer_here = state.fg_loc in self.killer_locs(state)
+        g = state.game
         d = self.dist(state)[state.fg_loc]
-        near_killer = any(d[k] <= 1 for k in self.killer_locs(state))
-        weapon_bonus = sum(state.game.items[h.id].weapon.bonus for h in state.held if state.game.items[h.id].weapon)
-
-        def best(metric: str, floor: float = 0.15):
-            cands = [(prof[k][metric], -state.game.cards[k[5:]].cost, k) for k in prof if prof[k][metric] > floor]
-            return max(cands)[2] if cands else None
-
-        uses = [k for k in keys if k.startswith("use:")]
-        if self.weak(state):
-            for k in uses:
-                return k
-            k = best("heal")
-            if k:
-                return k
-        # content actions (collect tokens, take them) when they are cheap
-        for k in keys:
-            if k.startswith("action:") and "(free)" not in next(o.label for o in choice.options if o.key == k):
-                if state.time >= 2:
-                    return k
-        if killer_here and (weapon_bonus or not self.weak(state) or self.hunting(state)):
-            k = best("damage")
-            if k:
-                return k
-        if state.game.dice_by_fear.get(state.fear, 1) <= 1:
-            k = best("fear")
-            if k:
-                return k
+        danger = self.killer_locs(state)
+        killer_here = state.fg_loc in danger
+        weapons = [g.items[h.id].weapon for h in state.held if g.items[h.id].weapon]
+        in_reach = killer_here or any(w.range >= 1 and any(d[k] == w.range for k in danger) for w in weapons)
         goal = self.goal(state)
-        if killer_here and self.weak(state) or goal != state.fg_loc or (near_killer and self.weak(state)):
-            k = best("move")
-            if k:
-                return k
-        if state.fg_loc in state.game.board.pile_of and len(state.held) + len(state.pack) < 3:
-            k = best("search")
-            if k:
-                return k
-        if state.fg_health < state.game.fg.health:
-            k = best("heal")
-            if k:
-                return k
+        steps_to_goal = d[goal] if goal != state.fg_loc else 0
+        missing = g.fg.health - state.fg_health
+        dice = g.dice_by_fear.get(state.fear, 1)
+        hunting = self.hunting(state)
+        at_pile = state.fg_loc in g.board.pile_of and bool(state.piles[g.board.pile_of[state.fg_loc]])
+        reactions = sum(1 for c in state.hand if g.cards[c].kind == "reaction")
+
+        scores: dict[str, float] = {"end": 0.35}
         for k in keys:
-            if k.startswith("action:"):
-                return k
-        return "end"
+            if k.startswith("play:"):
+                card = g.cards[k[5:]]
+                p = card_profile(card)
+                v = 0.0
+                v += p["move"] * (1.0 if steps_to_goal else 0.0) * (1.6 if killer_here and self.weak(state) else 1.0)
+                v += p["damage"] * (2.5 if in_reach and (hunting or not self.weak(state) or weapons) else 0.0)
+                v += p["heal"] * min(missing, 3) * 0.9
+                v += p["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
+                v += p["search"] * (2.0 if at_pile and len(state.held) + len(state.pack) < 4 else 0.0)
+                v += p["time"] * (0.3 if state.time <= 2 else 0.1)
+                v -= 0.2 if card.kind == "action" and reactions == 0 and card_profile(card)["prevent"] else 0.0
+                scores[k] = v
+            elif k.startswith("use:"):
+                it = g.items[k[4:]]
+                heals = sum(_amount(e.n) for e in _walk(it.use.effects) if type(e) is n.Heal)
+                scores[k] = 1.0 * min(missing, heals) + 0.3 if heals else 0.4
+            elif k.startswith("action:"):
+                free = "(free)" in next(o.label for o in choice.options if o.key == k)
+                scores[k] = 0.6 if free else (0.8 if state.time >= 2 else 0.2)
+        best = max(scores, key=lambda k: (scores[k], k))
+        return best
 
     def on_move(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         goal = self.goal(state)
@@ -228,11 +218,13 @@ class Greedy:
         return "rescue"
 
     def on_check(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """Convert a 3–4 only when it turns a failure into a success and the hand can spare two cards."""
         rerolls = [k for k in keys if k.startswith("reroll:")]
-        if "convert" in keys and len(state.hand) >= 4:
-            return "convert"
-        if rerolls and "0 success" in choice.prompt:
+        failing = " 0 success" in choice.prompt
+        if failing and rerolls:
             return rerolls[0]
+        if "convert" in keys and failing and len(state.hand) >= 5:
+            return "convert"
         return "accept"
 
     def on_convert_discard(self, state: GameState, choice: Choice, keys: list[str]) -> str:
@@ -240,13 +232,25 @@ class Greedy:
         return min(keys, key=lambda k: (card_value(cards[k[8:]]), k))
 
     def on_buy(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """Keep a full hand: free basics first, then the best value for the time, never rerolls first."""
         cards = state.game.cards
-        if len(state.hand) >= 8:
+        if len(state.hand) >= 7:
             return "done"
-        buys = [(card_value(cards[k[4:]]) / (1 + cards[k[4:]].cost) + 0.15 * cards[k[4:]].cost, k)
-                for k in keys if k.startswith("buy:")]
-        buys = [b for b in buys if card_value(cards[b[1][4:]]) > 0.5]
-        return max(buys)[1] if buys else "done"
+        counts: dict[str, int] = {}
+        for c in state.hand:
+            counts[c] = counts.get(c, 0) + 1
+
+        def score(k: str) -> float:
+            c = cards[k[4:]]
+            v = card_value(c) - 0.6 * counts.get(c.id, 0)
+            if c.kind == "reroll":
+                v -= 1.0
+            if c.cost == 0:
+                v += 0.8
+            return v / (1 + 0.35 * c.cost)
+
+        buys = [k for k in keys if k.startswith("buy:") and score(k) > 0.25]
+        return max(buys, key=lambda k: (score(k), k)) if buys else "done"
 
     def on_reaction(self, state, choice, keys):
         reacts = [k for k in keys if k.startswith("react:")]
