@@ -538,13 +538,25 @@ def resolve_loc(w: Work, name: str) -> int:
     return w.game.board.index.get(name, -1)
 
 
+COVERAGE: Optional[set] = None
+"""A coverage recorder (``lastbreath coverage``, interpreter/coverage.py): while it is a set,
+``run`` adds the span of every effect it resolves and ``play_card`` the span of the outcome it
+picks. Off (None, the default) it costs one global lookup per ``run``."""
+
+
 def run(w: Work, effects, ctx: Ctx) -> None:
     """Resolve effects top to bottom; events they cause name the effect's file:line:col as source."""
     ctl = w.ctl
     outer = ctl.node
-    for e in effects:
-        ctl.node = e
-        EXEC[type(e)](w, e, ctx)
+    if COVERAGE is None:
+        for e in effects:
+            ctl.node = e
+            EXEC[type(e)](w, e, ctx)
+    else:
+        for e in effects:
+            ctl.node = e
+            COVERAGE.add(e.span)
+            EXEC[type(e)](w, e, ctx)
     ctl.node = outer
 
 
@@ -830,17 +842,23 @@ def _pieces_with(w: Work, who: str, loc: int):
             + [("minion", i) for i, m in enumerate(w.minions) if m.loc == loc])
 
 
-def _set_status(w: Work, piece, status: frozenset) -> None:
+def update_piece(w: Work, piece, **changes) -> None:
+    """Replace one killer or minion with a copy that has some fields changed."""
     kind, i = piece
     if kind == "killer":
         ks = list(w.killers)
-        ks[i] = _evolve_killer(ks[i], status=status)
+        ks[i] = _evolve_killer(ks[i], **changes)
         w.killers = tuple(ks)
     else:
         ms = list(w.minions)
-        m = ms[i]
-        ms[i] = MinionState(m.kind, m.loc, m.health, status)
+        d = dict(ms[i].__dict__)
+        d.update(changes)
+        ms[i] = MinionState(**d)
         w.minions = tuple(ms)
+
+
+def _set_status(w: Work, piece, status: frozenset) -> None:
+    update_piece(w, piece, status=status)
 
 
 def _piece_status(w: Work, piece) -> frozenset:
@@ -1272,7 +1290,7 @@ def damage_minions(w: Work, loc: int, dmg: int) -> None:
             dead.add(i)
             emit(w, "minion", f"a {w.game.minions[m.kind].name} is killed", "C15.2")
         else:
-            ms[i] = MinionState(m.kind, m.loc, m.health - hit)
+            ms[i] = MinionState(m.kind, m.loc, m.health - hit, m.status)
     w.minions = tuple(m for i, m in enumerate(ms) if i not in dead)
 
 
@@ -1384,6 +1402,8 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     tier = {0: "failure", 1: "success", 2: "great success"}.get(out.min_successes if out else 0, f"{succ}+ successes")
     emit(w, "outcome", f"{succ} success(es): {tier}", "C2.3")
     if out is not None:
+        if COVERAGE is not None:
+            COVERAGE.add(out.span)
         run(w, out.effects, ctx)
 
 
@@ -1411,16 +1431,7 @@ def _piece_loc(w: Work, piece) -> int:
 
 
 def _set_piece_loc(w: Work, piece, loc: int) -> None:
-    kind, i = piece
-    if kind == "killer":
-        ks = list(w.killers)
-        ks[i] = _evolve_killer(ks[i], loc=loc)
-        w.killers = tuple(ks)
-    else:
-        ms = list(w.minions)
-        m = ms[i]
-        ms[i] = MinionState(m.kind, loc, m.health)
-        w.minions = tuple(ms)
+    update_piece(w, piece, loc=loc)
 
 
 def choose_target(w: Work, at: int, target: str) -> int:

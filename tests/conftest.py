@@ -33,3 +33,24 @@ def load_with(tmp_path: Path, text: str, name: str = "extra.fg"):
     f = tmp_path / name
     f.write_text(text, encoding="utf-8")
     return load_ruleset([*bundled_paths(), f])
+
+
+def need(w, fn, *args):
+    """The choice ``fn`` stops at (it must need one)."""
+    with pytest.raises(engine.NeedChoice) as ei:
+        fn(w, *args)
+    return ei.value.choice
+
+
+def finish_phase(w, limit: int = 20) -> None:
+    """Run the steps of the current phase until it ends (a phase may take several steps)."""
+    ph = w.phase
+    for _ in range(limit):
+        if w.phase != ph:
+            return
+        engine.STEPS[ph](w)
+    raise AssertionError(f"the {ph} phase did not end")
+
+
+def rules_of(w):
+    return [e.rule for e in w.ctl.events]

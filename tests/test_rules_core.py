@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import load_with, make_work
+from conftest import finish_phase, load_with, make_work, need, rules_of
 
 from lastbreath.dsl.diagnostics import IllegalChoice
 from lastbreath.interpreter import api, engine, rng
@@ -79,26 +79,6 @@ def loc(state, lid: str) -> int:
 def killer(state, **kw):
     return (attrs.evolve(state.killers[0], **kw),)
 
-
-def need(w, fn, *args):
-    """The choice ``fn`` stops at (it must need one)."""
-    with pytest.raises(engine.NeedChoice) as ei:
-        fn(w, *args)
-    return ei.value.choice
-
-
-def finish_phase(w, limit: int = 20) -> None:
-    """Run the steps of the current phase until it ends (a phase may take several steps)."""
-    ph = w.phase
-    for _ in range(limit):
-        if w.phase != ph:
-            return
-        engine.STEPS[ph](w)
-    raise AssertionError(f"the {ph} phase did not end")
-
-
-def rules_of(w):
-    return [e.rule for e in w.ctl.events]
 
 
 @pytest.fixture()

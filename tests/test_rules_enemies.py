@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import load_with, make_work
+from conftest import finish_phase, load_with, make_work, need, rules_of
 
 from lastbreath.interpreter import api, engine, rng
 from lastbreath.interpreter.engine import Ctx
@@ -92,25 +92,6 @@ def counter_for(seed: int, faces, start: int = 0) -> int:
 def rig(state, faces, **fields):
     return settle(state, rng=counter_for(state.seed, faces), **fields)
 
-
-def need(w, fn, *args):
-    with pytest.raises(engine.NeedChoice) as ei:
-        fn(w, *args)
-    return ei.value.choice
-
-
-def finish_phase(w, limit: int = 20) -> None:
-    """Run the steps of the current phase until it ends (a phase may take several steps)."""
-    ph = w.phase
-    for _ in range(limit):
-        if w.phase != ph:
-            return
-        engine.STEPS[ph](w)
-    raise AssertionError(f"the {ph} phase did not end")
-
-
-def rules_of(w):
-    return [e.rule for e in w.ctl.events]
 
 
 def first(w, rule, text="", kind=""):
