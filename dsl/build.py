@@ -16,10 +16,16 @@ from typing import Any, Callable, Optional
 import attrs
 
 from . import nodes as n
-from .diagnostics import Diagnostic, Span
+from .diagnostics import MAX_REPORTED, Diagnostic, Span
 from .syntax import Atom, Block, Line
 
 PHASES = ("action", "planning", "killer", "panic", "upkeep")
+# triggers that only one kind of source fires: the blocks they may stand in, and where that is (W201)
+FIRES_ONLY_IN = {
+    "gained": (("item",), "on an item, when the Final Girl gains it"),
+    "revealed": (("finale", "dark_power"), "on a finale or a dark power, when it is revealed"),
+    "drawn": (("event",), "on an event, when it is drawn"),
+}
 TARGETS = ("fg", "victims", "fg-or-victims")
 QUANTITIES = ("fear", "time", "health", "bloodlust")
 COUNTABLES = ("victims", "minions", "dead", "rescued")
@@ -30,7 +36,7 @@ SPECIAL_LOCS = ("here", "killer-location")
 class Ref:
     """A name used by content, resolved by the checker."""
 
-    kind: str  # item | loc | mode | minion | tag | pathtag | token | deck | pack
+    kind: str  # item | loc | mode | minion | tag | pathtag | token | deck | pack | fear (a killer's)
     name: str
     span: Span
     scope: str  # id of the declaration it stands in (scenario or killer id), or ""
@@ -67,6 +73,16 @@ _DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "a
             "killer": "killer", "minions": "minions", "enemies": "enemies"}
 
 
+def _first_words(pat: Pattern) -> tuple[str, ...]:
+    """The words a line matching this pattern can start with."""
+    head = pat.parts[0]
+    if isinstance(head, str):
+        return (head,)
+    kind = head[1]
+    return {"quantity": QUANTITIES, "target": TARGETS, "countable": COUNTABLES,
+            "killer": ("killer",), "minions": ("minions",), "enemies": ("enemies",)}.get(kind, ())
+
+
 def _patterns(classes) -> tuple[Pattern, ...]:
     return tuple(Pattern.compile(c, p) for c in classes for p in c.PHRASES)
 
@@ -94,6 +110,34 @@ class Builder:
         close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
         hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(sorted(choices))[:200]
         self.error(span, code, f"unknown {what} '{word}'", hint)
+
+    def rejoin(self, lines) -> list[Line]:
+        """The lines of a block, with a line that starts with a block (E102) or with 'else' (E106)
+        reported and, to go on checking, joined to the line above it ('card x' then '{ … }' on
+        the next line reads as 'card x { … }')."""
+        out: list[Line] = []
+        for line in lines:
+            first = line.parts[0]
+            prev = out[-1] if out else None
+            if isinstance(first, Block):
+                joins = prev is not None and not isinstance(prev.parts[-1], Block)
+                hint = "a block follows the words of its line: 'success { … }'"
+                if joins and prev.span.end_line == first.span.line - 1:  # type: ignore[union-attr]
+                    hint = f"put the '{{' at the end of line {prev.span.end_line}: '{prev.text()} {{'"  # type: ignore[union-attr]
+                self.error(Span(self.path, first.span.line, first.span.col, first.span.line, first.span.col + 1),
+                           "E102", "a block cannot start a line", hint)
+            elif line.head() == "else":
+                joins = prev is not None and prev.head() == "if" and isinstance(prev.parts[-1], Block)
+                self.error(first.span, "E106", "'else' must follow '}' on the same line",
+                           "write '} else {' on one line: a newline ends the 'if' line")
+            else:
+                out.append(line)
+                continue
+            if joins:
+                assert prev is not None
+                out[-1] = Line(Span(self.path, prev.span.line, prev.span.col, line.span.end_line, line.span.end_col),
+                               prev.parts + line.parts)
+        return out
 
     # --- phrase matching --------------------------------------------------------------------
     def _slot(self, kind: str, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
@@ -172,11 +216,22 @@ class Builder:
         return pat.cls(span, **values)
 
     def _best(self, patterns, text: str) -> str:
-        displays = [p.display for p in patterns]
-        close = difflib.get_close_matches(text, displays, n=1, cutoff=0.3)
-        if not close:
-            first = text.split()[0] if text.split() else ""
-            close = [d for d in displays if d.split()[0] == first][:1]
+        """'did you mean': among the phrases that can start with the line's first word (a word
+        slot such as fear|time|… shown as that word) the closest one, or two when they are about
+        as close; else the closest phrase of all."""
+        first = text.split()[0] if text.split() else ""
+        same = []
+        for p in patterns:
+            if first and first in _first_words(p):
+                rest = p.display.split(" ", 1)[1:]
+                same.append(" ".join([first, *rest]))
+        if same:
+            scored = sorted(((difflib.SequenceMatcher(None, text, d).ratio(), d) for d in dict.fromkeys(same)),
+                            key=lambda t: -t[0])
+            if len(scored) > 1 and scored[0][0] - scored[1][0] < 0.1:
+                return f"did you mean '{scored[0][1]}' or '{scored[1][1]}'?"
+            return f"did you mean '{scored[0][1]}'?"
+        close = difflib.get_close_matches(text, [p.display for p in patterns], n=1, cutoff=0.3)
         return f"did you mean '{close[0]}'?" if close else ""
 
     @staticmethod
@@ -190,6 +245,9 @@ class Builder:
             if node is not None:
                 return node  # type: ignore[return-value]
         if report:
+            last = atoms[-1].span if atoms else span
+            if atoms and last.line == span.line:  # under the whole condition
+                span = Span(span.path, span.line, span.col, last.end_line, last.end_col)
             self.error(span, "E208", f"unknown condition '{' '.join(a.text() for a in atoms)}'",
                        self._best(CONDITION_PATTERNS, self._generic(atoms)))
         return None
@@ -208,7 +266,7 @@ class Builder:
         if block is None:
             return ()
         out = []
-        for line in block.lines:
+        for line in self.rejoin(block.lines):
             node = self.effect(line)
             if node is not None:
                 out.append(node)
@@ -229,6 +287,8 @@ class Builder:
             if not ok:
                 self.error(atoms[1].span, "E205", "repeat needs a number", "write 'repeat 2 { … }'")
                 return None
+            if isinstance(amount, int) and amount < 0:
+                self.error(atoms[1].span, "E209", f"repeat {amount}: the count cannot be negative", "")
             return n.Repeat(line.span, amount, self.effects(blocks[0]))
         if head == "choose" and len(atoms) == 1 and len(blocks) == 1:
             return self._choose(line, blocks[0])
@@ -245,6 +305,10 @@ class Builder:
         for pat in EFFECT_PATTERNS:
             node = self._match(pat, atoms, line.span)
             if node is not None:
+                for a in atoms:  # no effect phrase takes a negative number
+                    if a.kind == "number" and int(a.value) < 0:  # type: ignore[arg-type]
+                        self.error(a.span, "E209", f"'{line.text()}': {a.value} cannot be negative",
+                                   "amounts and counts are 0 or more")
                 return node
         self.error(line.span, "E207", f"unknown effect '{line.text()}'", self._best(EFFECT_PATTERNS, self._generic(atoms)))
         return None
@@ -290,7 +354,7 @@ class Builder:
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
-        for sub in block.lines:
+        for sub in self.rejoin(block.lines):
             if (len(sub.parts) == 2 and isinstance(sub.parts[0], Atom) and sub.parts[0].kind == "string"
                     and isinstance(sub.parts[1], Block)):
                 options.append(n.ChooseOption(sub.span, str(sub.parts[0].value), self.effects(sub.parts[1])))
@@ -304,7 +368,7 @@ class Builder:
     def _roll(self, line: Line, block: Block) -> Optional[n.Roll]:
         rows = []
         seen: set[int] = set()
-        for sub in block.lines:
+        for sub in self.rejoin(block.lines):
             atoms = sub.words()
             blocks = [p for p in sub.parts if isinstance(p, Block)]
             faces = [a.value for a in atoms[1:] if a.kind == "number"]
@@ -320,8 +384,9 @@ class Builder:
         return n.Roll(line.span, tuple(rows))
 
     # --- abilities (when / at / instead / rule / win / lose) --------------------------------
-    def ability(self, line: Line, acc: dict) -> bool:
-        """Handle a trigger, replacement, rule or end condition line; False if it is none."""
+    def ability(self, line: Line, acc: dict, kind: str = "") -> bool:
+        """Handle a trigger, replacement, rule or end condition line (in a ``kind`` block); False
+        if it is none."""
         head = line.head()
         atoms = line.words()
         blocks = [p for p in line.parts if isinstance(p, Block)]
@@ -348,6 +413,14 @@ class Builder:
             trig = self._trigger_event(line, words)
             if trig is not None:
                 event, arg = trig
+                where = FIRES_ONLY_IN.get(event)
+                if where is not None and kind and kind not in where[0]:
+                    words_span = Span(self.path, atoms[0].span.line, atoms[0].span.col, atoms[-1].span.end_line,
+                                      atoms[-1].span.end_col)
+                    what = kind.replace("_", " ")
+                    what = ("an " if what[0] in "aeiou" else "a ") + what
+                    self.diags.append(Diagnostic(words_span, "W201", f"'{' '.join(words)}' never fires in {what}",
+                                                 f"it fires only {where[1]}", severity="warning"))
                 acc.setdefault("triggers", []).append(n.Trigger(line.span, event, arg, self.effects(blocks[0])))
             return True
         return False
@@ -432,13 +505,13 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose"}
-    for line in block.lines:
+    for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
             b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
             continue
         if abilities and head in ("when", "at", "instead", "rule", "win", "lose"):
-            if b.ability(line, acc):
+            if b.ability(line, acc, kind):
                 continue
         reader = readers.get(head)
         if reader is None:
@@ -449,7 +522,10 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
             b.error(line.span, "E206", f"'{head}' is given twice in this {kind}", f"the first is at line {seen[head].line}")
             continue
         seen[head] = line.span
+        before = len(b.diags)
         reader(b, line, acc)
+        if any(d.severity == "error" for d in b.diags[before:]):
+            acc.setdefault("_failed", set()).add(head)  # reported here: not 'missing' too
     return acc
 
 
@@ -458,6 +534,19 @@ def _set(key: str, kind: str, what: str) -> Reader:
         value = b.one(line, kind, what)
         if value is not None:
             acc[key] = value
+    return reader
+
+
+def _count(key: str, minimum: int) -> Reader:
+    """'key N' with N at least ``minimum`` (E209 otherwise)."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "number", "number")
+        if value is None:
+            return
+        if int(value) < minimum:
+            b.error(line.words()[1].span, "E209", f"'{line.head()}' must be at least {minimum}, not {value}", "")
+            return
+        acc[key] = value
     return reader
 
 
@@ -479,12 +568,18 @@ def _effects(key: str) -> Reader:
     return reader
 
 
+_HEAD_OF = {"reset": "time", "time_range": "time", "fear_range": "fear", "zones": "zone", "sides": "side",
+            "last_breath": "last", "locations": "location", "setups": "setup"}  # key in acc -> its line's head
+
+
 def _require(b: Builder, acc: dict, span: Span, kind: str, keys: dict[str, str]) -> bool:
     ok = True
+    failed = acc.get("_failed", ())  # lines given but reported already (a wrong value): not missing too
     for key, example in keys.items():
         if key not in acc:
-            b.error(span, "E202", f"this {kind} has no '{key.replace('_', ' ')}' line", f"add '{example}'")
             ok = False
+            if _HEAD_OF.get(key, key) not in failed:
+                b.error(span, "E202", f"this {kind} has no '{key.replace('_', ' ')}' line", f"add '{example}'")
     return ok
 
 
@@ -522,8 +617,8 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
             b.error(line.span, "E205", "write 'reroll fails' or 'reroll N'", "")
 
     readers: dict[str, Reader] = {
-        "name": _set("name", "string", "string"), "kind": kind, "cost": _set("cost", "number", "number"),
-        "copies": _set("copies", "number", "number"), "start": start, "dice": _set("dice", "number", "number"),
+        "name": _set("name", "string", "string"), "kind": kind, "cost": _count("cost", 0),
+        "copies": _count("copies", 1), "start": start, "dice": _set("dice", "number", "number"),
         "reroll": reroll, **{t: outcome for t in TIERS},
     }
     acc = _read_body(b, "card", block, readers)
@@ -557,6 +652,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         if i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals or vals["hands"] not in (1, 2):
             b.error(line.span, "E205", "write 'weapon hands 1 range 0 bonus 1' (hands 1 or 2)", "")
             return
+        if vals.get("range", 0) < 0:
+            b.error(line.span, "E209", "a weapon's range cannot be negative", "")
         acc["weapon"] = n.Weapon(line.span, vals["hands"], vals.get("range", 0), vals.get("bonus", 0))
 
     def use(b: Builder, line: Line, acc: dict) -> None:
@@ -565,10 +662,12 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         if len(atoms) != 3 or atoms[1].value != "time" or atoms[2].kind != "number" or blk is None:
             b.error(line.span, "E205", "write 'use time N { … }'", "")
             return
+        if int(atoms[2].value) < 0:  # type: ignore[arg-type]
+            b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time", "write 'use time 0 { … }'")
         acc["use"] = n.ItemUse(line.span, int(atoms[2].value), b.effects(blk))  # type: ignore[arg-type]
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
-                                  "uses": _set("uses", "number", "number"), "use": use, "keep": _flag("keep")}
+                                  "uses": _count("uses", 0), "use": use, "keep": _flag("keep")}
     acc = _read_body(b, "item", block, readers, abilities=True)
     _require(b, acc, line.span, "item", {"name": 'name "…"'})
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
@@ -649,7 +748,7 @@ def build_terror(b: Builder, line: Line, owner: str) -> Optional[n.Terror]:
 
 
 def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
-    got = _named(b, line, "minion", {k: _set(k, "number", "number") for k in ("health", "move", "damage", "limit")},
+    got = _named(b, line, "minion", {"health": _count("health", 1), **{k: _count(k, 0) for k in ("move", "damage", "limit")}},
                  abilities=False)
     if got is None:
         return None
@@ -673,6 +772,8 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
                 ok = False
                 break
             pairs.append((str(atoms[i].value), int(atoms[i + 1].value)))  # type: ignore[arg-type]
+            if int(atoms[i + 1].value) < 0:  # type: ignore[arg-type]
+                b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
         if not ok:
             b.error(l.span, "E205", "write 'supply KIND N KIND N …'", "")
             return
@@ -706,7 +807,7 @@ def _read_action(b: Builder, line: Line, acc: dict) -> None:
         if c is not None:
             s["cond"] = c
 
-    got = _named(b, line, "action", {"if": cond, "time": _set("time", "number", "number"), "free": _flag("free"),
+    got = _named(b, line, "action", {"if": cond, "time": _count("time", 0), "free": _flag("free"),
                                      "effect": _effects("effect")}, abilities=False)
     if got is None:
         return
@@ -766,7 +867,7 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
         if blk is None:
             return
         levels = []
-        for sub in blk.lines:
+        for sub in b.rejoin(blk.lines):
             atoms = sub.words()
             blocks = [p for p in sub.parts if isinstance(p, Block)]
             words = [a.value for a in atoms]
@@ -820,10 +921,13 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             acc.setdefault("minions", []).append(m)
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
-                                  "fear": _set("fear", "number", "number"), "modes": modes, "bloodlust": bloodlust,
+                                  "fear": _count("fear", 0), "modes": modes, "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
+    if "fear" in acc:  # checked against every player board's fear range, once all is loaded
+        fear_line = next(ln for ln in head[1].lines if ln.head() == "fear")
+        b.refs.append(Ref("fear", str(acc["fear"]), fear_line.words()[1].span, kid))
     _require(b, acc, line.span, "killer", {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
                                            "bloodlust": "bloodlust { level move 1 damage 1 }"})
     if "bloodlust" in acc and not acc["bloodlust"]:
@@ -907,7 +1011,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
         b.refs.append(Ref("tag", str(atoms[1].value), atoms[1].span, sid))
         followers = -1
         if blocks:
-            sub = _read_body(b, "link", blocks[0], {"followers": _set("followers", "number", "number")})
+            sub = _read_body(b, "link", blocks[0], {"followers": _count("followers", 0)})
             followers = sub.get("followers", -1)
         acc.setdefault("links", []).append(n.Link(line.span, str(atoms[1].value), cond, followers))
 
@@ -934,6 +1038,9 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                 b.error(l.span, "E205", "write 'victims at LOC N'", "")
                 return
             b.refs.append(Ref("loc", str(atoms[2].value), atoms[2].span, sid))
+            if int(atoms[3].value) < 0:  # type: ignore[arg-type]
+                b.error(atoms[3].span, "E209", f"a setup cannot place {atoms[3].value} victims", "0 or more")
+                return
             s.setdefault("victims", []).append((str(atoms[2].value), int(atoms[3].value)))  # type: ignore[arg-type]
 
         def tokens(b: Builder, l: Line, s: dict) -> None:
@@ -989,6 +1096,20 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())))
 
 
+MAX_TRACK = 100  # values on the time or fear track
+
+
+def _range_ok(b: Builder, line: Line, what: str, bounds: tuple) -> bool:
+    low, high = bounds
+    if low > high:
+        b.error(line.span, "E209", f"the {what} range {low} {high} is reversed", f"write '{what} range {high} {low}'")
+        return False
+    if high - low > MAX_TRACK:
+        b.error(line.span, "E209", f"the {what} range {low} {high} is longer than {MAX_TRACK} steps", "")
+        return False
+    return True
+
+
 def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
     head = _decl_header(b, line)
     if head is None:
@@ -1008,20 +1129,28 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
             if len(words) == 3 and words[1] == "reset" and len(nums) == 1:
                 s["reset"] = nums[0].value
             elif len(words) == 4 and words[1] == "range" and len(nums) == 2:
-                s["time_range"] = (nums[0].value, nums[1].value)
+                if _range_ok(b, l, "time", (nums[0].value, nums[1].value)):
+                    s["time_range"] = (nums[0].value, nums[1].value)
             else:
                 b.error(l.span, "E205", "write 'time reset 6' or 'time range -1 10'", "")
 
         def fear(b: Builder, l: Line, s: dict) -> None:
             nums = [a.value for a in l.words()[2:] if a.kind == "number"]
             if len(l.words()) == 4 and l.words()[1].value == "range" and len(nums) == 2:
-                s["fear_range"] = tuple(nums)
+                if _range_ok(b, l, "fear", tuple(nums)):
+                    s["fear_range"] = tuple(nums)
             else:
                 b.error(l.span, "E205", "write 'fear range 0 9'", "")
 
         def zone(b: Builder, l: Line, s: dict) -> None:
             words = [a.value for a in l.words()]
             if len(words) == 5 and words[3] == "dice" and all(isinstance(words[i], int) for i in (1, 2, 4)):
+                if words[1] > words[2]:  # type: ignore[operator]
+                    b.error(l.span, "E209", f"the zone {words[1]}–{words[2]} is reversed",
+                            f"write 'zone {words[2]} {words[1]} dice {words[4]}'")
+                    return
+                if words[4] < 0:  # type: ignore[operator]
+                    b.error(l.words()[4].span, "E209", "a zone cannot roll a negative number of dice", "")
                 s.setdefault("zones", []).append(n.Zone(l.span, words[1], words[2], words[4]))  # type: ignore[arg-type]
             else:
                 b.error(l.span, "E205", "write 'zone LOW HIGH dice N'", "")
@@ -1029,8 +1158,9 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
         sub = _read_body(b, "side", blk, {"time": time, "fear": fear, "zone": zone})
         _require(b, sub, line.span, "side", {"reset": "time reset 6", "time_range": "time range -1 10",
                                             "fear_range": "fear range 0 9", "zones": "zone 0 2 dice 3"})
-        tr = sub.get("time_range", (-1, 10))
-        fr = sub.get("fear_range", (0, 9))
+        bad = (1, 0)  # a range reported already: an empty one, which the checker skips
+        tr = sub.get("time_range", bad if "time" in sub.get("_failed", ()) else (-1, 10))
+        fr = sub.get("fear_range", bad if "fear" in sub.get("_failed", ()) else (0, 9))
         acc.setdefault("sides", []).append(n.Side(line.span, sid, sub.get("reset", 6), tr[0], tr[1], fr[0], fr[1],
                                                   tuple(sub.get("zones", ()))))
 
@@ -1040,6 +1170,8 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
             nums = b.ints(line, 2)
             if nums:
                 acc["last_breath"] = tuple(nums)
+                if min(nums) < 0:
+                    b.error(line.span, "E209", "last-breath tokens cannot be negative", "")
         else:
             b.error(line.span, "E205", "write 'last breath 0 0 0 1 2 3'", "")
 
@@ -1047,6 +1179,8 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
         words = line.words()
         if len(words) == 3 and words[1].value == "limit" and words[2].kind == "number":
             acc["hand_limit"] = int(words[2].value)  # type: ignore[arg-type]
+            if acc["hand_limit"] < 1:
+                b.error(words[2].span, "E209", f"the hand limit must be at least 1, not {acc['hand_limit']}", "")
         else:
             b.error(line.span, "E205", "write 'hand limit 10'", "")
 
@@ -1085,7 +1219,9 @@ def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
     """Build every declaration in a parsed file."""
     b = Builder(path)
     decls: list = []
-    for line in lines:
+    for line in b.rejoin(lines):
+        if len(b.diags) > MAX_REPORTED:
+            break  # only the first ones are shown (cap_per_file): stop spending time on the rest
         head = line.head()
         if head == "card":
             decl = build_card(b, line)

@@ -25,6 +25,15 @@ def _hint(word: str, choices) -> str:
     return f"did you mean '{close[0]}'?" if close else ""
 
 
+def _hint_or_known(word: str, choices, what: str) -> str:
+    """'did you mean', or else the known names (the first few)."""
+    known = sorted(choices)
+    if not known:
+        return ""
+    shown = ", ".join(known[:8]) + (f" and {len(known) - 8} more" if len(known) > 8 else "")
+    return _hint(word, known) or f"known {what}: {shown}"
+
+
 CORE = "core"  # the pack of the bundled content
 
 
@@ -88,9 +97,9 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
 
     for r in refs:
         if r.kind == "item" and r.name not in tables["items"]:
-            err(r.span, "E204", f"unknown item '{r.name}'", _hint(r.name, tables["items"]))
+            err(r.span, "E204", f"unknown item '{r.name}'", _hint_or_known(r.name, tables["items"], "items"))
         elif r.kind == "minion" and r.name not in tables["minions"]:
-            err(r.span, "E204", f"unknown minion '{r.name}'", _hint(r.name, tables["minions"]))
+            err(r.span, "E204", f"unknown minion '{r.name}'", _hint_or_known(r.name, tables["minions"], "minions"))
         elif r.kind in ("item", "minion"):
             from_pack(r, r.kind + "s")
         elif r.kind == "pack":
@@ -106,7 +115,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.scope in scenarios:
                 locs |= {loc.id for loc in scenarios[r.scope].locations}
             if r.name not in locs:
-                hint = _hint(r.name, locs)
+                hint = _hint_or_known(r.name, locs, "locations") if r.scope in scenarios else _hint(r.name, locs)
                 if r.scope not in scenarios and not hint:
                     hint = "outside a scenario only 'here' and 'killer-location' are known"
                 err(r.span, "E204", f"unknown location '{r.name}'", hint)
@@ -121,6 +130,12 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
                 where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
                 err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
                     _hint(r.name, declared) or f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario")
+        elif r.kind == "fear":  # a killer's starting fear, on every side of every player board
+            for pb in tables["player_boards"].values():
+                for side in pb.sides:
+                    if side.fear_min <= side.fear_max and not side.fear_min <= int(r.name) <= side.fear_max:
+                        err(r.span, "E209", f"the killer's starting fear {r.name} is outside the fear range "
+                            f"{side.fear_min}–{side.fear_max} of player board '{pb.id}' (side '{side.id}')", "")
         elif r.kind == "pathtag":
             tags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
             if r.name not in tags and r.scope in scenarios:
@@ -218,16 +233,21 @@ def _check_scenario(s: n.Scenario, err) -> None:
 
 def _check_board(pb: n.PlayerBoard, err) -> None:
     for side in pb.sides:
-        covered: set[int] = set()
-        for z in side.zones:
-            for f in range(z.low, z.high + 1):
-                if f in covered:
-                    err(z.span, "E210", f"fear {f} is in two zones")
-                covered.add(f)
-        missing = [f for f in range(side.fear_min, side.fear_max + 1) if f not in covered]
-        if missing:
-            err(side.span, "E210", f"fear values {missing} are in no zone")
-        if not side.time_min <= side.time_reset <= side.time_max:
+        if side.fear_min <= side.fear_max:  # (the builder reports a reversed range)
+            covered: set[int] = set()
+            for z in side.zones:
+                if not side.fear_min <= z.low <= z.high <= side.fear_max:  # also bounds the loop below
+                    err(z.span, "E209", f"the zone {z.low}–{z.high} is outside the fear range "
+                        f"{side.fear_min}–{side.fear_max}", "")
+                    continue
+                for f in range(z.low, z.high + 1):
+                    if f in covered:
+                        err(z.span, "E210", f"fear {f} is in two zones")
+                    covered.add(f)
+            missing = [f for f in range(side.fear_min, side.fear_max + 1) if f not in covered]
+            if missing:
+                err(side.span, "E210", f"fear values {missing} are in no zone")
+        if side.time_min <= side.time_max and not side.time_min <= side.time_reset <= side.time_max:
             err(side.span, "E209", "the time reset is outside the time range")
     if not pb.last_breath:
         err(pb.span, "E202", "no last-breath tokens")

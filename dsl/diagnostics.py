@@ -1,34 +1,496 @@
 """Diagnostics: what the parser and checker report, and how a person reads it.
 
-Codes are stable and kept in one catalogue (``CODES``); tests assert codes and positions, not
-prose. E1xx are syntax errors, E2xx checking errors, E3xx runtime and choice errors.
+Codes are stable and kept in one catalogue (``CATALOGUE``: code, title, explanation, a bad
+example and its fix; ``CODES`` maps code -> title); tests assert codes and positions, not prose.
+E1xx are syntax errors, E2xx checking errors, W2xx warnings, E3xx runtime and choice errors (the
+``code`` of the exceptions below). docs/errors.md is generated from the catalogue
+(``lastbreath explain-error --markdown > docs/errors.md``); ``lastbreath explain-error CODE``
+prints one entry.
 """
 
 from __future__ import annotations
 
+import functools
+
 import attrs
 
-CODES: dict[str, str] = {
-    "E100": "the file cannot be read as text",
-    "E101": "unexpected character",
-    "E102": "unexpected token",
-    "E103": "unbalanced brace or parenthesis",
-    "E104": "unterminated string",
-    "E105": "file too large or nested too deep",
-    "E200": "unknown declaration",
-    "E201": "unknown line in this block",
-    "E202": "missing required line",
-    "E203": "duplicate id",
-    "E204": "unknown name",
-    "E205": "wrong value type",
-    "E206": "line given twice",
-    "E207": "unknown effect phrase",
-    "E208": "unknown condition",
-    "E209": "value out of range",
-    "E210": "inconsistent content",
-    "E211": "unknown location tag",
-    "E212": "a name from a pack that is not in 'depends'",
+@attrs.frozen
+class ErrorInfo:
+    """One entry of the catalogue: a stable code, what it means, a short bad example and its fix.
+
+    ``lang`` is the language of the example and the fix: "fg" (content, checked by the tests:
+    the example gives this code, the fix gives no diagnostic), or "text" for a description
+    (inputs that cannot be shown as content, and E3xx errors raised while playing)."""
+
+    code: str
+    title: str
+    explanation: str
+    example: str
+    fix: str
+    severity: str = "error"
+    lang: str = "fg"
+
+    def explain(self) -> str:
+        """The entry as plain text, as ``lastbreath explain-error CODE`` prints it."""
+        def block(text: str) -> str:
+            return "\n".join("    " + ln if ln else "" for ln in text.strip("\n").splitlines())
+        return (f"{self.code} ({self.severity}): {self.title}\n\n{_wrap(self.explanation)}\n\n"
+                f"Example:\n\n{block(self.example)}\n\nFix:\n\n{block(self.fix)}\n")
+
+
+def _wrap(text: str, width: int = 96) -> str:
+    import textwrap
+    return "\n".join(textwrap.fill(p, width) for p in text.split("\n\n"))
+
+
+CATALOGUE: tuple[ErrorInfo, ...] = (
+    # --- E1xx: syntax (the file cannot be read as lines of words and blocks) ---------------------
+    ErrorInfo(
+        "E100", "the file cannot be read as text",
+        "Content files are UTF-8 text. The file could not be opened, holds a NUL byte, or holds bytes "
+        "that are not UTF-8 (a picture, an archive, a file saved as UTF-16 or Latin-1). The line is "
+        "where the first bad byte is.",
+        "rules.fg saved by an editor as UTF-16, or a .png renamed to .fg",
+        "save the file as UTF-8 text (a byte-order mark is allowed)", lang="text"),
+    ErrorInfo(
+        "E101", "unexpected character",
+        "A character that cannot start a word, a number, a string or a block. Names use the ASCII "
+        "letters a-z, digits, '-' and '_'; any other text (apostrophes, accents, punctuation) "
+        "goes in double quotes. Single and curly quotes are not quotes.",
+        """\
+card shout {
+  name 'Shout!'
+  cost 1
+  fail { lose 1 time }
 }
+""",
+        """\
+card shout {
+  name "Shout!"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E102", "a block or symbol where it cannot stand",
+        "A '{' block follows the words of its line: it cannot start a line (put '{' at the end of "
+        "the line above) and cannot stand inside '( )'.",
+        """\
+card shout
+{
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E103", "unbalanced brace or parenthesis",
+        "A '{' or '(' that is never closed, or a '}' or ')' with nothing open to close. A '( )' group "
+        "must close on its own line; a missing '}' is reported where the file ends, naming the '{' "
+        "that is still open.",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E104", "unterminated string",
+        'A string starts with " and must end with " on the same line. A " inside a string is '
+        'written `\\"` and a backslash `\\\\`.',
+        """\
+card shout {
+  name "Shout
+  cost 1
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E105", "a limit of the checker: too large, too long, too deep, too many problems",
+        "Limits that keep checking fast and safe for content from anyone: a file is at most "
+        "2 000 000 bytes and 50 000 words and symbols, a line at most 10 000 characters, and "
+        "blocks and groups nest at most 64 deep. After 100 problems in one file the rest are not "
+        "shown (a note with this code says so).",
+        "a generated file of 3 MB, or 'fail { { { … } } }' nested 100 deep",
+        "split the content into several files; flatten the nesting", lang="text"),
+    ErrorInfo(
+        "E106", "misplaced 'else'",
+        "'else' belongs to the 'if' line: '} else {' must stay on one line, since a newline ends "
+        "the 'if' line.",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success {
+    if fear at least 5 { heal 1 }
+    else { lower fear 1 }
+  }
+}
+""",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success {
+    if fear at least 5 { heal 1 } else { lower fear 1 }
+  }
+}
+"""),
+    ErrorInfo(
+        "E107", "a number cannot start a name",
+        "A name starts with a letter or '_'; '3rd-wind' reads as the number 3 followed by the name "
+        "'rd-wind'. Spell the number out or move it after a letter.",
+        """\
+card 3rd-wind {
+  name "Third Wind"
+  cost 1
+  fail { lose 1 time }
+}
+""",
+        """\
+card third-wind {
+  name "Third Wind"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    # --- E2xx: checking (the lines do not make valid content) ---------------------------------
+    ErrorInfo(
+        "E200", "unknown declaration",
+        "A top-level line starts with a word that is no declaration. Declarations are card, item, "
+        "final_girl, killer, scenario, player_board, minion and pack.",
+        """\
+crad shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E201", "unknown line in this block",
+        "The leading word of the line is not one this block accepts (or an unknown trigger, "
+        "replacement or table row). The message suggests the nearest line the block knows; "
+        "dsl/LANGUAGE.md lists them all.",
+        """\
+card shout {
+  name "Shout"
+  costs 1
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E202", "missing required line",
+        "The declaration lacks a line it cannot do without (a card's cost or outcomes, a killer's "
+        "finale), or a line lacks its part (an 'if' without a block, a 'choose' with one option).",
+        """\
+card shout {
+  name "Shout"
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E203", "duplicate id",
+        "Two declarations of the same kind share an id. Ids are shared by every loaded pack, the "
+        "bundled content included, so a fan pack cannot reuse the id of a bundled card or killer.",
+        """\
+card shout { name "Shout"; cost 1; fail { lose 1 time } }
+card shout { name "Loud Shout"; cost 2; fail { lose 1 time } }
+""",
+        """\
+card shout { name "Shout"; cost 1; fail { lose 1 time } }
+card loud-shout { name "Loud Shout"; cost 2; fail { lose 1 time } }
+"""),
+    ErrorInfo(
+        "E204", "unknown name",
+        "A name that nothing declares: an item, location, mode, minion, token, deck, phase, card "
+        "kind or pack. The message suggests the nearest declared name.",
+        """\
+item shovel { name "Shovel" }
+card dig {
+  name "Dig"
+  cost 1
+  success { gain item shovle }
+}
+""",
+        """\
+item shovel { name "Shovel" }
+card dig {
+  name "Dig"
+  cost 1
+  success { gain item shovel }
+}
+"""),
+    ErrorInfo(
+        "E205", "wrong value type",
+        "The line's value has the wrong form: a string where a number goes, a name where a "
+        "number goes, too many or too few values.",
+        """\
+card shout {
+  name "Shout"
+  cost "two"
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 2
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E206", "line given twice",
+        "A line that a block takes once (a name, a cost, an outcome) is given twice. The message "
+        "names the line of the first.",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  cost 2
+  fail { lose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 2
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E207", "unknown effect phrase",
+        "An effect line (or a rule) that matches no phrase of the language. The message suggests "
+        "the nearest phrase; the phrases are listed in dsl/LANGUAGE.md, sections 3, 4 and 7.",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { loose 1 time }
+}
+""",
+        """\
+card shout {
+  name "Shout"
+  cost 1
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E208", "unknown condition",
+        "The condition of an 'if', 'win when', 'lose when' or 'link … when' matches no condition "
+        "phrase. The message suggests a phrase that starts with the same word.",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { if fear above 3 { heal 1 } }
+}
+""",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { if fear at least 4 { heal 1 } }
+}
+"""),
+    ErrorInfo(
+        "E209", "value out of range",
+        "A number the rules cannot use: a negative cost, count or amount, a die face outside 1-6, "
+        "a reversed range ('fear range 9 0'), a zone outside the fear range, a killer's starting "
+        "fear outside the player board's fear range, rescues other than 4, 5 or 6.",
+        """\
+card windfall {
+  name "Windfall"
+  cost -3
+  fail { lose 1 time }
+}
+""",
+        """\
+card windfall {
+  name "Windfall"
+  cost 3
+  fail { lose 1 time }
+}
+"""),
+    ErrorInfo(
+        "E210", "inconsistent content",
+        "Each line is fine but together they do not make a playable game: a fear value in no zone "
+        "or in two, a scenario without an exit, a location no path reaches, a panic number used "
+        "twice at one location, fewer slots than rescues.",
+        """\
+player_board gappy {
+  side normal {
+    time reset 6; time range -1 10
+    fear range 0 9
+    zone 0 2 dice 3; zone 4 6 dice 2; zone 7 9 dice 1
+  }
+  last breath 0 0 1
+}
+""",
+        """\
+player_board gappy {
+  side normal {
+    time reset 6; time range -1 10
+    fear range 0 9
+    zone 0 3 dice 3; zone 4 6 dice 2; zone 7 9 dice 1
+  }
+  last breath 0 0 1
+}
+"""),
+    ErrorInfo(
+        "E211", "unknown location tag",
+        "A location or a condition names a tag that the scenario's 'tags' line does not declare "
+        "(or no path has the tag).",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  tags dark
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search; tags drak }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+}
+""",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  tags dark
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search; tags dark }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+}
+"""),
+    ErrorInfo(
+        "E212", "a name from a pack that is not in 'depends'",
+        "A fan pack uses an item, minion or other name declared by another fan pack that its "
+        "pack.fg does not list in 'depends'. The bundled pack 'core' is always available.",
+        "pack.fg of the folder night-terrors: pack night-terrors { name \"Night Terrors\" }\n"
+        "a card in it: success { gain item lucky-lantern }   (declared by the pack 'more-items')",
+        "pack night-terrors { name \"Night Terrors\"; depends core more-items }", lang="text"),
+    ErrorInfo(
+        "W201", "a trigger that can never fire here",
+        "A warning: the trigger is fine, but nothing ever fires it where it stands. 'when gained' "
+        "fires only on an item; 'when revealed' only on a finale or a dark power; 'when drawn' only "
+        "on an event. Warnings are printed but do not make 'lastbreath check' fail.",
+        """\
+item lucky-charm {
+  name "Lucky Charm"
+  when revealed { heal 1 }
+}
+""",
+        """\
+item lucky-charm {
+  name "Lucky Charm"
+  when gained { heal 1 }
+}
+""", severity="warning"),
+    # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
+    ErrorInfo(
+        "E300", "the game cannot be set up or cannot go on",
+        "Raised as RulesError: an unknown killer, scenario, Final Girl, difficulty or tie policy "
+        "for a new game, no player board loaded, or a game that does not reach a decision within "
+        "the step or choice limit. 'serve' answers 1002 for an unknown id.",
+        'api.new_game(rs, killer="the-slashr")      (or game.new {"killer": "the-slashr"})',
+        'api.new_game(rs, killer="the-slasher")     (an id that \'lastbreath content\' lists)', lang="text"),
+    ErrorInfo(
+        "E301", "an illegal choice",
+        "Raised as IllegalChoice: the answer is not one of the options of the pending choice, or "
+        "the game is over. The game is left exactly as it was. 'serve' answers 1001 with the "
+        "options offered.",
+        'game.apply {"game": "g1", "key": "play:fly-away"}',
+        'game.apply {"game": "g1", "key": "play:walk"}      (a key from the choice\'s "options")',
+        lang="text"),
+    ErrorInfo(
+        "E302", "a save or message that cannot be loaded",
+        "Raised as SaveError: a save that is not JSON, truncated or corrupt, of another format "
+        "version, made with other content (the content hashes differ), or whose choices are not "
+        "legal when replayed. Nothing is half-loaded. 'serve' answers 1003.",
+        "lastbreath replay game.json      (game.json saved before the content was edited)",
+        "replay with the content the save was made with (--content), or play the game again",
+        lang="text"),
+    ErrorInfo(
+        "E303", "content with errors cannot be played",
+        "Raised as ContentError by load_ruleset (and so by every command that plays) when the "
+        "content has errors; it carries every diagnostic. 'lastbreath check' prints them.",
+        "lastbreath play --content my-pack      (my-pack has an E207)",
+        "lastbreath check --content my-pack, fix each diagnostic, then play", lang="text"),
+)
+
+CATALOGUE_BY_CODE: dict[str, ErrorInfo] = {e.code: e for e in CATALOGUE}
+# code -> title: every code a diagnostic or an engine error may carry
+CODES: dict[str, str] = {e.code: e.title for e in CATALOGUE}
+
+
+def lookup(code: str) -> ErrorInfo | None:
+    """The entry for a code, written 'E207', 'e207' or '207' (E, then W); None if there is none."""
+    c = code.strip().upper()
+    if c.isdigit():
+        return CATALOGUE_BY_CODE.get("E" + c) or CATALOGUE_BY_CODE.get("W" + c)
+    return CATALOGUE_BY_CODE.get(c)
+
+
+def errors_markdown() -> str:
+    """docs/errors.md, generated from the catalogue (a test keeps the file up to date)."""
+    out = ["# Error codes", "",
+           "<!-- generated from dsl/diagnostics.py (CATALOGUE): "
+           "lastbreath explain-error --markdown > docs/errors.md -->", "",
+           "Every diagnostic of `lastbreath check` and every error the engine raises carries a stable "
+           "code: E1xx syntax, E2xx checking, W2xx warnings (printed, but `check` still passes), E3xx "
+           "while playing. `lastbreath explain-error CODE` prints an entry below. A diagnostic reads",
+           "", "    path:line:col: error[CODE]: message (hint)", "        the source line",
+           "        ^~~~ under the place", "",
+           "| code | severity | meaning |", "|---|---|---|"]
+    out += [f"| [{e.code}](#{e.code.lower()}) | {e.severity} | {e.title} |" for e in CATALOGUE]
+    for e in CATALOGUE:
+        fence = "fg" if e.lang == "fg" else "text"
+        out += ["", f"## {e.code}", "", f"**{e.title}** ({e.severity})", "", e.explanation, "",
+                "Example:", "", f"```{fence}", e.example.rstrip("\n"), "```", "",
+                "Fix:", "", f"```{fence}", e.fix.rstrip("\n"), "```"]
+    return "\n".join(out) + "\n"
 
 
 @attrs.frozen
@@ -46,6 +508,29 @@ class Span:
 
 
 NO_SPAN = Span("<engine>", 0, 0, 0, 0)
+MAX_REPORTED = 100  # diagnostics shown for one file; a note (E105) says when more were found
+
+
+@functools.lru_cache(maxsize=8)
+def _source_lines(source: str) -> tuple[str, ...]:
+    """A source's lines as the parser counts them (only '\\n' ends a line), for many diagnostics
+    of one file without splitting it each time."""
+    return tuple(ln.removesuffix("\r") for ln in source.split("\n"))
+
+
+def cap_per_file(diags: list["Diagnostic"]) -> list["Diagnostic"]:
+    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note."""
+    count: dict[str, int] = {}
+    out: list[Diagnostic] = []
+    for d in diags:
+        n = count[d.span.path] = count.get(d.span.path, 0) + 1
+        if n <= MAX_REPORTED:
+            out.append(d)
+        elif n == MAX_REPORTED + 1:
+            out.append(Diagnostic(d.span, "E105", f"more than {MAX_REPORTED} problems in this file: the first "
+                                  f"{MAX_REPORTED} are shown", "fix those and check again"))
+    return out
+SHOW_WIDTH = 100  # characters of a source line shown under a diagnostic
 
 
 @attrs.frozen
@@ -59,20 +544,33 @@ class Diagnostic:
     severity: str = "error"
 
     def format(self, source: str | None = None) -> str:
-        """Render as ``path:line:col: error[CODE]: message`` with the line and a caret."""
+        """Render as ``path:line:col: error[CODE]: message`` with the line and a caret.
+
+        A long source line is shown as a window around the column; tabs before the column are
+        kept under it so that the caret lines up."""
         head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
         if self.hint:
             head += f" ({self.hint})"
         if source is None:
             return head
-        lines = source.splitlines()
+        lines = _source_lines(source)
         if not 1 <= self.span.line <= len(lines):
             return head
         text = lines[self.span.line - 1]
+        col = max(1, min(self.span.col, len(text) + 1))
         width = 1
-        if self.span.end_line == self.span.line and self.span.end_col > self.span.col:
-            width = self.span.end_col - self.span.col
-        caret = " " * (self.span.col - 1) + "^" + "~" * (width - 1)
+        if self.span.end_line == self.span.line and self.span.end_col > col:
+            width = min(self.span.end_col - col, SHOW_WIDTH)
+        start = 0
+        if len(text) > SHOW_WIDTH:  # a window of the line around the column
+            start = max(0, min(col - 1 - SHOW_WIDTH // 2, len(text) - SHOW_WIDTH))
+            shown = text[start:start + SHOW_WIDTH]
+            text = ("…" if start else "") + shown + ("…" if start + SHOW_WIDTH < len(lines[self.span.line - 1]) else "")
+            pad = " " if start else ""
+        else:
+            pad = ""
+        before = lines[self.span.line - 1][start:col - 1]
+        caret = pad + "".join(c if c == "\t" else " " for c in before) + "^" + "~" * (width - 1)
         return f"{head}\n    {text}\n    {caret}"
 
     def to_json(self) -> dict:
@@ -88,11 +586,15 @@ class Diagnostic:
 
 
 class RulesError(Exception):
-    """Base of every error the engine raises on purpose."""
+    """Base of every error the engine raises on purpose; ``code`` is its catalogue code."""
+
+    code = "E300"
 
 
 class ContentError(RulesError):
     """Content with errors: carries the diagnostics."""
+
+    code = "E303"
 
     def __init__(self, diagnostics: list[Diagnostic]):
         self.diagnostics = list(diagnostics)
@@ -104,6 +606,11 @@ class ContentError(RulesError):
 class IllegalChoice(RulesError, ValueError):
     """An option that the pending choice does not offer; the state is untouched."""
 
+    code = "E301"
+
 
 class SaveError(RulesError):
     """A save or protocol message that cannot be loaded."""
+
+    code = "E302"
+

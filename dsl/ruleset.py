@@ -24,7 +24,7 @@ import attrs
 from . import nodes as n
 from .build import Ref, build_file
 from .check import CORE, check_content
-from .diagnostics import ContentError, Diagnostic, Span
+from .diagnostics import ContentError, Diagnostic, Span, cap_per_file
 from .syntax import parse_file
 
 CONTENT_PACKAGES = ("cards", "killers", "scenarios")
@@ -158,6 +158,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional
     tables, d3 = check_content(decls, refs, packs, file_pack)
     diags.extend(d3)
     diags.sort(key=lambda d: (d.span.path, d.span.line, d.span.col))
+    diags = cap_per_file(diags)
     if any(d.severity == "error" for d in diags):
         return None, diags
     return Ruleset(sources=sources, packs=packs, **tables), diags

@@ -9,8 +9,9 @@ vocabulary in hand, instead of a parser's "unexpected token".
 from __future__ import annotations
 
 import functools
+import re
 from pathlib import Path
-from typing import Union
+from typing import Optional, Union
 
 import attrs
 from lark import Lark, Token, Tree
@@ -18,8 +19,10 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
 
-MAX_BYTES = 2_000_000
-MAX_DEPTH = 64
+MAX_BYTES = 2_000_000  # bytes in a file
+MAX_DEPTH = 64  # blocks and groups inside each other
+MAX_LINE = 10_000  # characters in a line
+MAX_TOKENS = 50_000  # words and symbols in a file: the parser takes ~20 µs a token
 
 
 @attrs.frozen
@@ -107,61 +110,193 @@ def _convert(path: str, node) -> Union[Atom, Block, Line, tuple]:
     raise AssertionError(data)
 
 
-def _depth_problem(text: str) -> int:
-    """Line number where nesting passes MAX_DEPTH, or 0."""
-    depth = 0
-    line = 1
-    in_string = False
-    in_comment = False
-    for ch in text:
-        if ch == "\n":
-            line += 1
-            in_comment = False
-            in_string = False
+# The lexical skeleton of a file as the grammar reads it: strings (with their escapes; an
+# unterminated one runs to the end of its line), comments, newlines, brackets, and the other
+# tokens (names, numbers, '--', ';', any other character). One match is about one parser token.
+_SCAN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\.)*"?)|(?P<c>#[^\n]*)|(?P<n>\n)|(?P<o>[{(])|(?P<x>[})])'
+                   r'|(?P<w>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|[+-]?[0-9]+|--|[^\s"#{}()])')
+_LONG_LINE = re.compile(r"^[^\n]{%d}" % (MAX_LINE + 1), re.M)  # anchored: linear time
+
+
+def _prescan(text: str, path: str) -> Optional[Diagnostic]:
+    """The limits checked before parsing (E105), so that no input makes the parser slow or
+    deep: line length, the number of tokens, and nesting (strings and comments skipped, with
+    their escapes honoured as the grammar does)."""
+    long = _LONG_LINE.search(text)
+    if long:
+        n = text.count("\n", 0, long.start()) + 1
+        return Diagnostic(Span(path, n, 1, n, 2), "E105", f"line {n} is longer than {MAX_LINE} characters",
+                          "break it into several lines")
+    depth = tokens = 0
+    line, line_start = 1, 0
+    for m in _SCAN.finditer(text):
+        kind = m.lastgroup
+        if kind == "c":
             continue
-        if in_comment:
+        tokens += 1
+        if kind == "n":
+            line, line_start = line + 1, m.end()
             continue
-        if in_string:
-            if ch == '"':
-                in_string = False
-            continue
-        if ch == "#":
-            in_comment = True
-        elif ch == '"':
-            in_string = True
-        elif ch in "{(":
+        col = m.start() - line_start + 1
+        if tokens > MAX_TOKENS:
+            return Diagnostic(Span(path, line, col, line, col + 1), "E105",
+                              f"the file has more than {MAX_TOKENS} words and symbols", "split it into several files")
+        if kind == "o":
             depth += 1
             if depth > MAX_DEPTH:
-                return line
-        elif ch in "})":
-            depth -= 1
-    return 0
+                return Diagnostic(Span(path, line, col, line, col + 1), "E105",
+                                  f"blocks nested more than {MAX_DEPTH} deep", "flatten the content")
+        elif kind == "x":
+            depth = max(0, depth - 1)
+    return None
+
+
+@attrs.frozen
+class _Opened:
+    char: str  # '{' or '('
+    line: int
+    col: int
+
+
+def _brackets(text: str, upto: int) -> tuple[list[_Opened], list[tuple[_Opened, _Opened]], tuple[int, int]]:
+    """Up to offset ``upto``: the brackets still open (innermost last), the pairs closed, and the
+    line and column just after the last token."""
+    stack: list[_Opened] = []
+    pairs: list[tuple[_Opened, _Opened]] = []
+    line, line_start = 1, 0
+    last = (1, 1)
+    for m in _SCAN.finditer(text, 0, upto):
+        kind = m.lastgroup
+        if kind == "n":
+            line, line_start = line + 1, m.end()
+            continue
+        if kind == "c":
+            continue
+        last = (line, m.end() - line_start + 1)
+        here = _Opened(m.group(), line, m.start() - line_start + 1)
+        if kind == "o":
+            stack.append(here)
+        elif kind == "x" and stack:
+            pairs.append((stack.pop(), here))
+    return stack, pairs, last
+
+
+def _indent(lines: list[str], n: int) -> int:
+    text = lines[n - 1] if 1 <= n <= len(lines) else ""
+    return len(text) - len(text.lstrip(" \t"))
+
+
+def _missing_brace_hint(text: str, opened: _Opened, pairs: list[tuple[_Opened, _Opened]]) -> str:
+    """Where a '}' is probably missing: the first block whose '}' starts a line indented less than
+    the line of its '{' (that '}' was meant for an outer block); else the block still open."""
+    lines = text.split("\n")
+    for a, z in sorted(pairs, key=lambda p: (p[0].line, p[0].col)):
+        if a.char != "{" or z.line == a.line:
+            continue
+        closer_line = lines[z.line - 1] if z.line <= len(lines) else ""
+        if closer_line.strip().startswith("}") and _indent(lines, z.line) < _indent(lines, a.line):
+            return (f"the '{{' at line {a.line}, column {a.col} is probably not closed: the '}}' at line {z.line} "
+                    f"is indented like an outer block")
+    what = lines[opened.line - 1].strip() if opened.line <= len(lines) else ""
+    if len(what) > 40:
+        what = what[:39] + "…"
+    return f"the '{{' at line {opened.line}, column {opened.col} ('{what}') is never closed"
+
+
+QUOTES = "'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb"
+
+
+def _bad_character(path: str, text: str, err: UnexpectedCharacters) -> Diagnostic:
+    line, col = err.line or 1, err.column or 1
+    ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+    span = Span(path, line, col, line, col + 1)
+    if ch == '"':
+        rest = text[err.pos_in_stream:].split("\n", 1)[0]
+        span = Span(path, line, col, line, col + len(rest.rstrip("\r")))
+        return Diagnostic(span, "E104", "unterminated string",
+                          'close it with " on the same line; a " inside a string is written \\"')
+    if ch in QUOTES:
+        return Diagnostic(span, "E101", f"unexpected {ch!r}: text must be in double quotes",
+                          'write text between straight double quotes: name "The Hook\'s Edge"')
+    if ch == "\ufeff":
+        return Diagnostic(span, "E101", "a byte-order mark (U+FEFF) inside the text",
+                          "only the very start of a file may hold one; delete it")
+    if ch.isalpha() or ch.isdigit():  # letters and digits beyond ASCII
+        return Diagnostic(span, "E101", f"unexpected {ch!r}: names use only the letters a-z, digits, '-' and '_'",
+                          'spell the id in ASCII (cafe-du-lac) and write other text in double quotes: '
+                          'name "Café du Lac"')
+    if ch == "-":
+        return Diagnostic(span, "E101", "unexpected '-'",
+                          "a negative number is written -1 with no space; the two ends of a path are joined "
+                          "by '--'; a name cannot start or end with '-'")
+    if ch == "\\":
+        return Diagnostic(span, "E101", "unexpected '\\'", 'a backslash escapes " and \\ inside a string only')
+    if not ch.isprintable():
+        return Diagnostic(span, "E101", f"unexpected control character U+{ord(ch):04X}",
+                          "content files are plain text")
+    return Diagnostic(span, "E101", f"unexpected character {ch!r}",
+                      "names use letters, digits, '-' and '_'; text goes in double quotes")
 
 
 def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
-    line = getattr(err, "line", 0) or 0
-    col = getattr(err, "column", 0) or 0
-    span = Span(path, line, col, line, col + 1)
+    """A parser error as a person would put it, from the token the parser could not take and
+    the brackets open where it stands."""
     if isinstance(err, UnexpectedCharacters):
-        ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
-        if ch == '"':
-            return Diagnostic(span, "E104", "unterminated string", 'close it with " on the same line')
-        return Diagnostic(span, "E101", f"unexpected character {ch!r}",
-                          "names use letters, digits, '-' and '_'; text goes in double quotes")
-    if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-        if line == 0:
-            lines = text.splitlines() or [""]
-            span = Span(path, len(lines), max(1, len(lines[-1])), len(lines), len(lines[-1]) + 1)
-        return Diagnostic(span, "E103", "the file ends inside a block", "a '{' or '(' is never closed with '}' or ')'")
-    if isinstance(err, UnexpectedToken):
-        tok = err.token
-        span = Span(path, tok.line, tok.column, tok.end_line or tok.line, tok.end_column or tok.column + 1)
-        if tok.type in ("RBRACE", "RPAR"):
-            return Diagnostic(span, "E103", f"unmatched {str(tok)!r}", "there is no block open here to close")
-        if tok.type == "LBRACE":
-            return Diagnostic(span, "E102", "a block cannot start here", "a block follows words on a line: 'name { … }'")
-        return Diagnostic(span, "E102", f"unexpected {str(tok)!r}", "check the line above for a missing '}' or ')'")
-    return Diagnostic(span, "E102", "cannot read this", "")
+        return _bad_character(path, text, err)
+    tok = getattr(err, "token", None)
+    eof = isinstance(err, UnexpectedEOF) or tok is None or tok.type == "$END"
+    pos = len(text) if eof else tok.start_pos  # type: ignore[union-attr]
+    stack, pairs, last = _brackets(text, pos)
+    inner = stack[-1] if stack else None
+    if inner is not None and inner.char == "(" and (eof or tok.type in ("_NL", "SEMICOLON", "RBRACE")):  # type: ignore[union-attr]
+        what = "the file ends" if eof else ("the line ends" if tok.type == "_NL" else f"'{tok}' comes")  # type: ignore[union-attr]
+        return Diagnostic(Span(path, inner.line, inner.col, inner.line, inner.col + 1), "E103",
+                          f"unclosed '(': {what} before its ')'", "a '( )' group closes on its own line")
+    if eof:
+        line, col = last
+        opened = inner or _Opened("{", line, col)
+        return Diagnostic(Span(path, line, col, line, col + 1), "E103",
+                          "missing '}': the file ends inside a block", _missing_brace_hint(text, opened, pairs))
+    assert tok is not None
+    span = Span(path, tok.line or 1, tok.column or 1, tok.end_line or tok.line or 1,
+                tok.end_column or (tok.column or 1) + 1)
+    if tok.type == "RBRACE":
+        return Diagnostic(span, "E103", "unexpected '}': no block is open here",
+                          "delete it, or look above for a block closed too early")
+    if tok.type == "RPAR":
+        return Diagnostic(span, "E103", "unexpected ')': no '(' is open here", "delete it, or add the '(' it closes")
+    if tok.type == "LBRACE":
+        return Diagnostic(span, "E102", "a block cannot stand inside '( )'", "close the group with ')' before the '{'")
+    return Diagnostic(span, "E102", f"unexpected {str(tok)!r}", "check the line above for a missing '}' or ')'")
+
+
+def _glued_numbers(path: str, text: str, lines: tuple[Line, ...]) -> list[Diagnostic]:
+    """A number glued to a name ('3rd-wind' reads as 3 and 'rd-wind'): the grammar accepts it,
+    but no content means it (and formatting would split it)."""
+    out: list[Diagnostic] = []
+    source_lines: list[str] = []
+
+    def atoms(parts) -> None:
+        for a, b in zip(parts, parts[1:]):
+            if (isinstance(a, Atom) and isinstance(b, Atom) and a.kind == "number" and b.kind == "name"
+                    and a.span.end_line == b.span.line and a.span.end_col == b.span.col):
+                if not source_lines:
+                    source_lines.extend(text.split("\n"))
+                source = source_lines[a.span.line - 1][a.span.col - 1:b.span.end_col - 1]
+                out.append(Diagnostic(Span(path, a.span.line, a.span.col, b.span.end_line, b.span.end_col), "E107",
+                                      f"a number cannot start a name: '{source}'",
+                                      "a name starts with a letter: spell the number out ('third-wind') or put it "
+                                      "after a letter ('wind-3')"))
+        for p in parts:
+            if isinstance(p, Atom) and p.kind == "group":
+                atoms(p.value)
+            elif isinstance(p, Block):
+                for ln in p.lines:
+                    atoms(ln.parts)
+
+    for ln in lines:
+        atoms(ln.parts)
+    return out
 
 
 def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], list[Diagnostic]]:
@@ -172,15 +307,18 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
     if "\x00" in text:
         n = text[: text.index("\x00")].count("\n") + 1
         return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data", "content files are UTF-8 text")]
-    deep = _depth_problem(text)
-    if deep:
-        return (), [Diagnostic(Span(path, deep, 1, deep, 2), "E105", f"blocks nested more than {MAX_DEPTH} deep",
-                               "flatten the content")]
+    limit = _prescan(text, path)
+    if limit is not None:
+        return (), [limit]
     try:
         tree: Tree = _parser().parse(text)
     except UnexpectedInput as err:
         return (), [_syntax_diagnostic(path, text, err)]
-    return _convert(path, tree), []  # type: ignore[return-value]
+    lines: tuple[Line, ...] = _convert(path, tree)  # type: ignore[assignment]
+    problems = _glued_numbers(path, text, lines)
+    if problems:
+        return (), problems
+    return lines, []
 
 
 def parse_file(path: Path | str) -> tuple[tuple[Line, ...], list[Diagnostic], str]:
@@ -198,5 +336,6 @@ def parse_file(path: Path | str) -> tuple[tuple[Line, ...], list[Diagnostic], st
     except UnicodeDecodeError as err:
         n = raw[: err.start].count(b"\n") + 1
         return (), [Diagnostic(Span(str(p), n, 1, n, 2), "E100", "the file is not UTF-8 text")], ""
+    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors save it
     lines, diags = parse_text(text, str(p))
     return lines, diags, text

@@ -54,3 +54,29 @@ def finish_phase(w, limit: int = 20) -> None:
 
 def rules_of(w):
     return [e.rule for e in w.ctl.events]
+
+
+@pytest.fixture(scope="module")
+def bundled_parse_cache():
+    """Parse each bundled file once for a module that loads content many times (~0.25 s a load
+    otherwise); use it with ``pytestmark = pytest.mark.usefixtures("bundled_parse_cache")``.
+
+    Parsed lines are frozen values, so sharing them changes nothing; other files, and building
+    and checking of everything, run afresh on every load."""
+    from lastbreath.dsl import ruleset as ruleset_module
+    from lastbreath.dsl.syntax import parse_file
+
+    bundled = {str(f.resolve()) for root in bundled_paths() for f in Path(root).rglob("*.fg")}
+    cache: dict[str, tuple] = {}
+
+    def cached_parse_file(path):
+        key = str(Path(path).resolve())
+        if key not in bundled:
+            return parse_file(path)
+        if key not in cache:
+            cache[key] = parse_file(path)
+        return cache[key]
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(ruleset_module, "parse_file", cached_parse_file)
+        yield
