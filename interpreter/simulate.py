@@ -1,0 +1,479 @@
+"""Many games with a bot: the simulation core behind ``lastbreath simulate`` and ``lastbreath report``.
+
+    rs = load_ruleset()
+    records = run_games(rs, {"killer": KILLER_ID}, games=1000, seed=1, bot="random", jobs=2)
+    print(summarize(records)["win_rate_ci"])
+
+Game i plays with seed ``seed + i``, for the game and for the bot, so every game replays alone
+(``lastbreath play --bot BOT --seed SEED``). A game is a pure function of its setup, seed and bot:
+``jobs=N`` (a process pool) and a dask cluster give the same records as ``jobs=1``, in seed order.
+
+Workers load the content themselves, once each, from paths (the bundled content plus
+``content``), never from a pickled Ruleset, and check that it hashes like the caller's.
+"""
+
+from __future__ import annotations
+
+import gc
+import math
+import os
+import sys
+import threading
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
+from typing import Callable, Iterable, Mapping, Optional, Sequence
+
+import attrs
+
+from lastbreath.dsl import bundled_paths, load_ruleset
+from lastbreath.dsl.ruleset import Ruleset
+
+from . import api
+from .bots import BOTS
+from .engine import apply
+from .serialize import content_hash
+
+__all__ = ["GameRecord", "SimulationError", "Simulator", "play_one", "run_games", "run_matrix", "summarize",
+           "wilson", "matrix_setups", "csv_text", "Progress"]
+
+Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
+MAX_CHOICES = 20000
+MIN_PARALLEL = 64  # fewer games than this run in this process: starting workers would cost more
+
+
+class SimulationError(Exception):
+    """The simulation could not run (not a game's failure: those are recorded per game)."""
+
+
+@attrs.frozen
+class GameRecord:
+    """One simulated game. ``result`` is "fg", "killer" or "" (the game raised: see ``error``);
+    ``bloodlust[r]`` is the bloodlust level (1-based) at the start of round r+1's Action phase.
+    ``seconds`` (its wall time) is left out of comparisons: two runs of the same seeds are equal."""
+
+    seed: int
+    result: str
+    end_reason: str
+    rounds: int
+    rescued: int
+    dead: int
+    bloodlust: tuple[int, ...]
+    error: str = ""
+    transitions: int = 0
+    seconds: float = attrs.field(default=0.0, eq=False, repr=False)
+
+
+# --- one game -----------------------------------------------------------------------------------
+_LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
+
+
+def _track(events, level: int, lust: list[int]) -> int:
+    """Walk a step's events: the level (1-based) moves with each bloodlust event; a round's
+    "Action phase" event records the level then. Returns the level after the events."""
+    for e in events:
+        kind = e.kind
+        if kind == "phase":
+            if e.text.startswith("round ") and e.text.endswith("Action phase"):
+                lust.append(level)
+        elif kind == "bloodlust" and e.text.startswith(_LUST_PREFIXES):
+            try:
+                level = int(e.text.rsplit(" ", 1)[1])
+            except ValueError:
+                pass
+    return level
+
+
+def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = MAX_CHOICES) -> GameRecord:
+    """Play one game to its end; any exception becomes the record's ``error``."""
+    t0 = time.perf_counter()
+    lust: list[int] = []
+    state = None
+    transitions = 0
+    try:
+        policy = BOTS[bot](seed)
+        state, events = api.new_game(rs, seed=seed, **setup)
+        _track(events, 1, lust)
+        level = state.bloodlust + 1
+        for _ in range(max_choices):
+            if state.over:
+                break
+            state, events = apply(state, policy(state, state.choice))
+            transitions += 1
+            level = _track(events, level, lust)
+            level = state.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
+        else:
+            raise api.RulesError(f"the game did not end within {max_choices} choices")
+    except Exception as err:  # noqa: BLE001 - a simulation records a failed game, it never stops on one
+        return GameRecord(seed, "", "", state.round if state is not None else 0,
+                          state.rescued if state is not None else 0, state.dead if state is not None else 0,
+                          tuple(lust), f"{type(err).__name__}: {err}", transitions, time.perf_counter() - t0)
+    return GameRecord(seed, state.result, state.end_reason, state.round, state.rescued, state.dead, tuple(lust),
+                      "", transitions, time.perf_counter() - t0)
+
+
+# --- workers ------------------------------------------------------------------------------------
+_WORKER_RS: dict[tuple, Ruleset] = {}
+_WORKER_LOCK = threading.Lock()
+
+
+def _content_paths(content: Sequence) -> list[Path]:
+    return [*bundled_paths(), *(Path(p) for p in content)]
+
+
+def _worker_ruleset(content: tuple[str, ...], digest: str) -> Ruleset:
+    """The content, loaded once per worker process (and shared by a worker's threads)."""
+    key = (content, digest)
+    rs = _WORKER_RS.get(key)
+    if rs is not None:
+        return rs
+    with _WORKER_LOCK:
+        rs = _WORKER_RS.get(key)
+        if rs is None:
+            rs = load_ruleset(_content_paths(content))
+            got = content_hash(rs)
+            if got != digest:
+                raise SimulationError(
+                    f"a worker loaded other content (hash {got}) than the caller's (hash {digest}): pass "
+                    f"the paths the Ruleset was loaded from as content=, and install the same lastbreath "
+                    f"on every worker")
+            gc.freeze()  # the content lives as long as the worker: keep it out of the collector's scans
+            _WORKER_RS[key] = rs
+    return rs
+
+
+def _init_worker(content: tuple[str, ...], digest: str) -> None:
+    try:  # load before the first task; a failure is raised again by the task (a failing initializer
+        _worker_ruleset(content, digest)  # would only break the pool, without the reason)
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def _run_batch(content: tuple[str, ...], digest: str, index: int, setup: dict, seeds: tuple[int, ...],
+               bot: str, max_choices: int) -> tuple[int, list[GameRecord]]:
+    """A worker's task: the games of some seeds of one setup (``index`` names the setup)."""
+    rs = _worker_ruleset(content, digest)
+    return index, [play_one(rs, setup, s, bot, max_choices) for s in seeds]
+
+
+# --- runs ---------------------------------------------------------------------------------------
+def _batches(count: int, games: int, seed: int, workers: int) -> list[tuple[int, tuple[int, ...]]]:
+    """Per setup, runs of consecutive seeds: about 8 batches a worker (so the progress moves and
+    the last batches balance), 4 to 200 games each."""
+    size = max(4, min(200, math.ceil(count * games / max(1, workers * 8))))
+    out = []
+    for i in range(count):
+        for start in range(0, games, size):
+            out.append((i, tuple(range(seed + start, seed + min(games, start + size)))))
+    return out
+
+
+class Simulator:
+    """Runs games for one Ruleset, in this process (``jobs=1``), in a pool of worker processes
+    (``jobs=N``), or on a dask.distributed cluster (``scheduler="ADDRESS"`` or ``"local"``).
+    A context manager: the pool or cluster is started on first use and kept until ``close()``,
+    so several runs (a matrix, a benchmark) pay for the workers' start once. A run of fewer than
+    ``min_parallel`` games stays in this process (the records are the same either way)."""
+
+    def __init__(self, rs: Ruleset, jobs: Optional[int] = 1, content: Sequence = (),
+                 scheduler: Optional[str] = None, min_parallel: int = MIN_PARALLEL):
+        self.rs = rs
+        self.min_parallel = min_parallel
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.content = tuple(str(p) for p in content)
+        self.scheduler = scheduler
+        self.digest = content_hash(rs)
+        self._pool: Optional[ProcessPoolExecutor] = None
+        self._pool_size = 0
+        self._client = None
+        self._cluster = None
+
+    def __enter__(self) -> "Simulator":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+        if self._client is not None:
+            self._client.close()
+            self._client = None
+        if self._cluster is not None:
+            self._cluster.close()
+            self._cluster = None
+
+    @property
+    def parallel(self) -> bool:
+        return self.scheduler is not None or self.jobs > 1
+
+    def run(self, setups: Sequence[Mapping], games: int, seed: int, bot: str, max_choices: int = MAX_CHOICES,
+            progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[list[GameRecord]]:
+        """The records of ``games`` games of each setup (seeds seed..seed+games-1), in seed order."""
+        if bot not in BOTS:
+            raise SimulationError(f"unknown bot '{bot}' (one of {', '.join(BOTS)})")
+        if games < 1 or not setups:
+            return [[] for _ in setups]
+        setups = [dict(s) for s in setups]
+        if not self.parallel or (self.scheduler is None and games * len(setups) < self.min_parallel):
+            out = []
+            for setup in setups:
+                try:  # compile the board and warm the caches outside the first game's time
+                    api.new_game(self.rs, seed=seed, **setup)
+                except Exception:  # noqa: BLE001 - the game itself records it
+                    pass
+                recs = []
+                for s in range(seed, seed + games):
+                    rec = play_one(self.rs, setup, s, bot, max_choices)
+                    recs.append(rec)
+                    if progress is not None:
+                        progress([rec])
+                out.append(recs)
+            return out
+        workers = self.jobs
+        if self.scheduler is not None:
+            workers = max(workers, self._dask_workers())
+        tasks = _batches(len(setups), games, seed, workers)
+        if self.scheduler is not None:
+            done = self._run_dask(setups, tasks, bot, max_choices, progress)
+        else:
+            done = self._run_pool(setups, tasks, bot, max_choices, progress)
+        out = [[] for _ in setups]
+        for index, recs in done:
+            out[index].extend(recs)
+        for recs in out:
+            recs.sort(key=lambda r: r.seed)
+        return out
+
+    # -- a process pool --------------------------------------------------------------------------
+    def _executor(self, wanted: int) -> ProcessPoolExecutor:
+        if self._pool is None or self._pool_size < wanted:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True)
+            # the platform's start method (fork on Linux before Python 3.14); the workers load the
+            # content themselves either way
+            self._pool = ProcessPoolExecutor(max_workers=wanted, initializer=_init_worker,
+                                             initargs=(self.content, self.digest))
+            self._pool_size = wanted
+        return self._pool
+
+    def warm(self) -> None:
+        """Start the workers and load the content in each (for benchmarks: no start-up in timings)."""
+        if self.scheduler is None and self.jobs > 1:
+            pool = self._executor(self.jobs)
+            list(pool.map(_worker_ruleset, [self.content] * self.jobs, [self.digest] * self.jobs))
+        elif self.scheduler is not None:
+            self._dask_client()
+
+    def _run_pool(self, setups, tasks, bot, max_choices, progress):
+        pool = self._executor(min(self.jobs, len(tasks)))
+        pending = {pool.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices)
+                   for i, seeds in tasks}
+        done = []
+        try:
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for f in finished:
+                    index, recs = f.result()
+                    done.append((index, recs))
+                    if progress is not None:
+                        progress(recs)
+        except BrokenProcessPool as err:
+            self._pool = None
+            raise SimulationError("a worker process died (out of memory? a script that starts workers needs "
+                                  "an 'if __name__ == \"__main__\":' guard)") from err
+        except BaseException:
+            for f in pending:
+                f.cancel()
+            raise
+        return done
+
+    # -- dask ------------------------------------------------------------------------------------
+    def _dask_client(self):
+        if self._client is not None:
+            return self._client
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError as err:
+            raise SimulationError("running on a dask cluster needs dask.distributed: "
+                                  "pip install 'lastbreath[dask]'") from err
+        if self.scheduler == "local":
+            self._cluster = LocalCluster(n_workers=self.jobs, threads_per_worker=1, processes=self.jobs > 1,
+                                         dashboard_address=None)
+            self._client = Client(self._cluster)
+        else:
+            try:
+                self._client = Client(self.scheduler, timeout="20s")
+            except OSError as err:
+                raise SimulationError(f"cannot reach the dask scheduler at '{self.scheduler}': {err}") from err
+        return self._client
+
+    def _dask_workers(self) -> int:
+        client = self._dask_client()
+        info = client.scheduler_info()
+        return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
+
+    def _run_dask(self, setups, tasks, bot, max_choices, progress):
+        from distributed import as_completed
+
+        client = self._dask_client()
+        futures = [client.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices,
+                                 pure=False) for i, seeds in tasks]
+        done = []
+        try:
+            for f in as_completed(futures):
+                index, recs = f.result()
+                done.append((index, recs))
+                if progress is not None:
+                    progress(recs)
+        except BaseException:
+            client.cancel(futures)
+            raise
+        return done
+
+
+def run_games(rs: Ruleset, setup: Mapping, games: int, seed: int, bot: str, jobs: Optional[int] = 1, *,
+              content: Sequence = (), scheduler: Optional[str] = None, max_choices: int = MAX_CHOICES,
+              progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[GameRecord]:
+    """``games`` games of one setup (``new_game`` keywords: killer, scenario, final_girl, …) with
+    seeds seed..seed+games-1, in seed order. ``jobs`` > 1 plays them in that many worker processes
+    (None: all cores), which load the bundled content plus ``content`` (the paths ``rs`` was
+    loaded from beyond the bundled set); ``scheduler`` runs them on a dask cluster instead."""
+    return run_matrix(rs, [setup], games, seed, bot, jobs, content=content, scheduler=scheduler,
+                      max_choices=max_choices, progress=progress)[0]
+
+
+def run_matrix(rs: Ruleset, setups: Sequence[Mapping], games: int, seed: int, bot: str, jobs: Optional[int] = 1, *,
+               content: Sequence = (), scheduler: Optional[str] = None, max_choices: int = MAX_CHOICES,
+               progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[list[GameRecord]]:
+    """``run_games`` for several setups at once, sharing one pool of workers; a list per setup."""
+    with Simulator(rs, jobs, content, scheduler) as sim:
+        return sim.run(setups, games, seed, bot, max_choices, progress)
+
+
+def matrix_setups(rs: Ruleset, killers: Iterable[str] = (), scenarios: Iterable[str] = (),
+                  final_girls: Iterable[str] = (), **common) -> list[dict]:
+    """Every killer × scenario × Final Girl (each list, when not empty, keeps only those ids), in id order."""
+    ks = sorted(set(killers) or rs.killers)
+    ss = sorted(set(scenarios) or rs.scenarios)
+    fs = sorted(set(final_girls) or rs.final_girls)
+    return [{"killer": k, "scenario": s, "final_girl": f, **common} for k in ks for s in ss for f in fs]
+
+
+# --- statistics ---------------------------------------------------------------------------------
+def wilson(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (95% by default); (0, 1) when n is 0."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _median(xs: Sequence[float]) -> float:
+    xs = sorted(xs)
+    if not xs:
+        return 0.0
+    m = len(xs) // 2
+    return float(xs[m]) if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
+
+
+def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) -> dict:
+    """Totals and statistics of some games. ``win_rate`` is wins per finished game (errors left
+    out), with its 95% Wilson interval; rounds, victims and end reasons are of finished games;
+    ``mean_bloodlust[r]`` is the mean level at the start of round r+1 over the games that reached it.
+    ``games_per_second`` uses ``seconds`` (wall time of the run) or else the games' own times."""
+    finished = [r for r in records if not r.error]
+    failed = [r for r in records if r.error]
+    n = len(finished)
+    wins = sum(r.result == "fg" for r in finished)
+    losses = sum(r.result == "killer" for r in finished)
+    lo, hi = wilson(wins, n)
+    rounds = [r.rounds for r in finished]
+    mean_rounds = sum(rounds) / n if n else 0.0
+    longest = max((len(r.bloodlust) for r in finished), default=0)
+    lust = []
+    for i in range(longest):
+        vals = [r.bloodlust[i] for r in finished if len(r.bloodlust) > i]
+        lust.append(round(sum(vals) / len(vals), 3))
+    elapsed = seconds if seconds is not None else sum(r.seconds for r in records)
+    transitions = sum(r.transitions for r in records)
+    return {
+        "games": len(records), "wins": wins, "losses": losses, "errors": len(failed),
+        "win_rate": round(wins / n, 4) if n else 0.0,
+        "win_rate_ci": [round(lo, 4), round(hi, 4)],
+        "mean_rounds": round(mean_rounds, 3),
+        "rounds": {"mean": round(mean_rounds, 3), "median": _median(rounds),
+                   "distribution": dict(sorted(Counter(rounds).items()))},
+        "mean_rescued": round(sum(r.rescued for r in finished) / n, 3) if n else 0.0,
+        "mean_killed": round(sum(r.dead for r in finished) / n, 3) if n else 0.0,
+        "end_reasons": dict(Counter(r.end_reason for r in finished).most_common()),
+        "mean_bloodlust": lust,
+        "transitions_per_game": round(transitions / len(records), 1) if records else 0.0,
+        "games_per_second": round(len(records) / elapsed, 1) if elapsed > 0 else 0.0,
+        "seconds": round(elapsed, 3),
+        "error_samples": [f"seed {r.seed}: {r.error}" for r in failed[:5]],
+    }
+
+
+# --- output -------------------------------------------------------------------------------------
+CSV_COLUMNS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "games", "wins", "losses", "errors",
+               "win_rate", "win_rate_lower", "win_rate_upper", "mean_rounds", "median_rounds", "rounds_distribution",
+               "mean_rescued", "mean_killed", "end_reasons", "games_per_second")
+
+
+def csv_text(rows: Sequence[Mapping]) -> str:
+    """One CSV line per pair (rows: a setup's keys plus its summary); the distributions as
+    ``key:count`` joined by ``;``."""
+    import csv
+    import io
+
+    buf = io.StringIO()
+    out = csv.writer(buf, lineterminator="\n")
+    out.writerow(CSV_COLUMNS)
+    for r in rows:
+        out.writerow([r.get("killer", ""), r.get("scenario", ""), r.get("final_girl", ""), r.get("difficulty", ""),
+                      str(bool(r.get("legendary", False))).lower(), r["games"], r["wins"], r["losses"], r["errors"],
+                      r["win_rate"], r["win_rate_ci"][0], r["win_rate_ci"][1], r["mean_rounds"],
+                      r["rounds"]["median"], ";".join(f"{k}:{v}" for k, v in r["rounds"]["distribution"].items()),
+                      r["mean_rescued"], r["mean_killed"], ";".join(f"{k}:{v}" for k, v in r["end_reasons"].items()),
+                      r["games_per_second"]])
+    return buf.getvalue()
+
+
+class Progress:
+    """A progress bar on a terminal (stderr): games done, won, errors, rate; redrawn at most 10 times a second."""
+
+    def __init__(self, total: int, stream=None, width: int = 28):
+        self.total = total
+        self.stream = stream if stream is not None else sys.stderr
+        self.width = width
+        self.done = self.wins = self.errors = 0
+        self.t0 = time.perf_counter()
+        self.last = 0.0
+
+    def __call__(self, records: list[GameRecord]) -> None:
+        self.done += len(records)
+        self.wins += sum(r.result == "fg" for r in records)
+        self.errors += sum(bool(r.error) for r in records)
+        now = time.perf_counter()
+        if now - self.last > 0.1 or self.done >= self.total:
+            self.last = now
+            self.draw(now)
+
+    def draw(self, now: float) -> None:
+        frac = self.done / self.total if self.total else 1.0
+        fill = int(frac * self.width)
+        rate = self.done / (now - self.t0) if now > self.t0 else 0.0
+        bar = "█" * fill + "░" * (self.width - fill)
+        print(f"\r{bar} {self.done}/{self.total} games · {self.wins} won · {self.errors} errors · "
+              f"{rate:.0f} games/s ", end="", file=self.stream, flush=True)
+
+    def clear(self) -> None:
+        print("\r" + " " * (self.width + 80) + "\r", end="", file=self.stream, flush=True)
