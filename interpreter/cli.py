@@ -3,14 +3,19 @@
     lastbreath play                      # an interactive game of the default killer and scenario
     lastbreath play --bot random --seed 3
     lastbreath check my-killer.fg --with-bundled
+    lastbreath explain-error E207         # what an error code means, a bad example and its fix
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
+    lastbreath simulate --matrix --games 500 --csv   # every killer × scenario × Final Girl (--jobs N: processes)
+    lastbreath report --out report --games 500       # report.md and plots (pip install 'lastbreath[report]')
     lastbreath fmt --check my-killer.fg
     lastbreath render ID …               # any card, killer, scenario… as English (or --all)
     lastbreath odds CARD --fear 4 --hand 3   # exact odds of each outcome of a card's fear check
     lastbreath play --bot random --seed 3 --save game.json --explain
     lastbreath replay game.json          # the saved game's log, replayed from its choices
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
+    lastbreath coverage --games 200      # the content lines bot games never reach
+    lastbreath fuzz --games 2000         # invariants checked after every transition
 
 ``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
 errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
@@ -486,8 +491,31 @@ def cmd_check(args: argparse.Namespace) -> int:
         tail = f" ({_summary_line(diags)})" if diags else ""
         print(f"ok: {summary}{tail}")
         return 0
-    print(f"{_summary_line(diags)}", file=sys.stderr)
+    first = next(d.code for d in diags if d.severity == "error")
+    print(f"{_summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
     return 1
+
+
+def cmd_explain_error(args: argparse.Namespace) -> int:
+    import attrs
+
+    from lastbreath.dsl.diagnostics import CATALOGUE, errors_markdown, lookup
+
+    if args.markdown:
+        sys.stdout.write(errors_markdown())
+        return 0
+    if not args.code:
+        if args.json:
+            print(json.dumps([attrs.asdict(e) for e in CATALOGUE], indent=2))
+        else:
+            for e in CATALOGUE:
+                print(f"{e.code}  {e.severity:<7}  {e.title}")
+        return 0
+    entry = lookup(args.code)
+    if entry is None:
+        raise _unknown(args.code.strip().upper(), [e.code for e in CATALOGUE], "error code", "explain-error")
+    print(json.dumps(attrs.asdict(entry), indent=2) if args.json else entry.explain(), end="\n" if args.json else "")
+    return 0
 
 
 def _counts(rs: Ruleset) -> dict[str, int]:
@@ -527,68 +555,219 @@ def cmd_content(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- simulate and report ------------------------------------------------------------------------
+_SETUP_FLAGS = (("killer", "--killer", "killers", "killer"), ("scenario", "--scenario", "scenarios", "scenario"),
+                ("final_girl", "--final-girl", "final_girls", "final girl"))
+
+
+def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dict]:
+    """The setups to simulate: one (the ids given, or the defaults) or, with ``matrix``, every
+    killer × scenario × Final Girl kept by the repeatable --killer/--scenario/--final-girl filters."""
+    from . import simulate
+
+    picked: dict[str, list[str]] = {}
+    for key, flag, table, what in _SETUP_FLAGS:
+        values = list(dict.fromkeys(getattr(args, key) or []))
+        for v in values:
+            if v not in getattr(rs, table):
+                raise _unknown(v, getattr(rs, table), what, flag)
+        picked[key] = values
+    if not matrix:
+        for key, flag, _, _ in _SETUP_FLAGS:
+            if len(picked[key]) > 1:
+                raise CliError(f"{flag} given more than once: add --matrix to simulate every combination")
+        one = argparse.Namespace(**{**vars(args), **{k: (v[0] if v else None) for k, v in picked.items()}})
+        return [resolve_setup(rs, one)]
+    base = resolve_setup(rs, argparse.Namespace(**{**vars(args), "killer": None, "scenario": None,
+                                                    "final_girl": None}))
+    common = {k: base[k] for k in ("difficulty", "legendary", "tie_policy")}
+    return simulate.matrix_setups(rs, picked["killer"], picked["scenario"], picked["final_girl"], **common)
+
+
+def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
+    """Play ``--games`` games of each setup (on ``--jobs`` processes or a dask ``--scheduler``) with
+    a progress bar on a terminal; the records of each setup and the wall time."""
+    from . import simulate
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = None
+    if sys.stderr.isatty() and not args.no_progress:
+        progress = simulate.Progress(args.games * len(setups))
+    t0 = time.perf_counter()
+    try:
+        with simulate.Simulator(rs, jobs, args.content, getattr(args, "scheduler", None)) as sim:
+            out = sim.run(setups, args.games, args.seed, args.bot, args.max_choices, progress)
+    except simulate.SimulationError as err:
+        code = 2 if "pip install" in str(err) else 1
+        raise CliError(str(err), code) from err
+    finally:
+        if progress is not None:
+            progress.clear()
+    return out, time.perf_counter() - t0, jobs
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from . import simulate
+
+    if args.json and args.csv:
+        raise CliError("give --json or --csv, not both")
+    rs = load_rules(args.content)
+    setups = _sim_setups(rs, args, args.matrix)
+    records, elapsed, jobs = _run_sim(rs, args, setups)
+    run = {"seed": args.seed, "bot": args.bot, "jobs": jobs if args.scheduler is None else None,
+           "scheduler": args.scheduler}
+    # one pair: its games per second are the run's (wall clock); in a matrix each pair's are one
+    # process's (the games' own times) and the total is the run's
+    rows = [{**setup, **simulate.summarize(recs, elapsed if len(setups) == 1 else None)}
+            for setup, recs in zip(setups, records)]
+    total = simulate.summarize([r for recs in records for r in recs], elapsed)
+    failed = total["errors"]
+    if args.csv:
+        print(simulate.csv_text(rows), end="")
+    elif args.json:
+        if args.matrix:
+            print(json.dumps({"pairs": rows, "total": {**total, **run}}, indent=2))
+        else:
+            print(json.dumps({**rows[0], **run}, indent=2))
+    elif not args.matrix:
+        r, setup = rows[0], setups[0]
+        g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
+            + (", legendary" if setup["legendary"] else "") + ")"
+        lo, hi = r["win_rate_ci"]
+        print(f"{args.games} games of {g}, {args.bot} bot, seeds {args.seed}..{args.seed + args.games - 1}")
+        print(f"wins {r['wins']} · losses {r['losses']} · errors {r['errors']} · win rate {r['win_rate']:.1%} "
+              f"(95% CI {lo:.1%}–{hi:.1%})")
+        print(f"mean rounds {r['mean_rounds']:.2f} (median {r['rounds']['median']:g}) · rescued "
+              f"{r['mean_rescued']:.2f} · killed {r['mean_killed']:.2f} per game")
+        if r["end_reasons"]:
+            print("ends: " + " · ".join(f"{why} {n}" for why, n in r["end_reasons"].items()))
+        where = f"{jobs} job{'s' if jobs != 1 else ''}" if args.scheduler is None else f"dask {args.scheduler}"
+        print(f"{r['games_per_second']:.0f} games/s ({where})")
+        for s in r["error_samples"]:
+            print(f"error: {s}")
+    else:
+        head = ("final girl", "killer", "scenario", "games", "win rate", "95% CI", "rounds", "rescued", "killed",
+                "errors")
+        table = [head] + [(r["final_girl"], r["killer"], r["scenario"], str(r["games"]), f"{r['win_rate']:.1%}",
+                           f"{r['win_rate_ci'][0]:.1%}–{r['win_rate_ci'][1]:.1%}", f"{r['mean_rounds']:.2f}",
+                           f"{r['mean_rescued']:.2f}", f"{r['mean_killed']:.2f}", str(r["errors"])) for r in rows]
+        widths = [max(len(t[i]) for t in table) for i in range(len(head))]
+        for t in table:
+            print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(t, widths))).rstrip())
+        lo, hi = total["win_rate_ci"]
+        print(f"total: {total['games']} games · {total['wins']} won · {total['errors']} errors · win rate "
+              f"{total['win_rate']:.1%} (95% CI {lo:.1%}–{hi:.1%}) · {total['games_per_second']:.0f} games/s")
+        for r in rows:
+            for s in r["error_samples"]:
+                print(f"error: {r['final_girl']} vs {r['killer']} in {r['scenario']}: {s}")
+    return 0 if failed == 0 else 1
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from . import report
+    from .serialize import content_hash
+
+    try:
+        report._pyplot()
+    except report.MissingMatplotlib as err:
+        raise CliError(str(err), 2) from err
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise CliError(f"--out '{args.out}' is a file, not a folder")
+    rs = load_rules(args.content)
+    setups = _sim_setups(rs, args, matrix=True)
+    records, elapsed, jobs = _run_sim(rs, args, setups)
+    settings = {"bot": args.bot, "games": args.games, "seed": args.seed, "jobs": jobs,
+                "content": content_hash(rs), "version": _version()}
+    try:
+        files = report.write_report(out, rs, setups, records, settings, elapsed)
+    except OSError as err:
+        raise CliError(f"cannot write the report to '{args.out}': {err.strerror or err}", 1) from err
+    failed = sum(bool(r.error) for recs in records for r in recs)
+    print(f"wrote {files[0]} ({len(setups)} pair{'s' if len(setups) != 1 else ''}, "
+          f"{args.games * len(setups)} games) and {len(files) - 1} plots in {out}")
+    if failed:
+        print(f"{PROG}: {failed} game{'s' if failed != 1 else ''} failed (listed in the report)", file=sys.stderr)
+    return 0 if failed == 0 else 1
+
+
+# --- coverage and fuzz -----------------------------------------------------------------------
+def _filters(rs: Ruleset, args: argparse.Namespace) -> dict[str, Optional[list[str]]]:
+    """The repeatable --killer/--scenario/--final-girl filters, checked against the content (None: all)."""
+    out: dict[str, Optional[list[str]]] = {}
+    for key, flag, table, what in (("killer", "--killer", rs.killers, "killer"),
+                                   ("scenario", "--scenario", rs.scenarios, "scenario"),
+                                   ("final_girl", "--final-girl", rs.final_girls, "final girl")):
+        values = list(dict.fromkeys(getattr(args, key) or []))
+        for v in values:
+            if v not in table:
+                raise _unknown(v, table, what, flag)
+        if not table:
+            raise CliError("the content needs at least one killer, one scenario and one final girl", 1)
+        out[key] = values or None
+    if not rs.player_boards:
+        raise CliError("the content has no player_board", 1)
+    return out
+
+
+def cmd_coverage(args: argparse.Namespace) -> int:
+    from . import coverage
+
     if args.games < 1:
         raise CliError("--games must be at least 1")
     rs = load_rules(args.content)
-    setup = resolve_setup(rs, args)
-    start = args.seed
-    progress = sys.stderr.isatty() and not args.no_progress
-    wins = losses = errors = 0
-    rounds: list[int] = []
-    reasons: Counter = Counter()
-    samples: list[str] = []
-    try:  # compile the board and warm caches once, outside the timed loop (load time is not game time)
-        api.new_game(rs, seed=start, **setup)
-    except Exception:  # noqa: BLE001 - the timed loop reports it per game
-        pass
-    t0 = time.perf_counter()
-    last = 0.0
-    for i in range(args.games):
-        seed = start + i
-        try:
-            state, _ = api.new_game(rs, seed=seed, **setup)
-            policy = BOTS[args.bot](seed)
-            state = api.play(state, policy, max_choices=args.max_choices)
-        except Exception as err:  # count every failure; a simulation never crashes on one game
-            errors += 1
-            if len(samples) < 5:
-                samples.append(f"seed {seed}: {type(err).__name__}: {err}")
-        else:
-            if state.result == "fg":
-                wins += 1
-            elif state.result == "killer":
-                losses += 1
-            rounds.append(state.round)
-            reasons[state.end_reason] += 1
-        if progress:
-            now = time.perf_counter()
-            if now - last > 0.1 or i + 1 == args.games:
-                last = now
-                print(f"\r{i + 1}/{args.games} games · {wins} won · {errors} errors", end="", file=sys.stderr)
-    elapsed = time.perf_counter() - t0
-    if progress:
-        print("\r" + " " * 60 + "\r", end="", file=sys.stderr)
-    done = args.games - errors
-    result = {
-        "games": args.games, "wins": wins, "losses": losses, "errors": errors,
-        "win_rate": round(wins / done, 4) if done else 0.0,
-        "mean_rounds": round(sum(rounds) / len(rounds), 3) if rounds else 0.0,
-        "games_per_second": round(args.games / elapsed, 1) if elapsed > 0 else 0.0,
-        "seconds": round(elapsed, 3), "seed": start, "bot": args.bot, **setup,
-        "end_reasons": dict(reasons.most_common()), "error_samples": samples,
-    }
+    picked = _filters(rs, args)
+    sides = [s.id for s in rs.player_board().sides]
+    if args.difficulty not in sides:
+        raise _unknown(args.difficulty, sides, "difficulty", "--difficulty")
+    data = coverage.run_coverage(rs, args.games, args.bot, args.seed, picked["killer"], picked["scenario"],
+                                 picked["final_girl"], args.difficulty, args.max_choices, not args.all)
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps(data, indent=2))
     else:
-        g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
-            + (", legendary" if setup["legendary"] else "") + ")"
-        print(f"{args.games} games of {g}, {args.bot} bot, seeds {start}..{start + args.games - 1}")
-        print(f"wins {wins} · losses {losses} · errors {errors} · win rate {result['win_rate']:.1%}")
-        print(f"mean rounds {result['mean_rounds']:.2f} · {result['games_per_second']:.0f} games/s")
-        for s in samples:
-            print(f"error: {s}")
-    return 0 if errors == 0 else 1
+        for line in coverage.format_report(data):
+            print(line)
+    return 1 if data["errors"] else 0
+
+
+def cmd_fuzz(args: argparse.Namespace) -> int:
+    from . import fuzz, replay
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    if args.save_repro and not Path(args.save_repro).resolve().parent.is_dir():
+        raise CliError(f"cannot write '{args.save_repro}': the folder does not exist")
+    rs = load_rules(args.content)
+    picked = _filters(rs, args)
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = None
+    if sys.stderr.isatty() and not args.no_progress:
+        def progress(done: int, total: int) -> None:
+            print(f"\r{PROG} fuzz: {done}/{total} games", end="" if done < total else "\n", file=sys.stderr,
+                  flush=True)
+    data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
+                         picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
+                         progress=progress)
+    if args.save_repro and data["violations"]:
+        try:
+            replay.write(args.save_repro, fuzz.repro_save(rs, data["violations"][0]))
+        except OSError as err:
+            raise CliError(f"cannot write '{args.save_repro}': {err.strerror or err}", 1) from err
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        for line in fuzz.format_report(data):
+            print(line)
+        if args.save_repro and data["violations"]:
+            print(f"wrote the first violation's setup, seed and choices to {args.save_repro} "
+                  f"('{PROG} replay {args.save_repro}' replays them)")
+    return 0 if data["clean"] else 1
 
 
 def _unified_diff(before: str, after: str, path: str) -> str:
@@ -819,11 +998,15 @@ def _add_content(p: argparse.ArgumentParser) -> None:
                         "pack.fg) or a .fg file (repeatable)")
 
 
-def _add_setup(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--killer", metavar="ID", help="the killer's id (default: the first killer in id order)")
-    p.add_argument("--scenario", metavar="ID", help="the scenario's id (default: the first scenario in id order)")
-    p.add_argument("--final-girl", metavar="ID", dest="final_girl",
-                   help="the Final Girl's id (default: the first Final Girl in id order)")
+def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
+    many = {"action": "append"} if repeatable else {}
+    again = " (repeatable)" if repeatable else ""
+    p.add_argument("--killer", metavar="ID", **many,
+                   help=f"the killer's id (default: the first killer in id order){again}")
+    p.add_argument("--scenario", metavar="ID", **many,
+                   help=f"the scenario's id (default: the first scenario in id order){again}")
+    p.add_argument("--final-girl", metavar="ID", dest="final_girl", **many,
+                   help=f"the Final Girl's id (default: the first Final Girl in id order){again}")
     p.add_argument("--difficulty", metavar="SIDE", default="normal",
                    help="side of the player board: normal or extreme (default: normal)")
     p.add_argument("--legendary", action="store_true",
@@ -833,6 +1016,17 @@ def _add_setup(p: argparse.ArgumentParser) -> None:
                         "(default: harder)")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     _add_content(p)
+
+
+def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
+    p.add_argument("--games", type=int, default=games, metavar="N",
+                   help=f"how many games (of each pair) (default: {games})")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
+    p.add_argument("--bot", choices=tuple(BOTS), default="random",
+                   help=f"the bot that plays: {', '.join(BOTS)} (default: random)")
+    p.add_argument("--jobs", type=int, metavar="N",
+                   help="worker processes (default: every core); the results do not depend on it")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr even on a terminal")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -886,7 +1080,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check content files for errors",
                        description="Parse, build and cross-check .fg content; print each problem with its "
-                                   "source line. Exit 0 when there are no errors, 1 otherwise.")
+                                   "code, its source line and a caret. Warnings (W2xx) are printed but do not "
+                                   "fail. Exit 0 when there are no errors, 1 otherwise. "
+                                   f"'{PROG} explain-error CODE' explains a code.")
     p.add_argument("paths", nargs="*", metavar="PATH",
                    help="files or folders to check (default: all bundled content)")
     p.add_argument("--with-bundled", action="store_true",
@@ -897,6 +1093,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--content", metavar="PATH", action="append", default=[],
                    help="a content pack (folder) to check together with the bundled content (repeatable)")
     p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("explain-error", help="explain an error code (E207, W201…): its meaning, an example, the fix",
+                       description="Print the catalogue entry of a diagnostic or engine error code: what it "
+                                   "means, a short bad example and its fix. E1xx syntax, E2xx checking, W2xx "
+                                   "warnings, E3xx while playing; docs/errors.md lists them all. Without CODE, "
+                                   "list every code. Exit 2 on an unknown code.")
+    p.add_argument("code", nargs="?", metavar="CODE",
+                   help="the code as a diagnostic prints it: E207 (e207 and 207 work too)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"code", "title", "explanation", "example", "fix", "severity", "lang"} '
+                        "(without CODE: a list of them)")
+    p.add_argument("--markdown", action="store_true",
+                   help="print the whole catalogue as Markdown (docs/errors.md is this output)")
+    p.set_defaults(func=cmd_explain_error)
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
@@ -909,18 +1119,95 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("simulate", help="play many games with a bot and report the win rate",
                        description="Play N games with a bot; game i uses seed S+i for both the game and the "
-                                   "bot. Games that raise an error are counted, never fatal. Exit 1 when any "
+                                   "bot, so any game replays alone with 'play --bot BOT --seed S+i'. Games run "
+                                   "on --jobs processes (default: every core) with the same results as one. "
+                                   "Games that raise an error are counted, never fatal. Exit 1 when any "
                                    "game failed.")
-    _add_setup(p)
-    p.add_argument("--games", type=int, default=100, metavar="N", help="how many games (default: 100)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
-    p.add_argument("--bot", choices=tuple(BOTS), default="random",
-                   help="the bot that plays: random or first (default: random)")
-    p.add_argument("--json", action="store_true",
-                   help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
-                        "finished game), mean_rounds, games_per_second, error_samples, …")
-    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
+    _add_setup(p, repeatable=True)
+    _add_sim_options(p, games=100)
+    p.add_argument("--matrix", action="store_true",
+                   help="simulate every killer × scenario × Final Girl (only those given with --killer, "
+                        "--scenario, --final-girl, each repeatable)")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true",
+                     help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
+                          "finished game), win_rate_ci (95%% Wilson), mean_rounds, rounds (mean, median, "
+                          "distribution), mean_rescued, mean_killed, end_reasons, mean_bloodlust, "
+                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}")
+    out.add_argument("--csv", action="store_true", help="print a CSV line per pair")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the games on a dask.distributed cluster at ADDRESS, or 'local' for a cluster of "
+                        "--jobs processes on this machine (needs: pip install 'lastbreath[dask]')")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("report", help="simulate pairs and write a balance report with plots",
+                       description="Simulate every killer × scenario × Final Girl pair (or those kept by "
+                                   "--killer, --scenario, --final-girl, each repeatable) and write a balance "
+                                   "report to a folder: report.md (a row per pair: win rate with its 95% "
+                                   "interval, mean rounds, victims rescued and killed, end reasons) and plots "
+                                   "as PNG and SVG (win rate per pair, game length, bloodlust over rounds). "
+                                   "Needs matplotlib: pip install 'lastbreath[report]'. Exit 1 when any game "
+                                   "failed (the report lists them), 2 without matplotlib.")
+    _add_setup(p, repeatable=True)
+    _add_sim_options(p, games=200)
+    p.add_argument("--out", metavar="DIR", default="report", help="the folder to write (default: report)")
+    p.set_defaults(func=cmd_report, scheduler=None)
+
+    p = sub.add_parser("coverage", help="list the content lines bot games never reach",
+                       description="Play N games with a bot over every killer × scenario pair (or those kept by "
+                                   "--killer, --scenario, --final-girl, each repeatable; the Final Girls in "
+                                   "turn, half the games with the legendary cards) and list every effect line, "
+                                   "control branch (if/else blocks, mode blocks, choose options, roll rows, "
+                                   "each/repeat/spend blocks), trigger, replacement and card outcome that no "
+                                   "game reached, with its file:line:col, by file, then reached/total per file. "
+                                   "Lines inside an unreached block are folded into it. Game i has seed S+i. "
+                                   "Exit 1 when a game failed.")
+    for flag, what in (("--killer", "killer"), ("--scenario", "scenario"), ("--final-girl", "Final Girl")):
+        p.add_argument(flag, metavar="ID", action="append", dest=flag[2:].replace("-", "_"),
+                       help=f"only this {what} (repeatable; default: all)")
+    p.add_argument("--games", type=int, default=200, metavar="N", help="how many games in all (default: 200)")
+    p.add_argument("--bot", choices=("random", "greedy", "both"), default="random",
+                   help="the bot that plays; both: the two take turns (default: random)")
+    p.add_argument("--all", action="store_true",
+                   help="list every unreached item, also those inside an unreached block")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
+    p.add_argument("--difficulty", metavar="SIDE", default="normal",
+                   help="side of the player board (default: normal)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"reached", "total", "percent", "files": [{"file", "reached", "total", "by_kind", '
+                        '"unreached": [{"kind", "line", "col", "label", "where", "inside", "folded"}]}], …}')
+    p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
+    _add_content(p)
+    p.set_defaults(func=cmd_coverage)
+
+    p = sub.add_parser("fuzz", help="play bot games and check the rules' invariants after every transition",
+                       description="Play N games with the random and greedy bots over every killer × scenario "
+                                   "pair (or those kept by --killer, --scenario, --final-girl, each repeatable; "
+                                   "Final Girl, difficulty, legendary cards and tie policy drawn per game) and "
+                                   "check after every transition: victims conserved, health, time, fear and "
+                                   "bloodlust within bounds, the hand limit, every event renders, a valid "
+                                   "choice pending, the state survives a save/load round trip, apply is "
+                                   "deterministic and leaves its input untouched. On a violation print the "
+                                   "setup, seed and the shortest choice list found that reproduces it, exit 1; "
+                                   "clean: a summary, exit 0. Game i has seed S+i.")
+    for flag, what in (("--killer", "killer"), ("--scenario", "scenario"), ("--final-girl", "Final Girl")):
+        p.add_argument(flag, metavar="ID", action="append", dest=flag[2:].replace("-", "_"),
+                       help=f"only this {what} (repeatable; default: all)")
+    p.add_argument("--games", type=int, default=200, metavar="N", help="how many games in all (default: 200)")
+    p.add_argument("--bot", choices=("random", "greedy", "both"), default="both",
+                   help="the bot that plays; both: the two take turns (default: both)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"clean", "games", "transitions", "violations": [{"check", "message", "setup", '
+                        '"seed", "bot", "choices", …}], …}')
+    p.add_argument("--save-repro", metavar="FILE",
+                   help="write the first violation's setup, seed and shrunk choices as a save that "
+                        "'lastbreath replay FILE' replays")
+    p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
+    p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
+    _add_content(p)
+    p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("fmt", help="rewrite content files in the canonical style",
                        description="Format .fg content in the canonical style (dsl/LANGUAGE.md, 'Formatting'), "

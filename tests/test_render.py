@@ -107,9 +107,8 @@ EFFECT_SAMPLES = {
     n.CollectToken: ["collect token clue at here"],
     n.PlaceToken: ["place token clue at old-mill"],
     n.DrawCard: ["draw card side-effects"],
-    n.AddStatus: ["add status dazed to enemies at here",
-                  pytest.param("add status dazed to killer", marks=pytest.mark.xfail(
-                      raises=TypeError, reason="dsl/build.py: AddStatus.loc has no default for the killer form"))],
+    n.AddStatus: ["add status dazed to enemies at here", "add status dazed to killer",
+                  "add status dazed to an enemy at here"],
     n.ClearStatus: ["clear status dazed"],
     n.TurnVictims: ["turn 2 victims at here into cub"],
     n.TurnMinions: ["turn 1 cub at here into victims"],
