@@ -27,6 +27,7 @@ from .board import INF, Board
 from .state import Choice, Event, GameState, HeldItem, KillerState, MinionState, Option
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
+MAX_EFFECT_DEPTH = 60  # effects resolving inside effects; deeper means content that feeds itself
 TIE_POLICIES = ("harder", "realistic", "easier", "ask")
 
 
@@ -110,7 +111,7 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -120,6 +121,7 @@ class Ctl:
         self.skip = skip
         self.events: list[Event] = []
         self.node = None  # the content node being resolved, for event sources
+        self.depth = 0  # nesting of effect lists being resolved (bounded: MAX_EFFECT_DEPTH)
 
 
 class Work:
@@ -548,6 +550,12 @@ def run(w: Work, effects, ctx: Ctx) -> None:
     """Resolve effects top to bottom; events they cause name the effect's file:line:col as source."""
     ctl = w.ctl
     outer = ctl.node
+    ctl.depth += 1
+    if ctl.depth > MAX_EFFECT_DEPTH:  # content whose effects set each other off without end
+        sp = getattr(effects[0], "span", None) if effects else None
+        where = f"{sp.path}:{sp.line}:{sp.col}" if sp is not None else "content"
+        raise RulesError(f"{where}: effects set each other off more than {MAX_EFFECT_DEPTH} deep "
+                         "(a rule that triggers itself?)")
     if COVERAGE is None:
         for e in effects:
             ctl.node = e
@@ -558,6 +566,7 @@ def run(w: Work, effects, ctx: Ctx) -> None:
             COVERAGE.add(e.span)
             EXEC[type(e)](w, e, ctx)
     ctl.node = outer
+    ctl.depth -= 1
 
 
 def condition(w: Work, c, ctx: Ctx) -> bool:
@@ -1831,6 +1840,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
         ctl.pos = 0
         ctl.count = 0
         ctl.skip = 0
+        ctl.depth = 0  # an exception may have left run() without unwinding its count
     raise RulesError("the game did not reach a decision within the step limit")
 
 

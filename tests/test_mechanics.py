@@ -209,3 +209,22 @@ def test_games_with_tokens_play_to_the_end_and_save(ward):
             k = state.choice.options[0].key
             assert to_json(engine.apply(again, k)[0]) == to_json(engine.apply(state, k)[0])
         assert play(state, bot).result in ("fg", "killer")
+
+
+def test_effects_that_feed_themselves_stop_with_a_clear_error(tmp_path):
+    """Untrusted content cannot recurse without bound: a rules error names the line (DESIGN: bounded loops)."""
+    from lastbreath.dsl import RulesError
+    rs = load_with(tmp_path, '''
+killer loop-test {
+  name "Loop Test"
+  health 5
+  fear 7
+  bloodlust { level move 1 damage 1; at max { raise fear 1 } }
+  finale f { name "F"; back { raise fear 1 }; face { raise fear 1 } }
+  dark_power d { name "D" }
+}
+''')
+    state, _ = new_game(rs, killer="loop-test", seed=1)
+    w = make_work(engine.replace(state.checkpoint, fear=state.game.side.fear_max))
+    with pytest.raises(RulesError, match=r"extra\.fg:\d+:\d+: effects set each other off"):
+        engine.raise_fear(w, 1)
