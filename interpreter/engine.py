@@ -731,7 +731,8 @@ def _x_spawn(w, e, ctx):  # spawn N MINION at LOC
         if sum(1 for x in w.minions if x.kind == m.id) >= m.limit or loc < 0:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
-        w.minions = w.minions + (MinionState(m.id, loc, m.health),)
+        w.minion_seq += 1
+        w.minions = w.minions + (MinionState(m.id, loc, m.health, frozenset(), w.minion_seq),)
         emit(w, "minion", f"a {m.name} appears at {loc_name(w, loc)}", "C15.1")
 
 
@@ -907,7 +908,8 @@ def _x_turn_victims(w, e, ctx):  # turn N victims at LOC into MINION
             emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
             return
         set_victims(w, loc, w.victims[loc] - 1)
-        w.minions = w.minions + (MinionState(m.id, loc, m.health),)
+        w.minion_seq += 1
+        w.minions = w.minions + (MinionState(m.id, loc, m.health, frozenset(), w.minion_seq),)
         emit(w, "minion", f"a victim at {loc_name(w, loc)} turns into a {m.name} (not a death)", "C15.1")
 
 
@@ -1299,7 +1301,7 @@ def damage_minions(w: Work, loc: int, dmg: int) -> None:
             dead.add(i)
             emit(w, "minion", f"a {w.game.minions[m.kind].name} is killed", "C15.2")
         else:
-            ms[i] = MinionState(m.kind, m.loc, m.health - hit, m.status)
+            ms[i] = MinionState(m.kind, m.loc, m.health - hit, m.status, m.uid)
     w.minions = tuple(m for i, m in enumerate(ms) if i not in dead)
 
 
@@ -1420,10 +1422,13 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
 def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     """C8.3, C9: minions act first (in order), then the killer."""
     if who in ("minions", "enemies"):
-        for i in range(len(w.minions)):
-            if i < len(w.minions):
-                m = w.minions[i]
-                stats = w.game.minions[m.kind]
+        order = [m.uid for m in w.minions]
+        stable = len(set(order)) == len(order) and 0 not in order
+        for k, uid in enumerate(order):
+            # by uid, so that a minion killed meanwhile (a reaction hitting back) costs no other its turn
+            i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1) if stable else k
+            if 0 <= i < len(w.minions):
+                stats = w.game.minions[w.minions[i].kind]
                 enemy_act(w, ("minion", i), target, moves, attacks, stats.move, stats.damage)
     if who in ("killer", "enemies"):
         for i, k in enumerate(w.killers):

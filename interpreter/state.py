@@ -68,6 +68,7 @@ class MinionState:
     loc: int
     health: int
     status: frozenset[str] = frozenset()
+    uid: int = 0  # stable identity on the board (1, 2, …), so a minion keeps its turn when another dies
 
 
 @attrs.frozen(slots=False)
@@ -138,6 +139,7 @@ class GameState:
     token_discard: tuple[tuple[str, str], ...] = ()  # spent tokens, back to the supply once it runs dry (S5.3)
     decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
+    minion_seq: int = 0  # the last minion uid given out
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

@@ -428,7 +428,8 @@ def test_minion_reference_and_token_limit(base):
     """C15.1"""
     w = make_work(base)
     engine.run(w, [engine.n.SpawnMinions(None, 5, "t-cub", "t-d")], Ctx())
-    assert w.minions == cubs(D, D, D)
+    assert [(m.kind, m.loc, m.health) for m in w.minions] == [(m.kind, m.loc, m.health) for m in cubs(D, D, D)]
+    assert [m.uid for m in w.minions] == [1, 2, 3]  # each spawned minion gets its own identity
     assert any(e.rule == "C15.1" and "ignored" in e.text for e in w.ctl.events)
 
 
@@ -580,3 +581,28 @@ def test_wolf_secondary_dark_power(game):
     assert w.killers[0].health == 7 and w.secondary == ""
     engine.damage_killer(w, 0, 3)
     assert w.killers[0].health == 4
+
+
+def test_every_minion_keeps_its_turn_when_another_dies(base):
+    """C8.3: minions act in order; one removed during the action does not cost the next its turn."""
+    m = base.game.minions
+    kind = next(iter(m))
+    s = settle(base, minions=(MinionState(kind, A, 1, frozenset(), 1), MinionState(kind, E, 1, frozenset(), 2)),
+               minion_seq=2)
+    w = make_work(s)
+    acted = []
+    real = engine.enemy_act
+
+    def spy(w_, piece, *a):
+        acted.append(w_.minions[piece[1]].uid)
+        if piece[1] == 0:  # the first minion's action removes it (as a reaction hitting back would)
+            w_.minions = w_.minions[1:]
+            return
+        return real(w_, piece, *a)
+
+    engine.enemy_act = spy
+    try:
+        engine.hunt(w, "minions", "fg", 1, 0)
+    finally:
+        engine.enemy_act = real
+    assert acted == [1, 2]
