@@ -523,6 +523,19 @@ class SpentCovers:
 
 
 @frozen
+class VictimsLeft:
+    """How many victims are still on the board (not dead, not rescued)."""
+
+    span: Span
+    op: str  # at-least | at-most
+    n: int
+    PHRASES: ClassVar = (
+        "victims left at least {n:int}",
+        "victims left at most {n:int}",
+    )
+
+
+@frozen
 class MinionsAt:
     span: Span
     loc: str
@@ -530,9 +543,9 @@ class MinionsAt:
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, Not)
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, Not)
 Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
-                  SpentAtLeast, SpentCovers, MinionsAt, Not]
+                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, Not]
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------

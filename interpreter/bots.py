@@ -132,6 +132,8 @@ class Greedy:
         if state.victims[state.fg_loc] > 0 and state.fg_loc not in board.exits:
             exits = sorted(board.exits, key=lambda e: (d[e], e))
             return exits[0] if exits else state.fg_loc
+        if self.hunting(state) and danger:  # strong enough, or nobody left to save: go after the killer
+            return min(danger, key=lambda i: (d[i], i))
         spots = [i for i, v in enumerate(state.victims) if v > 0 and i not in danger]
         if not spots:
             spots = [i for i, v in enumerate(state.victims) if v > 0]
@@ -144,7 +146,13 @@ class Greedy:
         return state.fg_loc
 
     def hunting(self, state: GameState) -> bool:
-        return not any(state.victims)
+        """Go after the killer: nobody is left to save, or she is armed and well and the killer is worn."""
+        if not any(state.victims):
+            return True
+        g = state.game
+        bonus = max((g.items[h.id].weapon.bonus for h in state.held if g.items[h.id].weapon), default=0)
+        killer_hp = min((k.health for k in state.killers if k.alive), default=99)
+        return bonus >= 1 and state.fg_health >= max(3, g.fg.health // 2) and killer_hp <= 3 + 2 * bonus
 
     def playable(self, state: GameState, keys: list[str], prefix: str = "play:") -> dict[str, n.Card]:
         cards = state.game.cards
@@ -240,9 +248,13 @@ class Greedy:
         for c in state.hand:
             counts[c] = counts.get(c, 0) + 1
 
+        hunting = self.hunting(state)
+
         def score(k: str) -> float:
             c = cards[k[4:]]
             v = card_value(c) - 0.6 * counts.get(c.id, 0)
+            if hunting:  # the fight is all that is left: arm for it
+                v += 2.5 * card_profile(c)["damage"]
             if c.kind == "reroll":
                 v -= 1.0
             if c.cost == 0:
@@ -257,7 +269,8 @@ class Greedy:
         return reacts[0] if reacts else "take"
 
     def on_attack_target(self, state, choice, keys):
-        return max(keys, key=lambda k: ("+" in k, k))
+        """The killer before minions (its death ends the game), with a weapon when one is in reach."""
+        return max(keys, key=lambda k: (k.startswith("killer"), "+" in k, k))
 
     def on_weapon(self, state, choice, keys):
         return keys[0]

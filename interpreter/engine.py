@@ -599,6 +599,9 @@ def condition(w: Work, c, ctx: Ctx) -> bool:
         return len(ctx.spent) >= c.n
     if t is n.SpentCovers:
         return covers(w, ctx.spent, c.kinds, ctx.spent_token)
+    if t is n.VictimsLeft:
+        left = sum(w.victims)
+        return left >= c.n if c.op == "at-least" else left <= c.n
     if t is n.MinionsAt:
         loc = resolve_loc(w, c.loc)
         return any(m.loc == loc for m in w.minions)
