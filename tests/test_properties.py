@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 from lark import Lark
 
+from lastbreath.interpreter import fuzz as _fuzz
+
 from lastbreath.dsl import Diagnostic, IllegalChoice, load_content, load_ruleset, parse_text
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import CODES
@@ -138,24 +140,9 @@ def check_state(state, events, expected_victims: int, before=None) -> None:
         assert all(k and o.label for k, o in zip(keys, state.choice.options))
 
 
-def snapshot(state) -> dict:
-    snap = dict(state.__dict__)
-    if state.checkpoint is not None:
-        snap["checkpoint fields"] = dict(state.checkpoint.__dict__)
-    return snap
-
-
-def unchanged(state, snap: dict) -> bool:
-    now = snapshot(state)
-    if now.keys() != snap.keys():
-        return False
-    for key, old in snap.items():
-        if key == "checkpoint fields":
-            if now[key].keys() != old.keys() or any(now[key][k] is not v for k, v in old.items()):
-                return False
-        elif now[key] is not old:
-            return False
-    return True
+# the state's fields by identity, before and after apply (shared with the fuzzer)
+snapshot = _fuzz._snapshot
+unchanged = _fuzz._unchanged
 
 
 @GAMES
