@@ -341,3 +341,20 @@ def test_first_killer_walkthrough_shows_the_diagnostic_its_mistake_gives(tmp_pat
     expected = out_block.text.split("\n", 1)[1].strip()
     error_lines = [ln for ln in expected.splitlines() if "error[" in ln]
     assert error_lines and all(ln in got for ln in error_lines), got
+
+
+def test_every_phrase_of_the_language_is_documented():
+    """Each effect, condition and rule phrase appears in LANGUAGE.md (its words, in order, on one line)."""
+    import re as _re
+
+    from lastbreath.dsl import nodes as _n
+    from lastbreath.dsl.build import Pattern
+
+    doc = (Path(__file__).resolve().parent.parent / "dsl" / "LANGUAGE.md").read_text(encoding="utf-8")
+    missing = []
+    for cls in (*_n.EFFECT_NODES, *_n.CONDITION_NODES, *_n.RULE_NODES):
+        for phrase in cls.PHRASES:
+            words = [p for p in Pattern.compile(cls, phrase).parts if isinstance(p, str)]
+            if words and not _re.search(r"\b" + r"\b[^\n]*?\b".join(map(_re.escape, words)) + r"\b", doc):
+                missing.append(phrase)
+    assert missing == []
