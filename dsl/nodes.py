@@ -536,6 +536,19 @@ class VictimsLeft:
 
 
 @frozen
+class KillerHealth:
+    """The health of the (first living) killer."""
+
+    span: Span
+    op: str  # at-least | at-most
+    n: int
+    PHRASES: ClassVar = (
+        "killer health at least {n:int}",
+        "killer health at most {n:int}",
+    )
+
+
+@frozen
 class MinionsAt:
     span: Span
     loc: str
@@ -543,9 +556,9 @@ class MinionsAt:
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, Not)
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, Not)
 Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
-                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, Not]
+                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, Not]
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------

@@ -457,6 +457,14 @@ def _render_victims_left(node: n.VictimsLeft, r: Names, neg: bool = False) -> st
     return f"{rel} victims are left on the board"
 
 
+def _render_killer_health(node: n.KillerHealth, r: Names, neg: bool = False) -> str:
+    if node.op == "at-least":
+        rel = f"below {node.n}" if neg else f"at least {node.n}"
+    else:
+        rel = f"above {node.n}" if neg else f"at most {node.n}"
+    return f"the killer's health is {rel}"
+
+
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
     return f"there are {'no ' if neg else ''}minions at {r.loc(node.loc)}"
 
@@ -856,7 +864,7 @@ def _pattern_for(node: Any) -> str:
                 kind = slots[field]
                 if kind in ("killer", "minions", "enemies") and value != kind:
                     ok = False
-            elif field == "op" and cls in (n.Compare, n.VictimsLeft):  # the one field spelled by literal words
+            elif field == "op" and cls in (n.Compare, n.VictimsLeft, n.KillerHealth):  # the one field spelled by literal words
                 ok = ok and value == "at-" + literal[-1]
             elif field in defaults:
                 ok = ok and defaults[field] == value

@@ -134,7 +134,8 @@ class Greedy:
             return exits[0] if exits else state.fg_loc
         if self.hunting(state) and danger:  # strong enough, or nobody left to save: go after the killer
             return min(danger, key=lambda i: (d[i], i))
-        spots = [i for i, v in enumerate(state.victims) if v > 0 and i not in danger]
+        crowded = {m.loc for m in state.minions}
+        spots = [i for i, v in enumerate(state.victims) if v > 0 and i not in danger and i not in crowded]
         if not spots:
             spots = [i for i, v in enumerate(state.victims) if v > 0]
         if spots:
@@ -167,6 +168,7 @@ class Greedy:
         d = self.dist(state)[state.fg_loc]
         danger = self.killer_locs(state)
         killer_here = state.fg_loc in danger
+        minions_here = sum(1 for m in state.minions if m.loc == state.fg_loc)
         weapons = [g.items[h.id].weapon for h in state.held if g.items[h.id].weapon]
         in_reach = killer_here or any(w.range >= 1 and any(d[k] == w.range for k in danger) for w in weapons)
         goal = self.goal(state)
@@ -185,6 +187,7 @@ class Greedy:
                 v = 0.0
                 v += p["move"] * (1.0 if steps_to_goal else 0.0) * (1.6 if killer_here and self.weak(state) else 1.0)
                 v += p["damage"] * (2.5 if in_reach and (hunting or not self.weak(state) or weapons) else 0.0)
+                v += p["damage"] * (1.8 if minions_here and not in_reach else 0.0)  # clear the minions around her
                 v += p["heal"] * min(missing, 3) * 0.9
                 v += p["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
                 v += p["search"] * (2.0 if at_pile and len(state.held) + len(state.pack) < 4 else 0.0)
@@ -214,7 +217,8 @@ class Greedy:
             if not k.startswith("move:"):
                 continue
             loc = board.index[k[5:]]
-            score = (d[loc][goal], 1 if loc in danger and not self.hunting(state) else 0)
+            crowd = sum(1 for m in state.minions if m.loc == loc)
+            score = (d[loc][goal], (1 if loc in danger and not self.hunting(state) else 0) + crowd)
             if score < best_score:
                 best_key, best_score = k, score
         return best_key

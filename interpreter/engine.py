@@ -599,6 +599,11 @@ def condition(w: Work, c, ctx: Ctx) -> bool:
         return len(ctx.spent) >= c.n
     if t is n.SpentCovers:
         return covers(w, ctx.spent, c.kinds, ctx.spent_token)
+    if t is n.KillerHealth:
+        alive = [k.health for k in w.killers if k.alive]
+        if not alive:
+            return False
+        return alive[0] >= c.n if c.op == "at-least" else alive[0] <= c.n
     if t is n.VictimsLeft:
         left = sum(w.victims)
         return left >= c.n if c.op == "at-least" else left <= c.n

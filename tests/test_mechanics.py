@@ -228,3 +228,16 @@ killer loop-test {
     w = make_work(engine.replace(state.checkpoint, fear=state.game.side.fear_max))
     with pytest.raises(RulesError, match=r"extra\.fg:\d+:\d+: effects set each other off"):
         engine.raise_fear(w, 1)
+
+
+def test_conditions_on_the_killers_health_and_the_victims_left(ward):
+    """Conditions a killer's regeneration or a finale may use: `killer health …`, `victims left …`."""
+    _rs, state, _ = ward
+    n = engine.n
+    s = engine.replace(state.checkpoint, victims=(0, 0, 0))
+    w = make_work(engine.replace(s, killers=(engine._evolve_killer(s.killers[0], health=3),)))
+    assert engine.condition(w, n.KillerHealth(None, "at-most", 3), engine.Ctx())
+    assert not engine.condition(w, n.KillerHealth(None, "at-least", 4), engine.Ctx())
+    assert engine.condition(w, n.VictimsLeft(None, "at-most", 0), engine.Ctx())
+    w.victims = (0, 2, 1)
+    assert engine.condition(w, n.VictimsLeft(None, "at-least", 3), engine.Ctx())

@@ -138,6 +138,7 @@ CONDITION_SAMPLES = {
     n.SpentCovers: ["spent covers red blue", "spent covers wild"],
     n.MinionsAt: ["minions at here"],
     n.VictimsLeft: ["victims left at most 0", "victims left at least 3"],
+    n.KillerHealth: ["killer health at most 7", "killer health at least 2"],
     n.Not: ["not fear at least 5", "not not flag raft-found"],
 }
 RULE_SAMPLES = {
