@@ -51,7 +51,12 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     k = _pick(rs.killers, killer, "killer")
     s = _pick(rs.scenarios, scenario, "scenario")
     fg = _pick(rs.final_girls, final_girl, "final girl")
-    game = Game(rs, k, s, fg, difficulty, legendary, tie_policy)
+    # the static tables of a setup are built once per ruleset and shared by all its games
+    games = rs.cache.setdefault("games", {})
+    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy)
+    game = games.get(key)
+    if game is None:
+        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy)
     board = game.board
     seed = int(seed)
     ctl = engine.Ctl((), 0)

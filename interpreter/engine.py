@@ -244,7 +244,8 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     """Every source of triggers, replacements and statics now in play."""
     g: Game = w.game
     ia = g.item_abilities
-    key = (w.dark_revealed, w.finale_revealed, w.events_active, w.secondary, w.flipped, w.kept,
+    key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
+           w.secondary, w.flipped, w.kept,
            tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia else ())
     got = g.abilities_cache.get(key)
     if got is None:
