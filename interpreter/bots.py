@@ -25,10 +25,11 @@ Policy = Callable[[GameState, Choice], str]
 
 
 def random_policy(seed: int = 0) -> Policy:
-    r = _random.Random(seed)
+    draw = _random.Random(seed).random  # random() is ~3x cheaper than randrange() on the hot path
 
     def policy(state: GameState, choice: Choice) -> str:
-        return choice.options[r.randrange(len(choice.options))].key
+        options = choice.options
+        return options[int(draw() * len(options))].key
     return policy
 
 
