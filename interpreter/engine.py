@@ -292,6 +292,16 @@ def replacement(w: Work, event: str) -> Optional[n.Replacement]:
     return None
 
 
+def replaced(w: Work, event: str, amount: int, what: str) -> bool:
+    """Run the replacement for this event if one is in play (its ``that`` is the amount); True if it ran."""
+    rep = replacement(w, event)
+    if rep is None:
+        return False
+    emit(w, "replace", f"instead of {what}", "", "replacement")
+    run(w, rep.body, Ctx(that=amount))
+    return True
+
+
 def enemy_tables(w: Work):
     forbidden = frozenset(r.tag for r in statics(w, n.EnemiesCannotCross))
     return w.game.board.tables(w.opened, forbidden)
@@ -318,10 +328,7 @@ def gain_time(w: Work, k: int) -> None:
 def lose_time(w: Work, k: int) -> None:
     if k <= 0:
         return
-    rep = replacement(w, "fg-loses-time")
-    if rep is not None:
-        emit(w, "replace", f"instead of losing {k} time", "", "replacement")
-        run(w, rep.body, Ctx(that=k))
+    if replaced(w, "fg-loses-time", k, f"losing {k} time"):
         return
     new = max(w.game.side.time_min, w.time - k)
     emit(w, "time", f"loses {w.time - new} time (now {new})", "C3.4")
@@ -395,10 +402,7 @@ def end_game(w: Work, winner: str, reason: str) -> None:
 def raise_bloodlust(w: Work, k: int) -> None:
     if k <= 0:
         return
-    rep = replacement(w, "bloodlust-rises")
-    if rep is not None:
-        emit(w, "replace", f"instead of bloodlust rising by {k}", "", "replacement")
-        run(w, rep.body, Ctx(that=k))
+    if replaced(w, "bloodlust-rises", k, f"bloodlust rising by {k}"):
         return
     levels = w.game.levels
     for _ in range(k):
@@ -430,10 +434,7 @@ def kill_victim(w: Work, loc: int, cause: str) -> None:
     """A victim dies: it is counted and raises bloodlust (C9.7)."""
     if w.victims[loc] <= 0:
         return
-    rep = replacement(w, "victim-dies")
-    if rep is not None:
-        emit(w, "replace", "instead of a victim dying", "", "replacement")
-        run(w, rep.body, Ctx(that=1))
+    if replaced(w, "victim-dies", 1, "a victim dying"):
         return
     set_victims(w, loc, w.victims[loc] - 1)
     w.dead += 1
