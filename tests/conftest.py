@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from lastbreath.dsl import bundled_paths, load_ruleset
-from lastbreath.interpreter import engine
+from lastbreath.interpreter import engine, rng
 from lastbreath.interpreter.api import new_game
 
 
@@ -80,3 +80,22 @@ def bundled_parse_cache():
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ruleset_module, "parse_file", cached_parse_file)
         yield
+
+
+def settle(state, **fields):
+    """A settled copy (no pending choice) with some fields changed."""
+    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
+
+
+def counter_for(seed: int, faces, start: int = 0) -> int:
+    """The rng counter from which the next dice show exactly ``faces``."""
+    c = start
+    while True:
+        if all(rng.draw(seed, c + i, 6) + 1 == f for i, f in enumerate(faces)):
+            return c
+        c += 1
+
+
+def rig(state, faces, **fields):
+    """A settled copy whose next dice show ``faces``."""
+    return settle(state, rng=counter_for(state.seed, faces), **fields)

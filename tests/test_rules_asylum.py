@@ -8,16 +8,12 @@ from collections import Counter
 
 import attrs
 import pytest
-from conftest import make_work
+from conftest import make_work, settle
 
 from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
 from lastbreath.interpreter.state import MinionState
-
-
-def settle(state, **fields):
-    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
 
 
 def L(state, lid):

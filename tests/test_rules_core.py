@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import finish_phase, load_with, make_work, need, rules_of
+from conftest import counter_for, finish_phase, load_with, make_work, need, rig, rules_of, settle
 
 from lastbreath.dsl.diagnostics import IllegalChoice
 from lastbreath.interpreter import api, engine, rng
@@ -54,24 +54,6 @@ def xrs(tmp_path_factory):
 
 
 # --- helpers ---------------------------------------------------------------------------------
-def settle(state, **fields):
-    """A settled copy (no pending choice) with some fields changed."""
-    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
-
-
-def counter_for(seed: int, faces) -> int:
-    """The rng counter from which the next dice show exactly ``faces``."""
-    c = 0
-    while True:
-        if all(rng.draw(seed, c + i, 6) + 1 == f for i, f in enumerate(faces)):
-            return c
-        c += 1
-
-
-def rig(state, faces, **fields):
-    return settle(state, rng=counter_for(state.seed, faces), **fields)
-
-
 def loc(state, lid: str) -> int:
     return state.game.board.index[lid]
 

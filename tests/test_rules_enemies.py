@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import finish_phase, load_with, make_work, need, rules_of
+from conftest import counter_for, finish_phase, load_with, make_work, need, rig, rules_of, settle
 
 from lastbreath.interpreter import api, engine, rng
 from lastbreath.interpreter.engine import Ctx
@@ -75,23 +75,6 @@ A, B, C, D, E = range(5)
 @pytest.fixture(scope="module")
 def xrs(tmp_path_factory):
     return load_with(tmp_path_factory.mktemp("enemies"), EXTRA, "enemies-extra.fg")
-
-
-def settle(state, **fields):
-    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
-
-
-def counter_for(seed: int, faces, start: int = 0) -> int:
-    c = start
-    while True:
-        if all(rng.draw(seed, c + i, 6) + 1 == f for i, f in enumerate(faces)):
-            return c
-        c += 1
-
-
-def rig(state, faces, **fields):
-    return settle(state, rng=counter_for(state.seed, faces), **fields)
-
 
 
 def first(w, rule, text="", kind=""):

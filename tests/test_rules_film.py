@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import make_work
+from conftest import make_work, need, settle
 
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
-
-
-def settle(state, **fields):
-    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
-
-
-def need(w, fn, *args):
-    with pytest.raises(engine.NeedChoice) as ei:
-        fn(w, *args)
-    return ei.value.choice
 
 
 @pytest.fixture()
