@@ -182,7 +182,7 @@ class Builder:
             if isinstance(part, str):
                 if i >= len(atoms) or atoms[i].kind != "name" or atoms[i].value != part:
                     return None
-                if pat.cls in (n.Compare, n.VictimsLeft, n.KillerHealth) and part in ("least", "most"):
+                if part in ("least", "most") and "op" in attrs.fields_dict(pat.cls):  # "at least" / "at most"
                     values["op"] = "at-" + part
                 i += 1
                 continue

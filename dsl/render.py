@@ -864,7 +864,7 @@ def _pattern_for(node: Any) -> str:
                 kind = slots[field]
                 if kind in ("killer", "minions", "enemies") and value != kind:
                     ok = False
-            elif field == "op" and cls in (n.Compare, n.VictimsLeft, n.KillerHealth):  # the one field spelled by literal words
+            elif field == "op":  # the one field spelled by literal words ("at least" / "at most")
                 ok = ok and value == "at-" + literal[-1]
             elif field in defaults:
                 ok = ok and defaults[field] == value

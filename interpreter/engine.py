@@ -571,11 +571,16 @@ def run(w: Work, effects, ctx: Ctx) -> None:
     ctl.depth -= 1
 
 
+def _compare(value: int, c) -> bool:
+    """An "at least N" / "at most N" condition on a value."""
+    return value >= c.n if c.op == "at-least" else value <= c.n
+
+
 def condition(w: Work, c, ctx: Ctx) -> bool:
     t = type(c)
     if t is n.Compare:
         v = {"fear": w.fear, "time": w.time, "health": w.fg_health, "bloodlust": w.bloodlust + 1}[c.quantity]
-        return v >= c.n if c.op == "at-least" else v <= c.n
+        return _compare(v, c)
     if t is n.FgAt:
         return w.fg_loc == resolve_loc(w, c.loc)
     if t is n.FgAtTag:
@@ -605,10 +610,10 @@ def condition(w: Work, c, ctx: Ctx) -> bool:
         alive = [k.health for k in w.killers if k.alive]
         if not alive:
             return False
-        return alive[0] >= c.n if c.op == "at-least" else alive[0] <= c.n
+        return _compare(alive[0], c)
     if t is n.VictimsLeft:
         left = sum(w.victims)
-        return left >= c.n if c.op == "at-least" else left <= c.n
+        return _compare(left, c)
     if t is n.MinionsAt:
         loc = resolve_loc(w, c.loc)
         return any(m.loc == loc for m in w.minions)
