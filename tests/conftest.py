@@ -99,3 +99,16 @@ def counter_for(seed: int, faces, start: int = 0) -> int:
 def rig(state, faces, **fields):
     """A settled copy whose next dice show ``faces``."""
     return settle(state, rng=counter_for(state.seed, faces), **fields)
+
+
+def L(state, lid: str) -> int:
+    """A location's index on the state's board."""
+    return state.game.board.index[lid]
+
+
+def victims_at(state, **where) -> tuple:
+    """A victims tuple: victims_at(st, day_room=2) puts two victims in the Day Room, none elsewhere."""
+    v = [0] * state.game.board.n
+    for k, count in where.items():
+        v[L(state, k.replace("_", "-"))] = count
+    return tuple(v)

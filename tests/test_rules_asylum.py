@@ -8,24 +8,15 @@ from collections import Counter
 
 import attrs
 import pytest
-from conftest import make_work, settle
+from conftest import L, make_work, settle, victims_at
 
 from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
 from lastbreath.interpreter.state import MinionState
 
+at = victims_at  # the victims tuple for named locations
 
-def L(state, lid):
-    return state.game.board.index[lid]
-
-
-def at(state, **where):
-    """A victims tuple: at(st, day_room=2) puts two victims in the Day Room, none elsewhere."""
-    v = [0] * state.game.board.n
-    for k, c in where.items():
-        v[L(state, k.replace("_", "-"))] = c
-    return tuple(v)
 
 
 def maniacs(state, *locs):

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import make_work, need, settle
+from conftest import L, make_work, need, settle, victims_at
 
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
+
+victims = victims_at  # the victims tuple for named locations
+
 
 
 @pytest.fixture()
@@ -18,17 +21,6 @@ def st(game):
     b = game.game.board
     return settle(game, victims=(0,) * b.n, fear=4, time=6, events_active=(), phase="action", sub=1,
                   killers=(attrs.evolve(game.killers[0], loc=b.index["ferrymans-landing"]),))
-
-
-def L(state, lid):
-    return state.game.board.index[lid]
-
-
-def victims(state, **at):
-    v = [0] * state.game.board.n
-    for k, c in at.items():
-        v[L(state, k.replace("_", "-"))] = c
-    return tuple(v)
 
 
 # === S4 the fairy-tale forest ================================================================
