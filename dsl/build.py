@@ -29,7 +29,9 @@ FIRES_ONLY_IN = {
 TARGETS = ("fg", "victims", "fg-or-victims")
 QUANTITIES = ("fear", "time", "health", "bloodlust")
 COUNTABLES = ("victims", "minions", "dead", "rescued")
-SPECIAL_LOCS = ("here", "killer-location")
+SPECIAL_LOCS = ("here", "killer-location", "killer-start", "it")
+PLACE_SETS = ("exit", "search", "any")  # besides location tags
+PIECES = ("enemies", "killers", "exits")
 
 
 @attrs.frozen
@@ -70,6 +72,7 @@ class Pattern:
 _DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "LOC", "item": "ITEM", "mode": "MODE", "name": "NAME",
             "target": "TARGET", "minion": "MINION", "tag": "TAG", "pathtag": "TAG", "cond": "CONDITION",
             "quantity": "fear|time|health|bloodlust", "countable": "victims|minions",
+            "where": "exit|search|any|TAG", "pieces": "enemies|killers|exits",
             "killer": "killer", "minions": "minions", "enemies": "enemies"}
 
 
@@ -79,7 +82,7 @@ def _first_words(pat: Pattern) -> tuple[str, ...]:
     if isinstance(head, str):
         return (head,)
     kind = head[1]
-    return {"quantity": QUANTITIES, "target": TARGETS, "countable": COUNTABLES,
+    return {"quantity": QUANTITIES, "target": TARGETS, "countable": COUNTABLES, "pieces": PIECES,
             "killer": ("killer",), "minions": ("minions",), "enemies": ("enemies",)}.get(kind, ())
 
 
@@ -90,7 +93,8 @@ def _patterns(classes) -> tuple[Pattern, ...]:
 EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 CONDITION_PATTERNS = _patterns(n.CONDITION_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
-AMOUNT_PATTERNS = _patterns((n.Count, n.That))
+AMOUNT_PATTERNS = _patterns((n.Count, n.That, n.LevelStat))
+PLACE_PATTERNS = _patterns((n.Place,))
 
 
 class Builder:
@@ -155,6 +159,13 @@ class Builder:
                     if node is not None:
                         return True, node
             return False, None
+        if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search)
+            inner = list(atom.value)  # type: ignore[arg-type]
+            for pat in PLACE_PATTERNS:
+                node = self._match(pat, inner, atom.span, refs)
+                if node is not None:
+                    return True, node
+            return False, None
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
@@ -164,6 +175,12 @@ class Builder:
             return (word in QUANTITIES, word)
         if kind == "countable":
             return (word in COUNTABLES, word)
+        if kind == "pieces":
+            return (word in PIECES, word)
+        if kind == "where":
+            if word not in PLACE_SETS:
+                refs.append(Ref("tag", word, atom.span, self.scope))
+            return True, word
         if kind in ("killer", "minions", "enemies"):
             return (word == kind, word)
         if kind in ("loc", "item", "mode", "minion", "tag", "pathtag", "token", "deck"):
@@ -184,6 +201,9 @@ class Builder:
                     return None
                 if part in ("least", "most") and "op" in attrs.fields_dict(pat.cls):  # "at least" / "at most"
                     values["op"] = "at-" + part
+                word_field = getattr(pat.cls, "WORDS", {}).get(part)
+                if word_field is not None:  # a literal word that sets a field ("fewest", "farthest")
+                    values[word_field[0]] = word_field[1]
                 i += 1
                 continue
             field, kind = part
@@ -296,11 +316,13 @@ class Builder:
             return self._roll(line, blocks[0])
         if head == "spend":
             return self._spend(line, atoms, blocks)
+        if head == "for":
+            return self._for_each(line, atoms, blocks)
         if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
             return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
-                       "blocks follow if, mode, repeat, choose and roll")
+                       "blocks follow if, mode, repeat, choose, roll, spend and for each")
             return None
         for pat in EFFECT_PATTERNS:
             node = self._match(pat, atoms, line.span)
@@ -352,6 +374,26 @@ class Builder:
         self.refs.append(Ref("token", str(words[2]), atoms[2].span, self.scope))
         return n.SpendTokens(line.span, str(words[2]), low, high, self.effects(blocks[0]))
 
+    def _for_each(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.ForEach]:
+        # for each WHERE [except LOC] { … }
+        words = [a.value for a in atoms]
+        shape = (len(atoms) in (3, 5) and words[1] == "each" and atoms[2].kind == "name" and len(blocks) == 1
+                 and isinstance(line.parts[-1], Block) and (len(atoms) == 3 or words[3] == "except"))
+        if not shape:
+            self.error(line.span, "E207", f"cannot read '{line.text()}'",
+                       "write 'for each exit except killer-start { place 1 victims at it }'")
+            return None
+        refs: list[Ref] = []
+        _ok, among = self._slot("where", atoms[2], refs)
+        skip: Any = ""
+        if len(atoms) == 5:
+            ok, skip = self._slot("loc", atoms[4], refs)
+            if not ok:
+                self.error(atoms[4].span, "E205", f"'{atoms[4].text()}' is not a location", "")
+                return None
+        self.refs.extend(refs)
+        return n.ForEach(line.span, str(among), self.effects(blocks[0]), skip)
+
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
         for sub in self.rejoin(block.lines):
@@ -397,9 +439,13 @@ class Builder:
                 acc.setdefault("rules", []).append(node)
             return True
         if head in ("win", "lose") and len(words) > 2 and words[1] == "when":
-            cond = self.condition(atoms[2:], atoms[2].span, report=True)
+            reason = ""
+            if atoms[-1].kind == "string":  # win when … "why, in the end report"
+                reason = str(atoms[-1].value)
+                atoms = atoms[:-1]
+            cond = self.condition(atoms[2:], atoms[2].span, report=True) if len(atoms) > 2 else None
             if cond is not None:
-                acc.setdefault("ends", []).append(n.EndCondition(line.span, head, cond))
+                acc.setdefault("ends", []).append(n.EndCondition(line.span, head, cond, reason))
             return True
         if head == "instead":
             event = " ".join(words[2:]) if len(words) > 2 and words[1] == "of" else ""
@@ -429,7 +475,8 @@ class Builder:
         rest = " ".join(words[1:])
         if words[0] == "when":
             simple = {"revealed": "revealed", "gained": "gained", "drawn": "drawn", "victim dies": "victim-dies",
-                      "fg leaves": "fg-leaves", "game starts": "game-starts"}
+                      "fg leaves": "fg-leaves", "game starts": "game-starts", "killer forms": "killer-forms",
+                      "killer kills": "killer-kills"}
             if rest in simple:
                 return simple[rest], ""
             if len(words) == 4 and words[1:3] == ["fg", "enters"]:
@@ -748,14 +795,25 @@ def build_terror(b: Builder, line: Line, owner: str) -> Optional[n.Terror]:
 
 
 def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
-    got = _named(b, line, "minion", {"health": _count("health", 1), **{k: _count(k, 0) for k in ("move", "damage", "limit")}},
+    def words(key: str, text: str) -> Reader:  # a flag written as two words ("attacks together")
+        def reader(b: Builder, line: Line, acc: dict) -> None:
+            if [str(a.value) for a in line.words()] != text.split() or len(line.parts) != len(text.split()):
+                b.error(line.span, "E205", f"write '{text}'", "")
+                return
+            acc[key] = True
+        return reader
+
+    got = _named(b, line, "minion", {"health": _count("health", 1), **{k: _count(k, 0) for k in ("move", "damage", "limit")},
+                                     "attacks": words("together", "attacks together"),
+                                     "victims": words("victims_first", "victims first"), "wanders": _flag("wanders")},
                  abilities=False)
     if got is None:
         return None
     mid, acc = got
     _require(b, acc, line.span, "minion", {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
     return n.Minion(line.span, mid, acc.get("name", mid), acc.get("health", 1), acc.get("move", 1),
-                    acc.get("damage", 1), acc.get("limit", 0))
+                    acc.get("damage", 1), acc.get("limit", 0), acc.get("together", False),
+                    acc.get("victims_first", False), acc.get("wanders", False))
 
 
 def _read_token(b: Builder, line: Line, acc: dict) -> None:
@@ -874,13 +932,17 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             if sub.head() == "at" and words == ["at", "max"] and len(blocks) == 1:
                 acc["at_max"] = b.effects(blocks[0])
                 continue
-            if (sub.head() == "level" and len(atoms) == 5 and words[1] == "move" and words[3] == "damage"
-                    and atoms[2].kind == "number" and atoms[4].kind == "number" and len(blocks) <= 1):
+            extra = atoms[5:]  # level move 1 damage 1 [NAME N]… : other numbers the level prints
+            if (sub.head() == "level" and len(atoms) >= 5 and len(atoms) % 2 == 1 and words[1] == "move"
+                    and words[3] == "damage" and atoms[2].kind == "number" and atoms[4].kind == "number"
+                    and len(blocks) <= 1
+                    and all(a.kind == "name" and v.kind == "number" for a, v in zip(extra[::2], extra[1::2]))):
+                stats = tuple((str(a.value), int(v.value)) for a, v in zip(extra[::2], extra[1::2]))  # type: ignore[arg-type]
                 levels.append(n.BloodlustLevel(sub.span, int(words[2]), int(words[4]),  # type: ignore[arg-type]
-                                               b.effects(blocks[0]) if blocks else ()))
+                                               b.effects(blocks[0]) if blocks else (), stats))
                 continue
             b.error(sub.span, "E201", f"unknown bloodlust line '{sub.text()}'",
-                    "write 'level move 1 damage 1 { … }' or 'at max { … }'")
+                    "write 'level move 1 damage 1 { … }', 'level move 1 damage 1 spawn 2' or 'at max { … }'")
         acc["bloodlust"] = tuple(levels)
 
     def finale(b: Builder, line: Line, acc: dict) -> None:
@@ -920,16 +982,25 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
         if m is not None:
             acc.setdefault("minions", []).append(m)
 
+    def no_board(b: Builder, line: Line, acc: dict) -> None:
+        if [str(a.value) for a in line.words()] != ["no", "board"] or len(line.parts) != 2:
+            b.error(line.span, "E205", "write 'no board'", "")
+            return
+        acc["no_board"] = True
+
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
-                                  "fear": _count("fear", 0), "modes": modes, "bloodlust": bloodlust,
+                                  "fear": _count("fear", 0), "no": no_board, "body": _set("body", "string", "string"), "modes": modes, "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
     if "fear" in acc:  # checked against every player board's fear range, once all is loaded
         fear_line = next(ln for ln in head[1].lines if ln.head() == "fear")
         b.refs.append(Ref("fear", str(acc["fear"]), fear_line.words()[1].span, kid))
-    _require(b, acc, line.span, "killer", {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
-                                           "bloodlust": "bloodlust { level move 1 damage 1 }"})
+    needed = {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
+              "bloodlust": "bloodlust { level move 1 damage 1 }"}
+    if acc.get("no_board"):  # K6.1: no killer board, so no health of its own
+        del needed["health"]
+    _require(b, acc, line.span, "killer", needed)
     if "bloodlust" in acc and not acc["bloodlust"]:
         b.error(line.span, "E202", "the bloodlust track has no levels", "add 'level move 1 damage 1'")
     for key, what in (("finales", "finale"), ("dark_powers", "dark_power")):
@@ -940,7 +1011,8 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                     acc.get("modes", ()), acc.get("bloodlust", ()), acc.get("at_max", ()),
                     tuple(acc.get("finales", ())), tuple(acc.get("dark_powers", ())), tuple(acc.get("terror", ())),
                     tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
-                    tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())))
+                    tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
+                    not acc.get("no_board", False), acc.get("body", ""))
 
 
 def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:

@@ -38,7 +38,44 @@ class That:
     PHRASES: ClassVar = ("that",)
 
 
-Amount = Union[int, Count, That]
+@frozen
+class LevelStat:
+    """A number printed on the current bloodlust level besides move and damage (``level … spawn 2``);
+    0 where the level does not print it (K6.3: how many minions a spawn places)."""
+
+    span: Span
+    stat: str
+    PHRASES: ClassVar = ("bloodlust {stat:name}",)
+
+
+# --- places: a location picked by a rule, written in parentheses where a location goes -------
+@frozen
+class Place:
+    """A location chosen when the effect resolves, among the exits, the search locations, every
+    location (``any``) or those with a tag: the one with the fewest minions of a kind (ties by
+    distance from the Final Girl, then board order; K6.3), or the one the player picks (K6.1).
+    Inside a repeated effect (``spawn 3 …``) it is chosen again for each piece."""
+
+    span: Span
+    how: str  # fewest | chosen
+    among: str  # exit | search | any | a location tag
+    minion: str = ""
+    tie: str = ""  # "" (board order) | farthest | nearest: distance from the Final Girl
+    PHRASES: ClassVar = (
+        "{among:where} with fewest {minion:minion}",
+        "{among:where} with fewest {minion:minion} farthest from fg",
+        "{among:where} with fewest {minion:minion} nearest to fg",
+        "chosen {among:where}",
+    )
+    # literal words of a phrase that set a field (see build.Builder._match)
+    WORDS: ClassVar = {"fewest": ("how", "fewest"), "chosen": ("how", "chosen"),
+                       "farthest": ("tie", "farthest"), "nearest": ("tie", "nearest")}
+
+
+Loc = Union[str, Place]
+
+
+Amount = Union[int, Count, That, LevelStat]
 
 
 # --- effects --------------------------------------------------------------------------------
@@ -411,14 +448,50 @@ class Each:
     body: tuple
 
 
+@frozen
+class KillMinions:
+    """Kill N minions of a kind at a location (no bloodlust, C15). Under ``rule killing MINION may
+    damage killers`` the player may instead deal N damage to a killer there (K6.7)."""
+
+    span: Span
+    n: "Amount"
+    minion: str
+    loc: "Loc"
+    PHRASES: ClassVar = ("kill {n:amount} {minion:minion} at {loc:loc}",)
+
+
+@frozen
+class FormKillers:
+    """Every location holding at least N minions of a kind turns them into one new killer body,
+    with health equal to their number and no last-breath token (K6.6); fires ``when killer forms``."""
+
+    span: Span
+    n: int
+    minion: str
+    PHRASES: ClassVar = ("turn groups of {n:int} {minion:minion} into killers",)
+
+
+@frozen
+class ForEach:
+    """Run a block once for each location among the exits, search locations, every location
+    (``any``) or a tag, in board order, skipping one location if asked; ``it`` is that location."""
+
+    span: Span
+    among: str
+    body: tuple
+    skip: "Loc" = ""
+
+
+
 EFFECT_NODES: tuple[type, ...] = (
     GainTime, LoseTime, Heal, LoseHealth, RaiseFear, LowerFear, MoveUpTo, DealDamage,
     PreventDamage, SearchTake, SearchLook, EndActionPhase, DrawEvent, GainItem, DiscardItem,
     RaiseBloodlust, LowerBloodlust, Hunt, KillVictims, PlaceVictims, SpawnMinions, MoveKillerTo,
     HealKiller, DamageKiller, RevealDarkPower, RevealFinale, SetMode, SetFlag, ClearFlag,
     OpenPath, PanicAt, CollectToken, PlaceToken, DrawCard, AddStatus, ClearStatus, TurnVictims, TurnMinions,
+    KillMinions, FormKillers,
 )
-CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each)
+CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach)
 
 
 # --- conditions -----------------------------------------------------------------------------
@@ -549,6 +622,21 @@ class KillerHealth:
 
 
 @frozen
+class PiecesCount:
+    """How many enemies (minions and killers) or killer bodies are on the board, or how many exits
+    the map has (K6.1's one-exit setup, K6.2's win and loss)."""
+
+    span: Span
+    what: str  # enemies | killers | exits
+    op: str  # at-least | at-most
+    n: int
+    PHRASES: ClassVar = (
+        "{what:pieces} at least {n:int}",
+        "{what:pieces} at most {n:int}",
+    )
+
+
+@frozen
 class MinionsAt:
     span: Span
     loc: str
@@ -556,9 +644,10 @@ class MinionsAt:
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, Not)
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount,
+                                     Not)
 Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
-                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, Not]
+                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount, Not]
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
@@ -614,15 +703,34 @@ class StatusStopsMoves:
     PHRASES: ClassVar = ("enemies with status {status:name} do not move",)
 
 
+@frozen
+class KillersAbsorb:
+    """Whenever a killer body shares a location with minions of this kind, they are removed and the
+    body gains 1 health for each (K6.7); bodies never absorb each other."""
+
+    span: Span
+    minion: str
+    PHRASES: ClassVar = ("killers absorb {minion:minion}",)
+
+
+@frozen
+class KillsMayHitKillers:
+    """``kill N MINION at LOC`` may be resolved as N damage to a killer at LOC instead (K6.7)."""
+
+    span: Span
+    minion: str
+    PHRASES: ClassVar = ("killing {minion:minion} may damage killers",)
+
+
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves)
+                                StatusStopsMoves, KillersAbsorb, KillsMayHitKillers)
 
 
 # --- triggers, replacements, state-based checks ---------------------------------------------
 @frozen
 class Trigger:
     span: Span
-    event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters
+    event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
     arg: str
     body: tuple
 
@@ -639,6 +747,7 @@ class EndCondition:
     span: Span
     side: str  # win | lose
     cond: Condition
+    reason: str = ""  # said when the game ends this way ("" = a generic text)
 
 
 @frozen
@@ -727,6 +836,7 @@ class BloodlustLevel:
     move: int
     damage: int
     effects: tuple
+    stats: tuple[tuple[str, int], ...] = ()  # other numbers the level prints: (("spawn", 2),) (K6.3)
 
 
 @frozen
@@ -771,6 +881,9 @@ class Minion:
     move: int
     damage: int
     limit: int
+    together: bool = False  # those in one location attack as one, damage = their number × damage (K6.5)
+    victims_first: bool = False  # victims at its location are attacked before the Final Girl (K6.5)
+    wanders: bool = False  # with no target within its move range, it wanders once after moving (K6.4)
 
 
 @frozen
@@ -793,6 +906,8 @@ class Killer:
     decks: tuple["Deck", ...] = ()
     on_start: tuple = ()
     cards: tuple = ()
+    board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
+    body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
 @frozen
@@ -910,6 +1025,8 @@ class Scenario:
     decks: tuple[Deck, ...] = ()
     on_start: tuple = ()
     cards: tuple = ()
+    board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
+    body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
 @frozen

@@ -63,11 +63,17 @@ class Names:
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
         return Names(locs, items, minions, tokens, decks)
 
-    def loc(self, loc: str) -> str:
+    def loc(self, loc: "n.Loc") -> str:
+        if isinstance(loc, n.Place):
+            return _render_place(loc, self)
         if loc == "here":
             return "your location"
         if loc == "killer-location":
             return "the killer's location"
+        if loc == "killer-start":
+            return "the setup card's killer location"
+        if loc == "it":
+            return "that location"
         return self.locations.get(loc, loc)
 
     def item(self, item: str) -> str:
@@ -160,6 +166,25 @@ def _render_count(node: n.Count, r: Names) -> str:
 
 def _render_that(node: n.That, r: Names) -> str:
     return "the amount of the replaced event"
+
+
+def _render_level_stat(node: n.LevelStat, r: Names) -> str:
+    return f"the {node.stat} number of the current bloodlust level"
+
+
+_SETS = {"exit": "exit", "search": "search location", "any": "location"}
+
+
+def _set_name(among: str) -> str:
+    return _SETS.get(among, f"{among} location")
+
+
+def _render_place(node: n.Place, r: Names) -> str:
+    if node.how == "chosen":
+        return f"a {_set_name(node.among)} of your choice"
+    tie = {"farthest": ", ties going to the one farthest from you", "nearest": ", ties going to the one nearest you"}
+    return (f"the {_set_name(node.among)} with the fewest {r.minion(node.minion)} minions"
+            f"{tie.get(node.tie, '')} (chosen anew for each)")
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -335,6 +360,21 @@ def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
 
 
 # --- control lines ----------------------------------------------------------------------------
+def _render_kill_minions(node: n.KillMinions, r: Names) -> str:
+    name = r.minion(node.minion)
+    return _amt(node.n, r, f"kill {{n}} {name} minions at {r.loc(node.loc)}", f"kill 1 {name} minion at {r.loc(node.loc)}")
+
+
+def _render_form_killers(node: n.FormKillers, r: Names) -> str:
+    return (f"every location with at least {node.n} {r.minion(node.minion)} minions turns them into a new "
+            "killer, with health equal to their number and no last-breath token")
+
+
+def _render_for_each(node: n.ForEach, r: Names) -> str:
+    skip = f" other than {r.loc(node.skip)}" if node.skip else ""
+    return f"for each {_set_name(node.among)}{skip}: {_block(node.body, r)}"
+
+
 def _render_if(node: n.If, r: Names) -> str:
     text = f"if {_clause(node.cond, r)}: {_block(node.then, r)}"
     if node.otherwise:
@@ -465,6 +505,16 @@ def _render_killer_health(node: n.KillerHealth, r: Names, neg: bool = False) -> 
     return f"the killer's health is {rel}"
 
 
+def _render_pieces_count(node: n.PiecesCount, r: Names, neg: bool = False) -> str:
+    what = {"enemies": "enemies (minions and killers) are on the board", "killers": "killers are on the board",
+            "exits": "exits are on the map"}[node.what]
+    if node.op == "at-least":
+        rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
+    else:
+        rel = f"more than {node.n}" if neg else f"at most {node.n}"
+    return f"{rel} {what}"
+
+
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
     return f"there are {'no ' if neg else ''}minions at {r.loc(node.loc)}"
 
@@ -490,6 +540,15 @@ def _render_all_modes(node: n.AllModes, r: Names) -> str:
 def _render_follower_limit(node: n.FollowerLimit, r: Names) -> str:
     who = "no victim" if node.n == 0 else f"at most {_count(node.n, 'victim')}"
     return f"{who} may follow you along a {node.tag} path"
+
+
+def _render_killers_absorb(node: n.KillersAbsorb, r: Names) -> str:
+    return (f"whenever a killer shares a location with {r.minion(node.minion)} minions, they are removed and "
+            "the killer gains 1 health for each")
+
+
+def _render_kills_may_hit_killers(node: n.KillsMayHitKillers, r: Names) -> str:
+    return f"an effect that kills {r.minion(node.minion)} minions may deal that much damage to a killer there instead"
 
 
 def _render_enemies_cannot_cross(node: n.EnemiesCannotCross, r: Names) -> str:
@@ -523,7 +582,9 @@ def _render_trigger(node: n.Trigger, r: Names) -> str:
         head = {"revealed": "When revealed", "gained": "When gained", "drawn": "When drawn",
                 "victim-dies": "Whenever a victim dies", "game-starts": "When the game starts",
                 "fg-leaves": f"Whenever you leave {r.loc(node.arg)}" if node.arg else "Whenever you leave a location",
-                "fg-enters": f"Whenever you enter {r.loc(node.arg)}"}.get(ev, f"When {ev}")
+                "fg-enters": f"Whenever you enter {r.loc(node.arg)}",
+                "killer-forms": "Whenever a new killer forms",
+                "killer-kills": "Whenever a killer kills a victim"}.get(ev, f"When {ev}")
     return f"{head}: {render_effects(node.body, r)}"
 
 
@@ -534,7 +595,8 @@ def _render_replacement(node: n.Replacement, r: Names) -> str:
 
 
 def _render_end_condition(node: n.EndCondition, r: Names) -> str:
-    return f"You {node.side} when {_clause(node.cond, r)}."
+    why = f" ({node.reason})" if node.reason else ""
+    return f"You {node.side} when {_clause(node.cond, r)}{why}."
 
 
 def _abilities(ab: n.Abilities, r: Names) -> list[str]:
@@ -628,7 +690,10 @@ def _render_final_girl(node: n.FinalGirl, r: Names) -> str:
 
 
 def _render_bloodlust_level(node: n.BloodlustLevel, r: Names) -> str:
-    return render_effects(node.effects, r) if node.effects else "-"
+    text = render_effects(node.effects, r) if node.effects else "-"
+    if node.stats:
+        text = ", ".join(f"{k} {v}" for k, v in node.stats) + ("" if text == "-" else f"; {text}")
+    return text
 
 
 def _bloodlust_table(node: n.Killer, r: Names) -> list[str]:
@@ -669,8 +734,11 @@ def _render_terror(node: n.Terror, r: Names) -> str:
 
 
 def _render_minion(node: n.Minion, r: Names) -> str:
+    extra = (["those in one location attack together (damage × their number)"] if node.together else []) + \
+            (["attacks victims before the Final Girl"] if node.victims_first else []) + \
+            (["wanders when no target is in reach"] if node.wanders else [])
     return (f"{node.name} (minion): health {node.health} · move {node.move} · damage {node.damage} · "
-            f"at most {node.limit} in play")
+            f"at most {node.limit} in play" + "".join(f" · {x}" for x in extra))
 
 
 def _render_token(node: n.Token, r: Names) -> str:
@@ -722,7 +790,8 @@ def _section(title: str, parts: list[str]) -> list[str]:
 
 def _render_killer(node: n.Killer, r: Names) -> str:
     r = r.within(node)
-    lines = [node.name, f"Killer · health {node.health} · the Final Girl starts at fear {node.fear}"]
+    body = f"health {node.health}" if node.board else "no killer board (its bodies form during the game)"
+    lines = [node.name, f"Killer · {body} · the Final Girl starts at fear {node.fear}"]
     if node.modes:
         lines.append("Modes: " + ", ".join(f"{m} (starting)" if i == 0 else m for i, m in enumerate(node.modes)))
     lines += _abilities(node.abilities, r)
@@ -866,6 +935,10 @@ def _pattern_for(node: Any) -> str:
                     ok = False
             elif field == "op":  # the one field spelled by literal words ("at least" / "at most")
                 ok = ok and value == "at-" + literal[-1]
+            elif field in {f for f, _v in getattr(cls, "WORDS", {}).values()}:  # set by a literal word
+                ok = ok and ((field, value) in [cls.WORDS[w] for w in literal if w in cls.WORDS]
+                             or (value == defaults.get(field, None)
+                                 and not any(cls.WORDS[w][0] == field for w in literal if w in cls.WORDS)))
             elif field in defaults:
                 ok = ok and defaults[field] == value
             else:  # a field this phrase leaves out is empty (``loc`` of ``add status … to killer``)
@@ -888,6 +961,8 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return f"({to_dsl(value)})"
     if kind == "cond":
         return to_dsl(value)
+    if kind == "loc" and isinstance(value, n.Place):
+        return f"({to_dsl(value)})"
     if kind == "names":
         return " ".join(value)
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
@@ -940,6 +1015,9 @@ CONTROL_DSL: dict[type, Callable[[Any, str], str]] = {
     n.Choose: lambda node, ind: _lines("choose", node.options, ind),
     n.RollRow: lambda node, ind: f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, ind)}",
     n.Roll: lambda node, ind: _lines("roll", node.rows, ind),
+    n.ForEach: lambda node, ind: (f"for each {node.among}"
+                                  + (f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else "")
+                                  + f" {_dsl_block(node.body, ind)}"),
     n.SpendTokens: lambda node, ind: (f"spend collected {node.token} {node.low} to {node.high} "
                                       f"{_dsl_block(node.body, ind)}"),
     n.Each: lambda node, ind: f"each {node.kind} {_dsl_block(node.body, ind)}",

@@ -101,6 +101,10 @@ class Game:
         self.trigger_events = frozenset(t.event for a in sources for t in a.triggers)
         self.rule_kinds = frozenset(type(r) for a in sources for r in a.rules)
         self.has_replacements = frozenset(r.event for a in sources for r in a.replacements)
+        self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
+        self.absorbing = n.KillersAbsorb in self.rule_kinds
+        self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
+        self.body_name = killer.body or killer.name
 
     @property
     def ids(self) -> dict:
@@ -111,7 +115,7 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth", "it")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -122,6 +126,7 @@ class Ctl:
         self.events: list[Event] = []
         self.node = None  # the content node being resolved, for event sources
         self.depth = 0  # nesting of effect lists being resolved (bounded: MAX_EFFECT_DEPTH)
+        self.it = -1  # the location 'it' of the innermost 'for each'
 
 
 class Work:
@@ -145,12 +150,12 @@ class Ctx:
 
     __slots__ = ("source", "attack", "that", "killer", "spent", "spent_token")
 
-    def __init__(self, source: str = "", attack: Optional["Attack"] = None, that: int = 0, killer: int = 0,
+    def __init__(self, source: str = "", attack: Optional["Attack"] = None, that: int = 0, killer: int = -1,
                  spent: tuple[str, ...] = (), spent_token: str = ""):
         self.source = source
         self.attack = attack
         self.that = that
-        self.killer = killer
+        self.killer = killer  # the killer body a trigger is about ('when killer forms / kills'), or -1
         self.spent = spent  # kinds of the tokens spent, inside a spend block
         self.spent_token = spent_token
 
@@ -272,14 +277,14 @@ def statics(w: Work, cls: type) -> list:
     return [r for a in abilities(w) for r in a.rules if type(r) is cls]
 
 
-def fire(w: Work, event: str, arg: str = "") -> None:
-    """Run every active trigger on this event."""
+def fire(w: Work, event: str, arg: str = "", body: int = -1) -> None:
+    """Run every active trigger on this event (``body``: the killer body it is about, if any)."""
     if event not in w.game.trigger_events:
         return
     for a in abilities(w):
         for t in a.triggers:
             if t.event == event and (not t.arg or t.arg == arg):
-                run(w, t.body, Ctx(source=event))
+                run(w, t.body, Ctx(source=event, killer=body))
 
 
 def replacement(w: Work, event: str) -> Optional[n.Replacement]:
@@ -389,7 +394,7 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6") -> None:
 
 
 def end_game(w: Work, winner: str, reason: str) -> None:
-    if winner == "killer" and not any(k.alive for k in w.killers) and w.killers:
+    if winner == "killer" and not any(k.alive for k in w.killers) and w.killers and not w.game.no_board:
         winner, reason = "fg", "both sides fell at once: her sacrifice counts as a win"
     w.result = winner
     w.end_reason = reason
@@ -430,8 +435,8 @@ def set_victims(w: Work, loc: int, count: int) -> None:
     w.victims = tuple(v)
 
 
-def kill_victim(w: Work, loc: int, cause: str) -> None:
-    """A victim dies: it is counted and raises bloodlust (C9.7)."""
+def kill_victim(w: Work, loc: int, cause: str, by: int = -1) -> None:
+    """A victim dies: it is counted and raises bloodlust (C9.7); ``by``: the killer body that killed it."""
     if w.victims[loc] <= 0:
         return
     if replaced(w, "victim-dies", 1, "a victim dying"):
@@ -442,6 +447,8 @@ def kill_victim(w: Work, loc: int, cause: str) -> None:
     emit(w, "death", f"a victim dies at {loc_name(w, loc)} ({cause})", "C9.7")
     raise_bloodlust(w, 1)
     fire(w, "victim-dies")
+    if by >= 0:
+        fire(w, "killer-kills", body=by)
 
 
 # --- the killer's health --------------------------------------------------------------------
@@ -470,6 +477,16 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
             return
     ks = list(w.killers)
     kil = ks[idx]
+    if kil.label:  # a body formed during the game has no last-breath token (K6.6): at 0 health it is gone
+        if k < kil.health:
+            ks[idx] = _evolve_killer(kil, health=kil.health - k)
+            w.killers = tuple(ks)
+            emit(w, "damage", f"{kil.label} takes {k} damage (health {kil.health - k})", rule)
+            return
+        del ks[idx]
+        w.killers = tuple(ks)
+        emit(w, "damage", f"{kil.label} takes {k} damage and is destroyed", rule)
+        return
     if k <= kil.health:
         kil = _evolve_killer(kil, health=kil.health - k)
         ks[idx] = kil
@@ -490,7 +507,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
     ks[idx] = kil
     w.killers = tuple(ks)
     emit(w, "breath", "the killer's last breath is gone: the killer is defeated", "C17.1")
-    if not any(x.alive for x in w.killers):
+    if not any(x.alive for x in w.killers) and not w.game.no_board:
         end_game(w, "fg", "the killer was defeated")
 
 
@@ -500,17 +517,46 @@ def _evolve_killer(k: KillerState, **kw) -> KillerState:
     return KillerState(**d)
 
 
-def heal_killer(w: Work, k: int) -> None:
+def heal_killer(w: Work, k: int, idx: int = -1) -> None:
+    """Heal the body ``idx`` (default: the killer, see ``the_killer``)."""
+    if idx < 0:
+        idx = the_killer(w)
+    if idx < 0:
+        return
     ks = list(w.killers)
-    for i, kil in enumerate(ks):
-        if kil.alive:
-            new = kil.health + k
-            if not statics(w, n.NoHealthCap):  # K5.1 lifts the cap
-                new = min(w.game.killer.health, new)  # C17.1: as the FG (C3.5), up to its starting health
-            ks[i] = _evolve_killer(kil, health=new)
-            emit(w, "health", f"the killer heals to {new}", "")
-            break
+    kil = ks[idx]
+    new = kil.health + k
+    if not statics(w, n.NoHealthCap):  # K5.1 lifts the cap
+        new = min(w.game.killer.health, new)  # C17.1: as the FG (C3.5), up to its starting health
+    ks[idx] = _evolve_killer(kil, health=new)
     w.killers = tuple(ks)
+    emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")
+
+
+def body_name(w: Work, i: int) -> str:
+    return w.killers[i].label or "the killer"
+
+
+def the_killer(w: Work, near: int = -1) -> int:
+    """The body an effect on "the killer" means: the only living one; with several on the board
+    (K6.7) the one nearest to ``near`` (default: the Final Girl), ties to the first; -1 if none."""
+    ks = w.killers
+    if len(ks) == 1:
+        return 0 if ks[0].alive else -1
+    dist = enemy_tables(w)[1][near if near >= 0 else w.fg_loc]
+    best, best_d = -1, INF + 1
+    for i, kil in enumerate(ks):
+        if kil.alive and kil.loc >= 0 and dist[kil.loc] < best_d:
+            best, best_d = i, dist[kil.loc]
+    if best < 0:  # none on the board: the first living one (it may be off the board)
+        best = next((i for i, kil in enumerate(ks) if kil.alive), -1)
+    return best
+
+
+def ctx_body(w: Work, ctx: Ctx) -> int:
+    """The body a trigger is about, if it is still in play; else -1."""
+    i = ctx.killer
+    return i if 0 <= i < len(w.killers) and w.killers[i].alive else -1
 
 
 # --- effects --------------------------------------------------------------------------------
@@ -519,6 +565,11 @@ def amount(w: Work, a, ctx: Ctx) -> int:
         return a
     if isinstance(a, n.That):
         return ctx.that
+    if isinstance(a, n.LevelStat):
+        for name, v in w.game.levels[w.bloodlust].stats:
+            if name == a.stat:
+                return v
+        return 0
     if isinstance(a, n.Count):
         loc = resolve_loc(w, a.loc)
         if a.what == "victims":
@@ -533,13 +584,58 @@ def amount(w: Work, a, ctx: Ctx) -> int:
     raise AssertionError(a)
 
 
-def resolve_loc(w: Work, name: str) -> int:
+def resolve_loc(w: Work, name) -> int:
+    if name.__class__ is not str:
+        return pick_place(w, name)
     if name == "here":
         return w.fg_loc
     if name == "killer-location":
-        alive = [k for k in w.killers if k.alive]
-        return alive[0].loc if alive else -1
+        i = the_killer(w)
+        return w.killers[i].loc if i >= 0 else -1
+    if name == "killer-start":
+        return w.game.setup_killer.get(w.setup_card, -1)
+    if name == "it":
+        return w.ctl.it
     return w.game.board.index.get(name, -1)
+
+
+def place_set(w: Work, among: str) -> list[int]:
+    """The locations of a set, in board order: exit, search, any, or those with a tag."""
+    b = w.game.board
+    if among == "exit":
+        return sorted(b.exits)
+    if among == "search":
+        return list(b.search_locs)
+    if among == "any":
+        return list(range(b.n))
+    return [i for i in range(b.n) if among in b.tags[i]]
+
+
+def pick_place(w: Work, p: n.Place) -> int:
+    """Resolve a place selector (K6.1 the player's pick, K6.3 fewest minions, ties by distance to the FG)."""
+    cands = place_set(w, p.among)
+    if not cands:
+        return -1
+    if p.how == "chosen":
+        if len(cands) == 1:
+            return cands[0]
+        b = w.game.board
+        key = ask(w, "place", "Choose a location", [Option(f"place:{b.ids[c]}", b.names[c]) for c in cands])
+        return b.index[key[6:]]
+    counts = {c: 0 for c in cands}
+    for m in w.minions:
+        if m.kind == p.minion and m.loc in counts:
+            counts[m.loc] += 1
+    low = min(counts.values())
+    cands = [c for c in cands if counts[c] == low]
+    if len(cands) > 1 and p.tie:
+        fgd = fg_tables(w)[1][w.fg_loc]
+        if p.tie == "farthest":
+            top = max(fgd[c] for c in cands)
+        else:
+            top = min(fgd[c] for c in cands)
+        cands = [c for c in cands if fgd[c] == top]
+    return cands[0]
 
 
 COVERAGE: Optional[set] = None
@@ -607,10 +703,16 @@ def condition(w: Work, c, ctx: Ctx) -> bool:
     if t is n.SpentCovers:
         return covers(w, ctx.spent, c.kinds, ctx.spent_token)
     if t is n.KillerHealth:
-        alive = [k.health for k in w.killers if k.alive]
-        if not alive:
-            return False
-        return _compare(alive[0], c)
+        i = the_killer(w)
+        return i >= 0 and _compare(w.killers[i].health, c)
+    if t is n.PiecesCount:
+        if c.what == "exits":
+            v = len(w.game.board.exits)
+        else:
+            v = sum(1 for k in w.killers if k.alive and k.loc >= 0)
+            if c.what == "enemies":
+                v += sum(1 for m in w.minions if m.loc >= 0)
+        return _compare(v, c)
     if t is n.VictimsLeft:
         left = sum(w.victims)
         return _compare(left, c)
@@ -740,39 +842,106 @@ def _x_place(w, e, ctx):  # place N victims at LOC
 
 
 def _x_spawn(w, e, ctx):  # spawn N MINION at LOC
-    loc = resolve_loc(w, e.loc)
+    fixed = e.loc.__class__ is str  # a place selector is resolved again for each minion (K6.3)
+    loc = resolve_loc(w, e.loc) if fixed else -1
     m = w.game.minions[e.minion]
     for _ in range(amount(w, e.n, ctx)):
-        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit or loc < 0:
+        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+            emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
+            break
+        if not fixed:
+            loc = resolve_loc(w, e.loc)
+        if loc < 0:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, loc, m.health, frozenset(), w.minion_seq),)
         emit(w, "minion", f"a {m.name} appears at {loc_name(w, loc)}", "C15.1")
+        if w.game.absorbing:
+            absorb(w)
 
 
 def _x_move_killer(w, e, ctx):  # move killer to LOC
     loc = resolve_loc(w, e.loc)
     if loc < 0:
         return
-    ks = list(w.killers)
-    for i, k in enumerate(ks):
-        if k.alive:
-            ks[i] = _evolve_killer(k, loc=loc)
-            emit(w, "move", f"the killer moves to {loc_name(w, loc)}", "")
-            break
-    w.killers = tuple(ks)
+    i = the_killer(w, near=loc)  # (open) K6.7: with several bodies, the one nearest the destination
+    if i < 0:
+        return
+    update_piece(w, ("killer", i), loc=loc)
+    emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, loc)}", "")
+    if w.game.absorbing:
+        absorb(w)
 
 
 def _x_heal_killer(w, e, ctx):  # heal killer N
-    heal_killer(w, amount(w, e.n, ctx))
+    heal_killer(w, amount(w, e.n, ctx), ctx_body(w, ctx))
 
 
 def _x_damage_killer(w, e, ctx):  # damage killer N
-    for i, k in enumerate(w.killers):
-        if k.alive:
-            damage_killer(w, i, amount(w, e.n, ctx), "")
+    i = ctx_body(w, ctx)
+    if i < 0:
+        i = the_killer(w)
+    if i >= 0:
+        damage_killer(w, i, amount(w, e.n, ctx), "")
+
+
+def absorb(w: Work) -> None:
+    """K6.7 as a rule: a killer body sharing a location with absorbable minions takes them in, +1 health each."""
+    kinds = {r.minion for r in statics(w, n.KillersAbsorb)}
+    if not kinds:
+        return
+    for i, kil in enumerate(w.killers):
+        if not (kil.alive and kil.loc >= 0):
+            continue
+        here = [m for m in w.minions if m.loc == kil.loc and m.kind in kinds]
+        if here:
+            w.minions = tuple(m for m in w.minions if not (m.loc == kil.loc and m.kind in kinds))
+            update_piece(w, ("killer", i), health=kil.health + len(here))
+            emit(w, "absorb", f"{body_name(w, i)} takes in {len(here)} {w.game.minions[here[0].kind].name}(s) at "
+                              f"{loc_name(w, kil.loc)} (health {kil.health + len(here)})", "")
+
+
+def _x_form_killers(w, e, ctx):  # turn groups of N MINION into killers
+    g = w.game
+    for loc in range(g.board.n):
+        group = [m for m in w.minions if m.kind == e.minion and m.loc == loc]
+        if len(group) < e.n:
+            continue
+        w.minions = tuple(m for m in w.minions if not (m.kind == e.minion and m.loc == loc))
+        used = {k.label for k in w.killers}
+        num = next(j for j in range(1, len(w.killers) + 2) if f"{g.body_name} {j}" not in used)
+        label = f"{g.body_name} {num}"
+        w.killers = w.killers + (KillerState(g.killer.id, loc, len(group), 0, 0, True, frozenset(), label),)
+        emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, loc)} become {label} "
+                        f"(health {len(group)})", "")
+        fire(w, "killer-forms", body=len(w.killers) - 1)
+        if w.result:
+            return
+
+
+def _x_kill_minions(w, e, ctx):  # kill N MINION at LOC
+    loc = resolve_loc(w, e.loc)
+    k = amount(w, e.n, ctx)
+    if loc < 0 or k <= 0:
+        return
+    g = w.game
+    name = g.minions[e.minion].name
+    if any(r.minion == e.minion for r in statics(w, n.KillsMayHitKillers)):
+        bodies = [i for i, kil in enumerate(w.killers) if kil.alive and kil.loc == loc]
+        if bodies:
+            key = ask(w, "kill-or-damage", f"Kill {k} {name}(s), or deal {k} damage to a killer there?",
+                      [Option("kill", f"kill {k} {name}(s)")] +
+                      [Option(f"killer:{i}", f"deal {k} damage to {body_name(w, i)}") for i in bodies])
+            if key != "kill":
+                damage_killer(w, int(key[7:]), k, "")
+                return
+    for _ in range(k):
+        idx = next((i for i, m in enumerate(w.minions) if m.kind == e.minion and m.loc == loc), -1)
+        if idx < 0:
             break
+        w.minions = w.minions[:idx] + w.minions[idx + 1:]
+        emit(w, "minion", f"a {name} is killed", "C15.2")
 
 
 def _x_reveal_dark(w, e, ctx):  # reveal dark power
@@ -862,7 +1031,8 @@ def _x_draw_card(w, e, ctx):  # draw card DECK
 
 def _pieces_with(w: Work, who: str, loc: int):
     if who == "killer":
-        return [("killer", i) for i, k in enumerate(w.killers) if k.alive and k.loc >= 0][:1]
+        i = the_killer(w)
+        return [("killer", i)] if i >= 0 and w.killers[i].loc >= 0 else []
     return ([("killer", i) for i, k in enumerate(w.killers) if k.alive and k.loc == loc]
             + [("minion", i) for i, m in enumerate(w.minions) if m.loc == loc])
 
@@ -978,6 +1148,17 @@ def _x_each(w, e, ctx):  # each KIND { … } inside a spend block
             run(w, e.body, ctx)
 
 
+def _x_for_each(w, e, ctx):  # for each SET [except LOC] { … }
+    skip = resolve_loc(w, e.skip) if e.skip else -1
+    ctl = w.ctl
+    saved = ctl.it
+    for loc in place_set(w, e.among):
+        if loc != skip:
+            ctl.it = loc
+            run(w, e.body, ctx)
+    ctl.it = saved
+
+
 def _x_if(w, e, ctx):  # if COND { … } else { … }
     run(w, e.then if condition(w, e.cond, ctx) else e.otherwise, ctx)
 
@@ -1021,6 +1202,7 @@ EXEC = {
     n.CollectToken: _x_collect_token, n.PlaceToken: _x_place_token, n.DrawCard: _x_draw_card,
     n.AddStatus: _x_add_status, n.ClearStatus: _x_clear_status, n.TurnVictims: _x_turn_victims,
     n.TurnMinions: _x_turn_minions, n.SpendTokens: _x_spend, n.Each: _x_each,
+    n.KillMinions: _x_kill_minions, n.FormKillers: _x_form_killers, n.ForEach: _x_for_each,
 }
 
 
@@ -1435,21 +1617,63 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
 
 # --- enemies --------------------------------------------------------------------------------
 def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
-    """C8.3, C9: minions act first (in order), then the killer."""
+    """C8.3, C9: minions act first (in order), then the killer. Minions that attack together
+    (K6.5) all move first; then each group attacks from its location."""
     if who in ("minions", "enemies"):
+        g = w.game
         order = [m.uid for m in w.minions]
         stable = len(set(order)) == len(order) and 0 not in order
+        groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
         for k, uid in enumerate(order):
             # by uid, so that a minion killed meanwhile (a reaction hitting back) costs no other its turn
             i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1) if stable else k
             if 0 <= i < len(w.minions):
-                stats = w.game.minions[w.minions[i].kind]
-                enemy_act(w, ("minion", i), target, moves, attacks, stats.move, stats.damage)
+                stats = g.minions[w.minions[i].kind]
+                if stats.together:
+                    enemy_act(w, ("minion", i), target, moves, 0, stats.move, stats.damage)
+                    groups.append((stats.id, uid))
+                else:
+                    enemy_act(w, ("minion", i), target, moves, attacks, stats.move, stats.damage)
+            if w.result:
+                return
+        if groups and attacks > 0:
+            group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
         for i, k in enumerate(w.killers):
-            if k.alive and k.loc >= 0:
+            if i < len(w.killers) and k is w.killers[i] and k.alive and k.loc >= 0:
                 lvl = w.game.levels[w.bloodlust]
                 enemy_act(w, ("killer", i), target, moves, attacks, lvl.move, lvl.damage)
+            if w.result:
+                return
+
+
+def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, int]]) -> None:
+    """K6.5: the minions of a kind in one location attack as one: each attack hits one target for
+    their number × their damage; victims there before the Final Girl."""
+    done: set[tuple[str, int]] = set()
+    for kind, uid in groups:
+        first = next((m for m in w.minions if m.uid == uid), None)
+        if first is None or (kind, first.loc) in done:
+            continue
+        loc = first.loc
+        done.add((kind, loc))
+        stats = w.game.minions[kind]
+        for _ in range(attacks):
+            if w.result:
+                return
+            here = [i for i, m in enumerate(w.minions) if m.kind == kind and m.loc == loc]
+            if not here:
+                break
+            name = f"{len(here)} {stats.name}(s)"
+            fg_here = w.fg_loc == loc
+            if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
+                kill_victim(w, loc, f"killed by {name}")
+            elif fg_here:
+                dmg = len(here) * stats.damage
+                emit(w, "attack", f"{name} attack the Final Girl together for {dmg}", "C9.5")
+                attack_fg(w, dmg, ("minion", here[0]))
+            else:
+                break
 
 
 def _piece_loc(w: Work, piece) -> int:
@@ -1519,42 +1743,82 @@ def enemy_act(w: Work, piece, target: str, moves: int, attacks: int, movement: i
     at = _piece_loc(w, piece)
     if at < 0:
         return
-    name = "the killer" if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
+    is_killer = piece[0] == "killer"
+    stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
+    name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"
     tloc = choose_target(w, at, target)
     stopped = any(r.status in _piece_status(w, piece) for r in statics(w, n.StatusStopsMoves))
+    steps = moves * movement
     if stopped and tloc >= 0 and at != tloc:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
     elif tloc >= 0 and moves > 0 and at != tloc:
         nxt = enemy_tables(w)[2]
-        steps = moves * movement
         loc = at
-        while steps > 0 and loc != tloc:
+        left = steps
+        while left > 0 and loc != tloc:
             hop = nxt[loc][tloc]
             if hop < 0:
                 break
             loc = hop
-            steps -= 1
+            left -= 1
         if loc != at:
-            _set_piece_loc(w, piece, loc)
+            piece = _move_piece(w, piece, loc)
+            if piece is None:
+                return
             where = "its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"
             emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, {where}", "C9.4")
+    if stats is not None and stats.wanders and not stopped and moves > 0 and (
+            tloc < 0 or enemy_tables(w)[1][at][tloc] > steps):
+        piece = wander(w, piece, name)  # K6.4: no target within its move range
+        if piece is None:
+            return
     loc = _piece_loc(w, piece)
     if attacks <= 0:
         return
     has_target = w.victims[loc] > 0 or w.fg_loc == loc
     if loc != tloc and not has_target:
         return
+    victims_first = stats is not None and stats.victims_first
     for _ in range(attacks):
         if w.result:
             return
         fg_here = w.fg_loc == loc
-        if w.victims[loc] > 0 and (target != "fg" or not fg_here):
-            kill_victim(w, loc, f"killed by {name}")
+        if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
+            kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1)
         elif fg_here:
             emit(w, "attack", f"{name} attacks the Final Girl for {damage}", "C9.5")
             attack_fg(w, damage, piece)
         else:
             return
+        if not is_killer and not (piece[1] < len(w.minions)):
+            return
+
+
+def _move_piece(w: Work, piece, loc: int):
+    """Move a piece; returns its (possibly new) index, or None if it left play (absorbed, K6.7)."""
+    if not w.game.absorbing or piece[0] == "killer":
+        _set_piece_loc(w, piece, loc)
+        if w.game.absorbing:
+            absorb(w)
+        return piece
+    uid = w.minions[piece[1]].uid
+    _set_piece_loc(w, piece, loc)
+    absorb(w)
+    i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1)
+    return ("minion", i) if i >= 0 else None
+
+
+def wander(w: Work, piece, name: str):
+    """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
+    enemy may use it."""
+    at = _piece_loc(w, piece)
+    face = roll_die(w)
+    dest = fg_tables(w)[3][at].get(face, -1)
+    if dest < 0 or enemy_tables(w)[1][at][dest] != 1:
+        emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
+        return piece
+    emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
+    return _move_piece(w, piece, dest)
 
 
 def attack_fg(w: Work, damage: int, piece) -> None:
@@ -1811,7 +2075,7 @@ def check_ends(w: Work) -> None:
     for a in abilities(w):
         for e in a.ends:
             if condition(w, e.cond, Ctx()):
-                end_game(w, "fg" if e.side == "win" else "killer", "a scenario or killer condition was met")
+                end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
 
 
 # --- driving --------------------------------------------------------------------------------

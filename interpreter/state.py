@@ -60,6 +60,7 @@ class KillerState:
     breath_value: int  # what the black token shows on its back (hidden)
     alive: bool = True
     status: frozenset[str] = frozenset()  # e.g. a daze (S5.5)
+    label: str = ""  # a body formed during the game ("Mob 2", K6.6): no last-breath token; "" = the killer's board
 
 
 @attrs.frozen(slots=False)

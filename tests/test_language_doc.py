@@ -179,7 +179,7 @@ def test_language_example_is_accepted(tmp_path, example):
 # --- the phrase tables and the lists of conditions --------------------------------------------
 PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-thing", "MINION": "doc-thing",
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
-                "CONDITION": "fear at least 1"}
+                "CONDITION": "fear at least 1", "SET": "exit"}
 PHRASE_HOST_KILLER = '  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }

@@ -93,7 +93,9 @@ EFFECT_SAMPLES = {
              "enemies hunt fg-or-victims moves 1 attacks 2"],
     n.KillVictims: ["kill 1 victims at killer-location"],
     n.PlaceVictims: ["place 2 victims at old-mill"],
-    n.SpawnMinions: ["spawn 2 cub at here"],
+    n.SpawnMinions: ["spawn 2 cub at here", "spawn (bloodlust spawn) cub at (exit with fewest cub farthest from fg)",
+                     "spawn 1 cub at (search with fewest cub nearest to fg)", "spawn 1 cub at (chosen river)",
+                     "spawn 1 cub at killer-start"],
     n.MoveKillerTo: ["move killer to here"],
     n.HealKiller: ["heal killer 2"],
     n.DamageKiller: ["damage killer 1"],
@@ -112,6 +114,8 @@ EFFECT_SAMPLES = {
     n.ClearStatus: ["clear status dazed"],
     n.TurnVictims: ["turn 2 victims at here into cub"],
     n.TurnMinions: ["turn 1 cub at here into victims"],
+    n.KillMinions: ["kill 2 cub at here", "kill (bloodlust spawn) cub at (exit with fewest cub)"],
+    n.FormKillers: ["turn groups of 3 cub into killers"],
     # control lines
     n.If: ["if fear at least 5 { lower fear 1 } else { gain 1 time }",
            "if not flag raft-found { lose 1 time; raise fear 1 }",
@@ -122,6 +126,8 @@ EFFECT_SAMPLES = {
     n.Roll: ["roll {\n  on 1 2 3 { lose 1 time }\n  on 4 5 6 { gain 1 time; mode slaughter { heal 1 } }\n}"],
     n.SpendTokens: ["spend collected clue 1 to 3 {\n  each red { heal 1 }\n  if spent at least 2 { gain 1 time }\n}"],
     n.Each: ["each red { deal 1 damage }"],
+    n.ForEach: ["for each exit { spawn 1 cub at it }", "for each search except killer-start { place 1 victims at it }",
+                "for each river except (chosen any) { panic at it }"],
 }
 CONDITION_SAMPLES = {
     n.Compare: ["fear at least 5", "time at most 2", "health at least 3", "bloodlust at most 4"],
@@ -139,6 +145,7 @@ CONDITION_SAMPLES = {
     n.MinionsAt: ["minions at here"],
     n.VictimsLeft: ["victims left at most 0", "victims left at least 3"],
     n.KillerHealth: ["killer health at most 7", "killer health at least 2"],
+    n.PiecesCount: ["enemies at most 0", "killers at least 4", "exits at most 1"],
     n.Not: ["not fear at least 5", "not not flag raft-found"],
 }
 RULE_SAMPLES = {
@@ -149,6 +156,8 @@ RULE_SAMPLES = {
     n.DamageTaken: ["damage taken -1", "damage taken +2"],
     n.NoHealthCap: ["no health cap"],
     n.StatusStopsMoves: ["enemies with status dazed do not move"],
+    n.KillersAbsorb: ["killers absorb cub"],
+    n.KillsMayHitKillers: ["killing cub may damage killers"],
 }
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **RULE_SAMPLES}
 ALL_NODES = (*n.EFFECT_NODES, *n.CONTROL_NODES, *n.CONDITION_NODES, *n.RULE_NODES)
