@@ -690,16 +690,15 @@ def _render_final_girl(node: n.FinalGirl, r: Names) -> str:
 
 
 def _render_bloodlust_level(node: n.BloodlustLevel, r: Names) -> str:
-    text = render_effects(node.effects, r) if node.effects else "-"
-    if node.stats:
-        text = ", ".join(f"{k} {v}" for k, v in node.stats) + ("" if text == "-" else f"; {text}")
-    return text
+    return render_effects(node.effects, r) if node.effects else "-"
 
 
 def _bloodlust_table(node: n.Killer, r: Names) -> list[str]:
-    rows = [[str(i), str(lv.move), str(lv.damage), _clause(lv, r)] for i, lv in enumerate(node.bloodlust, 1)]
+    stats = list(dict.fromkeys(k for lv in node.bloodlust for k, _v in lv.stats))  # e.g. spawn (K6.3)
+    rows = [[str(i), str(lv.move), str(lv.damage), *(str(dict(lv.stats).get(k, "-")) for k in stats), _clause(lv, r)]
+            for i, lv in enumerate(node.bloodlust, 1)]
     lines = ["Bloodlust track (the marker starts on level 1):"]
-    lines += _indent(_table(["Level", "Move", "Damage", "On reaching it"], rows))
+    lines += _indent(_table(["Level", "Move", "Damage", *(k.capitalize() for k in stats), "On reaching it"], rows))
     if node.at_max:
         lines.append(f"  At level {len(node.bloodlust)}, raising bloodlust does this instead: "
                      f"{render_effects(node.at_max, r)}")

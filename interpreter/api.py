@@ -94,7 +94,8 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     k_token = bag.pop() if bag else 0
     w.fg_breath_value = fg_token
     w.breath_bag = tuple(bag)
-    w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),)
+    # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
+    w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),) if k.board else ()
     # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
     supply = [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)]
     w.supply = engine.shuffled(w, supply)
