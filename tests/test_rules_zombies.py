@@ -259,10 +259,10 @@ def test_K6_6_three_or_more_zombies_become_a_horde_and_the_first_reveals_the_dar
 
 # === K6.7 hordes are killers =================================================================
 def test_K6_7_hordes_move_and_attack_by_bloodlust(zw):
-    """K6.7: a horde hunts as a killer: bloodlust's move and damage (level 8: move 2, damage 2)."""
-    st = settle(zw, bloodlust=7, killers=(horde(zw, "hollow-gate", 3),), fg_health=6, hand=(),
+    """K6.7: a horde hunts as a killer: bloodlust's move and damage (level 9: move 2, damage 2)."""
+    st = settle(zw, bloodlust=8, killers=(horde(zw, "hollow-gate", 3),), fg_health=6, hand=(),
                 fg_loc=L(zw, "woodcutters-camp"))
-    assert st.game.levels[7].move == 2 and st.game.levels[7].damage == 2
+    assert st.game.levels[8].move == 2 and st.game.levels[8].damage == 2
     w = make_work(st)
     engine.hunt(w, "killer", "fg", 1, 1)
     assert w.killers[0].loc == L(st, "woodcutters-camp") and w.fg_health == 4
