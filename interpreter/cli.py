@@ -190,6 +190,8 @@ def board_summary(state: GameState) -> str:
     lines.append(f"{g.fg.name} at {board.names[state.fg_loc]}: {fg_hp}, last-breath {_breath(state.fg_breath)}")
     lines.append(f"Fear {state.fear}/{side.fear_max}" + (f" ({dice} dice)" if dice is not None else "")
                  + f" · Time {state.time}/{side.time_max}")
+    if not state.killers and not g.killer.board:
+        lines.append(f"{g.killer.name}: no killer board; no body on the map yet")
     for ks in state.killers:
         kname = _name(g.ruleset.killers, ks.id)
         kmax = getattr(g.ruleset.killers.get(ks.id), "health", "?")
@@ -197,6 +199,9 @@ def board_summary(state: GameState) -> str:
             lines.append(f"{kname}: defeated")
             continue
         where = board.names[ks.loc] if 0 <= ks.loc < board.n else "off the board"
+        if ks.label:  # a body formed in play (K6.6): no cap shown, no last-breath token
+            lines.append(f"{ks.label} at {where}: health {ks.health}, no last-breath token")
+            continue
         lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}")
     if g.levels:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
