@@ -105,6 +105,7 @@ class Builder:
         self.diags: list[Diagnostic] = []
         self.refs: list[Ref] = []
         self.scope = ""
+        self.in_for = 0  # depth of 'for each' blocks being built ('it' is a location only inside one)
 
     # --- reporting --------------------------------------------------------------------------
     def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
@@ -183,6 +184,10 @@ class Builder:
             return True, word
         if kind in ("killer", "minions", "enemies"):
             return (word == kind, word)
+        if kind == "loc" and word == "it" and not self.in_for:
+            self.error(atom.span, "E204", "'it' is a location only inside 'for each'",
+                       "write 'for each exit { … at it }', or name the location")
+            return True, word
         if kind in ("loc", "item", "mode", "minion", "tag", "pathtag", "token", "deck"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
@@ -392,7 +397,12 @@ class Builder:
                 self.error(atoms[4].span, "E205", f"'{atoms[4].text()}' is not a location", "")
                 return None
         self.refs.extend(refs)
-        return n.ForEach(line.span, str(among), self.effects(blocks[0]), skip)
+        self.in_for += 1
+        try:
+            body = self.effects(blocks[0])
+        finally:
+            self.in_for -= 1
+        return n.ForEach(line.span, str(among), body, skip)
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []

@@ -117,7 +117,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in locs:
                 hint = _hint_or_known(r.name, locs, "locations") if r.scope in scenarios else _hint(r.name, locs)
                 if r.scope not in scenarios and not hint:
-                    hint = "outside a scenario only 'here' and 'killer-location' are known"
+                    hint = "outside a scenario only here, killer-location, killer-start and it are known"
                 err(r.span, "E204", f"unknown location '{r.name}'", hint)
         elif r.kind == "tag" and r.scope in scenarios:
             tags = scenarios[r.scope].tags

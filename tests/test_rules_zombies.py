@@ -385,3 +385,14 @@ def test_no_board_killer_and_rules_are_in_the_tree(rs):
     assert {e.reason for e in k.abilities.ends} == {"no zombie and no horde is left", "a fourth horde rises"}
     zombie = rs.minions["zombie"]
     assert zombie.together and zombie.victims_first and zombie.wanders and zombie.limit == 23
+
+
+def test_it_outside_for_each_is_a_diagnostic(tmp_path):
+    """The checker: 'it' names a location only inside 'for each'."""
+    from lastbreath.dsl import bundled_paths, load_content
+
+    f = tmp_path / "bad.fg"
+    f.write_text('card stray { name "Stray"; cost 0; fail { place 1 victims at it } }\n', encoding="utf-8")
+    _rs, diags = load_content([*bundled_paths(), f])
+    (d,) = diags
+    assert d.code == "E204" and "for each" in d.message and d.span.line == 1
