@@ -64,7 +64,12 @@ def reparse(node):
         return rule_of(to_dsl(node))
     if cls in n.CONDITION_NODES:
         return condition_of(to_dsl(node))
-    got = effects_of(to_dsl(node, "    "))
+    text = to_dsl(node, "    ")
+    if "it" in text.split():  # 'it' is a location only inside 'for each': build it inside one
+        (loop,) = effects_of(f"for each any {{\n{text}\n}}")
+        got = loop.body
+    else:
+        got = effects_of(text)
     assert len(got) == 1
     return got[0]
 
