@@ -1457,14 +1457,14 @@ def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
     if att is not None:  # C9.6: a reaction hits back at the attacker, who stands with her
         if att.attacker.startswith("killer"):
             i = int(att.attacker.split(":")[1])
-            add(f"killer:{i}", "hit back at the killer", 0, ("killer", i))
+            add(f"killer:{i}", f"hit back at {body_name(w, i)}", 0, ("killer", i))
         elif 0 <= att.minion_index < len(w.minions):
             loc = w.minions[att.minion_index].loc
             add(f"minions:{w.game.board.ids[loc]}", "hit back at the minions", 0, ("minions", loc))
     else:
         for i, kil in enumerate(w.killers):
             if kil.alive and kil.loc >= 0:
-                add(f"killer:{i}", "attack the killer", dist[kil.loc], ("killer", i))
+                add(f"killer:{i}", f"attack {body_name(w, i)}", dist[kil.loc], ("killer", i))
         for loc in sorted({m.loc for m in w.minions}):
             add(f"minions:{w.game.board.ids[loc]}", f"attack the minions at {loc_name(w, loc)}", dist[loc],
                 ("minions", loc))
