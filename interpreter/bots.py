@@ -2,9 +2,10 @@
 
 - ``random``: uniform among the options (its own generator, seeded).
 - ``first``: always the first option (deterministic; can stall a game that never asks it to act).
-- ``greedy``: a hand-written heuristic that plays like a sensible person: leads victims to the
-  exits, rescues them, searches for weapons, fights when the killer is in reach, rests when hurt,
-  keeps away from the killer when weak, buys cards by what their outcomes do.
+- ``greedy``: a hand-written heuristic: leads victims it meets to the exits, then stays on the killer
+  and fights (measured to win more than waiting for a perfect hand), thins crowds of minions, picks
+  each card's 'choose' option by its effects, rests when hurt until the night goes long, keeps out of
+  the enemies' reach when no killer is on the board, buys cards by what their outcomes do.
 
 Bots read only what a player may see: their own hand and items, the board, the pieces on it and
 the face-up cards. They judge cards by the effects in the content (node types), never by name, so
@@ -18,7 +19,6 @@ from typing import Callable
 
 from lastbreath.dsl import nodes as n
 
-from .board import INF
 from .state import Choice, GameState
 
 Policy = Callable[[GameState, Choice], str]
@@ -101,8 +101,89 @@ def card_value(card: n.Card) -> float:
 
 
 # --- the greedy bot -----------------------------------------------------------------------------
+_TIERS: dict[int, tuple[float, ...]] = {}
+
+
+def success_odds(k: int) -> tuple[float, ...]:
+    """P(exactly s successes) for s = 0..k with k dice (a 5 or 6 succeeds; 3–4s are not counted)."""
+    got = _TIERS.get(k)
+    if got is None:
+        from math import comb
+        got = _TIERS[k] = tuple(comb(k, s) * (1 / 3) ** s * (2 / 3) ** (k - s) for s in range(k + 1))
+    return got
+
+
+def _outcome(card: n.Card, succ: int):
+    best = None
+    for o in card.outcomes:
+        if o.min_successes <= succ and (best is None or o.min_successes > best.min_successes):
+            best = o
+    return best
+
+
+_EXPECT: dict[tuple[int, int], dict[str, float]] = {}
+
+
+def expect(card: n.Card, k: int) -> dict[str, float]:
+    """What a card does on average with k dice: each effect summed, and 'hit', the chance that it
+    deals damage at all (a weapon's bonus needs it, C3.8). A choice counts as its best option for
+    each effect: the choice is made once the roll is known."""
+    key = (id(card), k)
+    got = _EXPECT.get(key)
+    if got is not None:
+        return got
+    out = {"move": 0.0, "damage": 0.0, "heal": 0.0, "fear": 0.0, "time": 0.0, "hit": 0.0, "cost": 0.0}
+    for s, p in enumerate(success_odds(max(1, k))):
+        o = _outcome(card, s)
+        if o is None:
+            continue
+        got_one = {"move": 0.0, "damage": 0.0, "heal": 0.0, "fear": 0.0, "time": 0.0}
+
+        def add(effects, into):
+            for e in effects:
+                t = type(e)
+                if t is n.MoveUpTo:
+                    into["move"] += _amount(e.n)
+                elif t is n.DealDamage:
+                    into["damage"] += _amount(e.n)
+                elif t is n.Heal:
+                    into["heal"] += _amount(e.n)
+                elif t is n.LowerFear:
+                    into["fear"] += _amount(e.n)
+                elif t is n.RaiseFear:
+                    into["fear"] -= _amount(e.n)
+                elif t is n.GainTime:
+                    into["time"] += _amount(e.n)
+                elif t is n.LoseTime:
+                    into["time"] -= _amount(e.n)
+                elif t is n.Choose:
+                    best: dict[str, float] = {}
+                    for opt_ in e.options:
+                        sub = dict.fromkeys(into, 0.0)
+                        add(opt_.body, sub)
+                        for kk, vv in sub.items():
+                            best[kk] = max(best.get(kk, 0.0), vv)
+                    for kk, vv in best.items():
+                        into[kk] += vv
+        add(o.effects, got_one)
+        for kk, vv in got_one.items():
+            out[kk] += p * vv
+        if got_one["damage"] > 0:
+            out["hit"] += p
+        if s == 0:
+            out["cost"] = -got_one["time"]
+    _EXPECT[key] = out
+    return out
+
+
 class Greedy:
-    """A sensible-person heuristic. Deterministic: the same state and choice give the same answer."""
+    """A sensible-person heuristic. Deterministic: the same state and choice give the same answer.
+
+    It reads only what a player sees: the board, the pieces and their health, the bloodlust track,
+    her hand, items and the face-up cards; never a face-down card, a deck's order or a hidden
+    last-breath value. Its plan: lead victims out while they live, arm itself (weapon, attack cards),
+    keep out of the enemies' reach, clear crowds of minions, and strike the killer once the hand
+    can take down what health it shows (at once against a killer that heals every round)."""
 
     def __call__(self, state: GameState, choice: Choice) -> str:
         handler = getattr(self, "on_" + choice.kind.replace("-", "_"), None)
@@ -113,7 +194,7 @@ class Greedy:
                 return key
         return keys[0]
 
-    # -- helpers ---------------------------------------------------------------------------------
+    # -- what the board shows --------------------------------------------------------------------
     @staticmethod
     def dist(state: GameState):
         return state.game.board.tables(state.opened)[1]
@@ -122,18 +203,135 @@ class Greedy:
     def killer_locs(state: GameState) -> set[int]:
         return {k.loc for k in state.killers if k.alive and k.loc >= 0}
 
+    @staticmethod
+    def live_killers(state: GameState):
+        return [k for k in state.killers if k.alive and k.loc >= 0]
+
     def weak(self, state: GameState) -> bool:
         return state.fg_health <= max(2, state.game.fg.health // 3)
 
+    @staticmethod
+    def regen(state: GameState) -> int:
+        """How much the killer heals by itself each round (its printed abilities, public)."""
+        g = state.game
+        got = g.abilities_cache.get("bot:regen")
+        if got is None:
+            got = sum(_amount(e.n) for t in g.killer.abilities.triggers for e in _walk(t.body)
+                      if type(e) is n.HealKiller)
+            g.abilities_cache["bot:regen"] = got
+        return got
+
+    @staticmethod
+    def leave_cost(state: GameState, loc: int) -> int:
+        """Health lost for leaving loc, by the killer's printed 'when fg leaves' abilities (K5.4)."""
+        total = 0
+        for t in state.game.killer.abilities.triggers:
+            if t.event != "fg-leaves":
+                continue
+            for e in _walk(t.body):
+                if type(e) is n.LoseHealth:
+                    a = e.n
+                    if isinstance(a, n.Count) and a.what == "minions":
+                        total += max(0, sum(1 for m in state.minions if m.loc == loc) - a.minus)
+                    elif isinstance(a, int):
+                        total += a
+        return total
+
+    @staticmethod
+    def reduction(state: GameState) -> int:
+        """How much each blow on the killer is reduced, by the face-up cards and the killer board."""
+        g = state.game
+        sources = [g.killer.abilities]
+        if state.dark_revealed and state.dark_power in g.dark_powers:
+            sources.append(g.dark_powers[state.dark_power].abilities)
+        if state.finale_revealed and state.finale in g.finales:
+            sources.append(g.finales[state.finale].abilities)
+        if state.secondary and state.secondary in g.terror:
+            sources.append(g.terror[state.secondary].abilities)
+        return max(0, -sum(r.n for a in sources for r in a.rules if type(r) is n.DamageTaken))
+
+    def dice(self, state: GameState, card: n.Card | None = None) -> int:
+        g = state.game
+        k = g.dice_by_fear.get(state.fear, 1) + (card.dice if card is not None else 0)
+        if state.fg_health == 0 and state.fg_breath > 0:
+            k += 1
+        if any(kil.health == 0 and kil.breath > 0 for kil in self.live_killers(state)):
+            k += 1
+        return max(1, k)
+
+    def weapon_bonus(self, state: GameState, rng: int = 0) -> int:
+        g = state.game
+        return max((g.items[h.id].weapon.bonus for h in state.held
+                    if g.items[h.id].weapon and g.items[h.id].weapon.range == rng), default=0)
+
+    def burst(self, state: GameState, with_time: int | None = None) -> float:
+        """The damage the hand can be expected to deal in one Action phase at the killer's side."""
+        g = state.game
+        bonus = self.weapon_bonus(state)
+        red = self.reduction(state)
+        vals = []
+        for c in state.hand:
+            card = g.cards[c]
+            if card.kind != "action":
+                continue
+            ex = expect(card, self.dice(state, card))
+            if ex["damage"] > 0:
+                hit = ex["damage"] + (bonus - red) * ex["hit"]
+                if hit > 0:
+                    vals.append((hit, max(1.0, ex["cost"])))
+        vals.sort(reverse=True)
+        time = state.time if with_time is None else with_time
+        total = 0.0
+        for v, cost in vals:
+            if time < 0:
+                break
+            total += v
+            time -= cost
+        return total
+
+    @staticmethod
+    def killer_hp(state: GameState) -> int:
+        """Health shown plus the last-breath token on top, which counts as one (C14.1, C17.1)."""
+        ks = [k for k in state.killers if k.alive]
+        if not ks:
+            return 0
+        k = min(ks, key=lambda x: x.health)
+        return k.health + (1 if k.breath > 0 else 0) + state.secondary_health
+
+    def threat(self, state: GameState, loc: int) -> float:
+        """A rough count of the hits waiting for her at loc in the next Killer phase."""
+        g = state.game
+        d = self.dist(state)
+        lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
+        victims_left = any(state.victims)
+        t = 0.0
+        for k in self.live_killers(state):
+            dk = d[k.loc][loc]
+            near_victims = victims_left and any(v and d[k.loc][i] < dk for i, v in enumerate(state.victims))
+            w = 0.45 if near_victims else 1.0
+            if dk <= lvl.move:
+                t += w * lvl.damage
+            elif dk <= 2 * lvl.move:
+                t += 0.5 * w * lvl.damage
+        for m in state.minions:
+            stats = g.minions[m.kind]
+            dm = d[m.loc][loc]
+            if dm <= stats.move * 2:
+                near_victims = victims_left and any(v and d[m.loc][i] < dm for i, v in enumerate(state.victims))
+                base = 0.7 if dm == 0 else (0.4 if dm <= stats.move else 0.2)
+                t += base * stats.damage * (0.4 if near_victims else 1.0)
+        return t
+
     def goal(self, state: GameState) -> int:
-        """Where the Final Girl wants to be: an exit when victims are with her, else the nearest victims."""
+        """Where the Final Girl wants to be: an exit when victims are with her, the killer when it is
+        time to fight, else the nearest victims out of the enemies' way, or an item to search."""
         d = self.dist(state)[state.fg_loc]
         board = state.game.board
         danger = self.killer_locs(state)
         if state.victims[state.fg_loc] > 0 and state.fg_loc not in board.exits:
             exits = sorted(board.exits, key=lambda e: (d[e], e))
             return exits[0] if exits else state.fg_loc
-        if self.hunting(state) and danger:  # strong enough, or nobody left to save: go after the killer
+        if self.hunting(state) and danger:
             return min(danger, key=lambda i: (d[i], i))
         crowded = {m.loc for m in state.minions}
         spots = [i for i, v in enumerate(state.victims) if v > 0 and i not in danger and i not in crowded]
@@ -141,24 +339,47 @@ class Greedy:
             spots = [i for i, v in enumerate(state.victims) if v > 0]
         if spots:
             return min(spots, key=lambda i: (d[i], -state.victims[i], i))
-        if board.search_locs and not state.held and state.round < 4:
-            return min(board.search_locs, key=lambda i: (d[i], i))
+        piles = [i for i in board.search_locs if state.piles[board.pile_of[i]]]
+        if piles and not self.armed(state):
+            return min(piles, key=lambda i: (d[i], i))
         if danger:  # nobody left to save: the only way out is to fight
             return min(danger, key=lambda i: (d[i], i))
         return state.fg_loc
 
-    def hunting(self, state: GameState) -> bool:
-        """Go after the killer: nobody is left to save, or she is armed and well and the killer is worn."""
-        if not any(state.victims):
-            return True
+    def armed(self, state: GameState) -> bool:
         g = state.game
-        bonus = max((g.items[h.id].weapon.bonus for h in state.held if g.items[h.id].weapon), default=0)
-        killer_hp = min((k.health for k in state.killers if k.alive), default=99)
-        return bonus >= 1 and state.fg_health >= max(3, g.fg.health // 2) and killer_hp <= 3 + 2 * bonus
+        return any(g.items[h.id].weapon for h in state.held)
 
-    def playable(self, state: GameState, keys: list[str], prefix: str = "play:") -> dict[str, n.Card]:
-        cards = state.game.cards
-        return {k: cards[k[len(prefix):]] for k in keys if k.startswith(prefix)}
+    LATE_ROUND = 25
+
+    def late(self, state: GameState) -> bool:
+        """The night has gone on long (a Final Girl who heals as fast as she is hit could go on for
+        ever): stop turtling and fight it out."""
+        return state.round >= self.LATE_ROUND
+
+    def hunting(self, state: GameState) -> bool:
+        """Go after the killer whenever it is on the board. Measured against waiting until she is armed,
+        well or holding a hand that can bring it down: staying on the killer wins more often against
+        both bundled killers (a killer that mends when left alone most of all), and it ends the game."""
+        return bool(self.live_killers(state))
+
+    def wanted_buy(self, state: GameState) -> int:
+        """The cost of the attack card in the market worth saving time for (0: none), while the hand
+        cannot yet bring the killer down."""
+        g = state.game
+        if not self.live_killers(state) or len(state.hand) >= g.player_board.hand_limit - 1:
+            return 0
+        if self.burst(state, g.side.time_reset) >= self.killer_hp(state) + 1:
+            return 0
+        best, cost = 0.0, 0
+        for cid in dict.fromkeys(state.market):
+            c = g.cards[cid]
+            if c.kind != "action" or c.cost == 0:
+                continue
+            dmg = expect(c, self.dice(state, c))["damage"]
+            if dmg > best:
+                best, cost = dmg, c.cost
+        return cost
 
     # -- Action phase ----------------------------------------------------------------------------
     def on_action(self, state: GameState, choice: Choice, keys: list[str]) -> str:
@@ -167,61 +388,100 @@ class Greedy:
             return "rescue"
         g = state.game
         d = self.dist(state)[state.fg_loc]
+        here = state.fg_loc
         danger = self.killer_locs(state)
-        killer_here = state.fg_loc in danger
-        minions_here = sum(1 for m in state.minions if m.loc == state.fg_loc)
+        killer_here = here in danger
+        minions_here = sum(1 for m in state.minions if m.loc == here)
         weapons = [g.items[h.id].weapon for h in state.held if g.items[h.id].weapon]
         in_reach = killer_here or any(w.range >= 1 and any(d[k] == w.range for k in danger) for w in weapons)
-        goal = self.goal(state)
-        steps_to_goal = d[goal] if goal != state.fg_loc else 0
+        hunting = self.hunting(state)
         missing = g.fg.health - state.fg_health
         dice = g.dice_by_fear.get(state.fear, 1)
-        hunting = self.hunting(state)
-        at_pile = state.fg_loc in g.board.pile_of and bool(state.piles[g.board.pile_of[state.fg_loc]])
+        at_pile = here in g.board.pile_of and bool(state.piles[g.board.pile_of[here]])
         reactions = sum(1 for c in state.hand if g.cards[c].kind == "reaction")
-
+        hp = self.killer_hp(state)
+        regen = self.regen(state)
+        # damage to the killer counts in full when it will not simply heal it back
+        finishing = self.burst(state) >= hp - 0.5
+        to_killer = 2.5 if (hunting or finishing or not regen) and (hunting or not self.weak(state) or weapons) else 0.6
+        bonus = self.weapon_bonus(state)
+        red = self.reduction(state)
+        gain = self.move_gain(state)
+        mend = 0.0 if self.late(state) else 1.0  # a night gone long: no more patching up, fight it out
+        # saving time for an attack card in the market, unless the fight is on now
+        saving = self.wanted_buy(state) > 0 and not hunting and not (in_reach and finishing)
         scores: dict[str, float] = {"end": 0.35}
         for k in keys:
+            if k.startswith("discard:"):
+                card = g.cards[k[8:]]
+                ex = expect(card, self.dice(state, card))
+                if saving and card.cost == 0 and card.kind == "action" and not ex["damage"] and state.time < 10:
+                    keep = 0.0
+                    if ex["move"] and gain > 0:
+                        keep += 0.6
+                    if ex["heal"] and missing:
+                        keep += 0.6
+                    if ex["fear"] and dice <= 2 and state.fear > g.side.fear_min:
+                        keep += 0.4
+                    scores[k] = 0.75 - keep
+                continue
             if k.startswith("play:"):
                 card = g.cards[k[5:]]
                 p = card_profile(card)
+                ex = expect(card, self.dice(state, card))
                 v = 0.0
-                v += p["move"] * (1.0 if steps_to_goal else 0.0) * (1.6 if killer_here and self.weak(state) else 1.0)
-                v += p["damage"] * (2.5 if in_reach and (hunting or not self.weak(state) or weapons) else 0.0)
-                v += p["damage"] * (1.8 if minions_here and not in_reach else 0.0)  # clear the minions around her
-                v += p["heal"] * min(missing, 3) * 0.9
-                v += p["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
+                v += ex["move"] * min(gain, 2.5) * 0.8
+                hit = ex["damage"] + bonus * ex["hit"]
+                if in_reach:
+                    v += max(0.0, hit - red * ex["hit"]) * to_killer
+                if minions_here and (not in_reach or to_killer < 1.0 or red >= 1):
+                    v += min(hit, minions_here) * 1.8  # clear the crowd around her
+                v += ex["heal"] * min(missing, 3) * 0.9 * mend
+                v += ex["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
                 v += p["search"] * (2.0 if at_pile and len(state.held) + len(state.pack) < 4 else 0.0)
-                v += p["time"] * (0.3 if state.time <= 2 else 0.1)
-                v -= 0.2 if card.kind == "action" and reactions == 0 and card_profile(card)["prevent"] else 0.0
+                v += ex["time"] * (0.3 if state.time <= 2 else 0.1)
+                v -= 0.2 if card.kind == "action" and reactions == 0 and p["prevent"] else 0.0
+                if saving:
+                    v -= 0.4 * max(1.0, ex["cost"])
                 scores[k] = v
             elif k.startswith("use:"):
                 it = g.items[k[4:]]
                 heals = sum(_amount(e.n) for e in _walk(it.use.effects) if type(e) is n.Heal)
-                scores[k] = 1.0 * min(missing, heals) + 0.3 if heals else 0.4
+                scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals else 0.4
             elif k.startswith("action:"):
                 free = "(free)" in next(o.label for o in choice.options if o.key == k)
                 scores[k] = 0.6 if free else (0.8 if state.time >= 2 else 0.2)
         best = max(scores, key=lambda k: (scores[k], k))
         return best
 
+    def place_score(self, state: GameState, loc: int, leaving: bool, goal: int, hunting: bool) -> float:
+        """Lower is better: steps still to go, the hits waiting there, the price of leaving here."""
+        s = self.dist(state)[loc][goal]
+        if not hunting:
+            s += 1.5 * self.threat(state, loc)
+        if leaving:
+            s += (0.5 if hunting else 1.5) * self.leave_cost(state, state.fg_loc)
+        return s
+
+    def move_gain(self, state: GameState) -> float:
+        """How much one step improves her place (0 when no step does)."""
+        goal, hunting = self.goal(state), self.hunting(state)
+        here = self.place_score(state, state.fg_loc, False, goal, hunting)
+        adj = state.game.board.tables(state.opened)[0][state.fg_loc]
+        best = min((self.place_score(state, v, True, goal, hunting) for v, _k in adj), default=here)
+        return max(0.0, here - best)
+
     def on_move(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         goal = self.goal(state)
-        fleeing = self.weak(state) and state.fg_loc in self.killer_locs(state) and not self.hunting(state)
-        if goal == state.fg_loc and not fleeing:
-            return "stop"
+        hunting = self.hunting(state)
         board = state.game.board
-        d = self.dist(state)
-        danger = self.killer_locs(state)
-        best_key, best_score = "stop", (d[state.fg_loc][goal], 1)
+        best_key, best_score = "stop", self.place_score(state, state.fg_loc, False, goal, hunting)
         for k in keys:
             if not k.startswith("move:"):
                 continue
-            loc = board.index[k[5:]]
-            crowd = sum(1 for m in state.minions if m.loc == loc)
-            score = (d[loc][goal], (1 if loc in danger and not self.hunting(state) else 0) + crowd)
-            if score < best_score:
-                best_key, best_score = k, score
+            sc = self.place_score(state, board.index[k[5:]], True, goal, hunting)
+            if sc < best_score - 1e-9:
+                best_key, best_score = k, sc
         return best_key
 
     def on_follow(self, state, choice, keys):
@@ -229,6 +489,69 @@ class Greedy:
 
     def on_rescue(self, state, choice, keys):
         return "rescue"
+
+    def on_effect_choice(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """A card's 'choose': find the choice among the cards she holds or just played, by its labels,
+        and take the option whose effects help most here."""
+        labels = tuple(o.label for o in choice.options)
+        node = self._find_choose(state, labels)
+        if node is None:
+            return keys[0]
+        g = state.game
+        d = self.dist(state)[state.fg_loc]
+        danger = self.killer_locs(state)
+        in_reach = state.fg_loc in danger or any(
+            g.items[h.id].weapon and g.items[h.id].weapon.range >= 1 and any(d[k] == g.items[h.id].weapon.range
+                                                                             for k in danger) for h in state.held)
+        minions_here = sum(1 for m in state.minions if m.loc == state.fg_loc)
+        missing = g.fg.health - state.fg_health
+        hunting = self.hunting(state)
+        gain = self.move_gain(state)
+        bonus = self.weapon_bonus(state)
+
+        def value(body) -> float:
+            v = 0.0
+            for e in _walk(body):
+                t = type(e)
+                if t is n.DealDamage:
+                    a = _amount(e.n) + bonus
+                    red = self.reduction(state)
+                    if in_reach and a > red and (hunting or not self.regen(state) or not self.weak(state)):
+                        v += 2.0 * (a - red)
+                    elif minions_here:
+                        v += 1.8 * min(a, minions_here)
+                elif t is n.Heal and not self.late(state):
+                    v += 1.2 * min(missing, _amount(e.n)) + (0.8 if self.weak(state) and missing else 0.0)
+                elif t is n.MoveUpTo:
+                    v += _amount(e.n) * 0.8 * min(gain, 2.5)
+                elif t is n.LowerFear:
+                    v += 0.6 * _amount(e.n)
+                elif t is n.GainTime:
+                    v += 0.3 * _amount(e.n)
+            return v
+        vals = [value(o.body) for o in node.options]
+        i = max(range(len(vals)), key=lambda j: (vals[j], -j))
+        return keys[i] if i < len(keys) else keys[0]
+
+    @staticmethod
+    def _find_choose(state: GameState, labels: tuple):
+        g = state.game
+        cache = g.abilities_cache.setdefault("bot:choose", {})
+        if labels in cache:
+            return cache[labels]
+        found = None
+        sources = [o.effects for c in g.cards.values() for o in c.outcomes]
+        sources += [it.use.effects for it in g.items.values() if it.use]
+        sources += [a.effects for a in g.actions]
+        for effects in sources:
+            for e in _walk(effects):
+                if type(e) is n.Choose and tuple(o.label for o in e.options) == labels:
+                    found = e
+                    break
+            if found is not None:
+                break
+        cache[labels] = found
+        return found
 
     def on_check(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         """Convert a 3–4 only when it turns a failure into a success and the hand can spare two cards."""
@@ -242,24 +565,31 @@ class Greedy:
 
     def on_convert_discard(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         cards = state.game.cards
-        return min(keys, key=lambda k: (card_value(cards[k[8:]]), k))
+        return min(keys, key=lambda k: (card_value(cards[k[8:]]) + 1.5 * card_profile(cards[k[8:]])["damage"], k))
 
     def on_buy(self, state: GameState, choice: Choice, keys: list[str]) -> str:
-        """Keep a full hand: free basics first, then the best value for the time, never rerolls first."""
+        """Keep a full hand: free basics first, then the best value for the time, never rerolls first;
+        against a killer that heals or brings minions, attack cards weigh more (the fight must be won)."""
         cards = state.game.cards
-        if len(state.hand) >= 7:
+        if len(state.hand) >= 8:
             return "done"
         counts: dict[str, int] = {}
         for c in state.hand:
             counts[c] = counts.get(c, 0) + 1
-
         hunting = self.hunting(state)
+        fighty = bool(self.regen(state) or state.minions)
+        damage_in_hand = sum(card_profile(cards[c])["damage"] for c in state.hand)
 
         def score(k: str) -> float:
             c = cards[k[4:]]
+            prof = card_profile(c)
             v = card_value(c) - 0.6 * counts.get(c.id, 0)
             if hunting:  # the fight is all that is left: arm for it
-                v += 2.5 * card_profile(c)["damage"]
+                v += 2.5 * prof["damage"]
+            if self.late(state):
+                v -= 1.2 * prof["heal"]
+            elif fighty:
+                v += (2.0 if damage_in_hand < 4 else 1.0) * prof["damage"]
             if c.kind == "reroll":
                 v -= 1.0
             if c.cost == 0:
@@ -273,9 +603,36 @@ class Greedy:
         reacts = [k for k in keys if k.startswith("react:")]
         return reacts[0] if reacts else "take"
 
-    def on_attack_target(self, state, choice, keys):
-        """The killer before minions (its death ends the game), with a weapon when one is in reach."""
-        return max(keys, key=lambda k: (k.startswith("killer"), "+" in k, k))
+    def on_attack_target(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """The killer when the blow counts (it can fall, or it does not heal it back), else the biggest
+        crowd of minions the damage can thin; a weapon whenever one is in reach."""
+        import re
+        g = state.game
+        m = re.search(r"Deal (\d+) damage", choice.prompt)
+        dmg = int(m.group(1)) if m else 1
+        hp = self.killer_hp(state)
+        regen = self.regen(state)
+        hunting = self.hunting(state)
+
+        def total(k: str) -> int:
+            if "+" in k:
+                it = g.items.get(k.split("+", 1)[1])
+                return dmg + (it.weapon.bonus if it and it.weapon and dmg >= 1 else 0)
+            return dmg
+
+        def value(k: str) -> float:
+            t = total(k)
+            if k.startswith("killer"):
+                t -= self.reduction(state)
+                if t <= 0:
+                    return 0.0
+                if t >= hp:
+                    return 100.0 + t
+                return t * (1.0 if (hunting or not regen) else 0.5) + 0.01
+            loc = g.board.index.get(k.split(":", 1)[1].split("+", 1)[0], -1)
+            crowd = sum(1 for mm in state.minions if mm.loc == loc)
+            return min(t, crowd) * (1.2 if loc == state.fg_loc else 0.9)
+        return max(keys, key=lambda k: (value(k), "+" in k, k))
 
     def on_weapon(self, state, choice, keys):
         return keys[0]

@@ -320,6 +320,15 @@ def test_regenerates_every_killer_phase(asy):
     assert w.killers[0].health == 10  # past her starting health
 
 
+def test_no_mending_while_the_final_girl_is_at_her_side(asy):
+    """K5.1: our content's counter to her regeneration: she mends only when left alone."""
+    s = settle(asy, phase="killer", sub=0, fg_loc=L(asy, "padded-cells"),
+               killers=(attrs.evolve(asy.killers[0], health=6),))
+    w = make_work(s)
+    engine.step_killer(w)
+    assert w.killers[0].health == 6
+
+
 def test_other_killers_keep_their_cap(wolf_asy):
     """K5.1: the lifted cap is hers alone."""
     w = make_work(wolf_asy)

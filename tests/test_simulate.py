@@ -109,6 +109,21 @@ def test_dask_cluster_equals_one_process(rs):
         assert run_games(rs, {}, 20, 11, "random", scheduler=cluster.scheduler_address) == one
 
 
+def test_greedy_beats_random_on_every_pair(rs):
+    """Issue #6: greedy must beat random by a clear margin on every bundled killer × scenario pair (the
+    Final Girls taken in turn); its stalled games (a draw by exhaustion) would show as errors."""
+    fgs = sorted(rs.final_girls)
+    setups = [{"killer": k, "scenario": s, "final_girl": fgs[i % len(fgs)]}
+              for i, (k, s) in enumerate((k, s) for k in sorted(rs.killers) for s in sorted(rs.scenarios))]
+    games = 60
+    greedy = run_matrix(rs, setups, games, 1, "greedy", jobs=1)
+    rand = run_matrix(rs, setups, games, 1, "random", jobs=1)
+    for setup, g, r in zip(setups, greedy, rand):
+        assert not any(x.error for x in g + r), setup
+        gw, rw = sum(x.result == "fg" for x in g), sum(x.result == "fg" for x in r)
+        assert gw >= rw + 5 and wilson(gw, games)[0] > rw / games, (setup, gw, rw)
+
+
 def test_matrix_setups(rs):
     every = matrix_setups(rs, difficulty="normal")
     assert len(every) == len(rs.killers) * len(rs.scenarios) * len(rs.final_girls)
