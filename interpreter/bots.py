@@ -74,7 +74,7 @@ def card_profile(card: n.Card) -> dict[str, float]:
             t = type(e)
             if t is n.MoveUpTo:
                 prof["move"] += wgt * _amount(e.n)
-            elif t is n.DealDamage:
+            elif t is n.DealDamage or t is n.KillMinions:  # killing N minions is worth N damage
                 prof["damage"] += wgt * _amount(e.n)
             elif t is n.Heal:
                 prof["heal"] += wgt * _amount(e.n)
@@ -144,7 +144,7 @@ def expect(card: n.Card, k: int) -> dict[str, float]:
                 t = type(e)
                 if t is n.MoveUpTo:
                     into["move"] += _amount(e.n)
-                elif t is n.DealDamage:
+                elif t is n.DealDamage or t is n.KillMinions:
                     into["damage"] += _amount(e.n)
                 elif t is n.Heal:
                     into["heal"] += _amount(e.n)
@@ -339,6 +339,8 @@ class Greedy:
             spots = [i for i, v in enumerate(state.victims) if v > 0]
         if spots:
             return min(spots, key=lambda i: (d[i], -state.victims[i], i))
+        if crowded and not danger:  # no killer on the board (K6: not yet) and nobody to save: thin its minions
+            return min(crowded, key=lambda i: (d[i], i))
         piles = [i for i in board.search_locs if state.piles[board.pile_of[i]]]
         if piles and not self.armed(state):
             return min(piles, key=lambda i: (d[i], i))
@@ -463,9 +465,15 @@ class Greedy:
             s += (0.5 if hunting else 1.5) * self.leave_cost(state, state.fg_loc)
         return s
 
+    def closing_in(self, state: GameState, goal: int) -> bool:
+        """Going for the enemies (the killer, or its minions when nothing else is left): their
+        threat is what she is after, not what she avoids."""
+        return self.hunting(state) or (not any(state.victims) and any(m.loc == goal for m in state.minions))
+
     def move_gain(self, state: GameState) -> float:
         """How much one step improves her place (0 when no step does)."""
-        goal, hunting = self.goal(state), self.hunting(state)
+        goal = self.goal(state)
+        hunting = self.closing_in(state, goal)
         here = self.place_score(state, state.fg_loc, False, goal, hunting)
         adj = state.game.board.tables(state.opened)[0][state.fg_loc]
         best = min((self.place_score(state, v, True, goal, hunting) for v, _k in adj), default=here)
@@ -473,7 +481,7 @@ class Greedy:
 
     def on_move(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         goal = self.goal(state)
-        hunting = self.hunting(state)
+        hunting = self.closing_in(state, goal)
         board = state.game.board
         best_key, best_score = "stop", self.place_score(state, state.fg_loc, False, goal, hunting)
         for k in keys:
@@ -483,6 +491,24 @@ class Greedy:
             if sc < best_score - 1e-9:
                 best_key, best_score = k, sc
         return best_key
+
+    def on_kill_or_damage(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """'kill N minions' or N damage to a killer body there (K6.7): finish a body that low, else
+        thin the minions before they gather into another."""
+        k = next((int(w) for w in choice.prompt.split() if w.isdigit()), 1)
+        bodies = [key for key in keys if key.startswith("killer:")]
+        for key in bodies:
+            i = int(key[7:])
+            if i < len(state.killers) and state.killers[i].health <= k:
+                return key
+        here = sum(1 for m in state.minions if m.loc == state.fg_loc)
+        return "kill" if here else (bodies[0] if bodies else keys[0])
+
+    def on_place(self, state: GameState, choice: Choice, keys: list[str]) -> str:
+        """A location of her choice for something the killer places (K6.1): the one farthest from her."""
+        d = self.dist(state)[state.fg_loc]
+        board = state.game.board
+        return max(keys, key=lambda k: (d[board.index[k[6:]]], k))
 
     def on_follow(self, state, choice, keys):
         return keys[0]  # the most followers
