@@ -153,20 +153,11 @@ class Builder:
                 return True, atom.value
             if atom.kind == "name" and atom.value == "that":
                 return True, n.That(atom.span)
-            if atom.kind == "group":
-                inner = list(atom.value)  # type: ignore[arg-type]
-                for pat in AMOUNT_PATTERNS:
-                    node = self._match(pat, inner, atom.span, refs)
-                    if node is not None:
-                        return True, node
+            if atom.kind == "group":  # (count victims at here), (bloodlust spawn)
+                return self._group(AMOUNT_PATTERNS, atom, refs)
             return False, None
         if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search)
-            inner = list(atom.value)  # type: ignore[arg-type]
-            for pat in PLACE_PATTERNS:
-                node = self._match(pat, inner, atom.span, refs)
-                if node is not None:
-                    return True, node
-            return False, None
+            return self._group(PLACE_PATTERNS, atom, refs)
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
@@ -194,6 +185,15 @@ class Builder:
         if kind == "name":
             return True, word
         raise AssertionError(kind)
+
+    def _group(self, patterns, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
+        """A parenthesised slot value: the first of these phrase patterns its words match."""
+        inner = list(atom.value)  # type: ignore[arg-type]
+        for pat in patterns:
+            node = self._match(pat, inner, atom.span, refs)
+            if node is not None:
+                return True, node
+        return False, None
 
     def _match(self, pat: Pattern, atoms: list[Atom], span: Span, out: Optional[list[Ref]] = None) -> Optional[object]:
         """Match atoms against one pattern; on success record its references (in ``out`` or on self)."""
