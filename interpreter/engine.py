@@ -125,19 +125,23 @@ class Ctl:
 
 
 class Work:
-    """A mutable working copy of a GameState; fields are rebound, never mutated in place."""
+    """A mutable working copy of a GameState; fields are rebound, never mutated in place.
+
+    ``ctl`` lives in a slot, so ``__dict__`` holds the state's fields and nothing else: a copy of
+    it is a whole state, and a plain ``dict.copy`` (which clones the key table at once) makes it.
+    """
+
+    __slots__ = ("ctl", "__dict__")
 
     def __init__(self, state: GameState, ctl: Ctl):
-        self.__dict__.update(state.__dict__)
+        self.__dict__ = state.__dict__.copy()
         self.ctl = ctl
 
     def freeze(self, **extra) -> GameState:
-        s = object.__new__(GameState)
-        d = s.__dict__
-        d.update(self.__dict__)
-        del d["ctl"]
-        d.update(extra)
-        return s
+        d = self.__dict__.copy()
+        if extra:
+            d.update(extra)
+        return _state_of(d)
 
 
 class Ctx:
@@ -1819,9 +1823,13 @@ MAX_STEPS = 5000
 
 
 def _state_of(d: dict) -> GameState:
+    """A GameState whose fields are the dict ``d`` itself (the caller hands it over: no copy)."""
     s = object.__new__(GameState)
-    s.__dict__.update(d)
+    _set_dict(s, "__dict__", d)
     return s
+
+
+_set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
 
 
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
@@ -1854,8 +1862,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
                     next_phase(w)
         except GameOver:
             pass
-        cp = dict(w.__dict__)
-        del cp["ctl"]
+        cp = w.__dict__.copy()
         ctl.answers = ()
         ctl.pos = 0
         ctl.count = 0
