@@ -233,9 +233,12 @@ def rand(w: Work, k: int) -> int:
 
 def shuffled(w: Work, items) -> tuple:
     out = list(items)
+    draw, seed, c = rng.draw, w.seed, w.rng  # the draws of rand(), without a call per draw
     for i in range(len(out) - 1, 0, -1):
-        j = rand(w, i + 1)
+        j = draw(seed, c, i + 1)
+        c += 1
         out[i], out[j] = out[j], out[i]
+    w.rng = c
     return tuple(out)
 
 
