@@ -215,8 +215,24 @@ def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: 
         if not source and ctl.node is not None:
             sp = ctl.node.span
             if sp is not None:
-                source = f"{sp.path}:{sp.line}:{sp.col}"
-        ctl.events.append(Event(kind, text, rule, source, data))
+                source = _source(sp)
+        ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
+
+
+_new_tuple = tuple.__new__
+_SOURCES: dict[int, tuple] = {}  # id(span) -> (span, "file:line:col"); the span is kept so that its id stays its own
+
+
+def _source(sp) -> str:
+    """An event's source text for a span, formatted once per span."""
+    got = _SOURCES.get(id(sp))
+    if got is not None and got[0] is sp:
+        return got[1]
+    if len(_SOURCES) > 100_000:  # content loaded again and again (tests, a server): start afresh
+        _SOURCES.clear()
+    text = f"{sp.path}:{sp.line}:{sp.col}"
+    _SOURCES[id(sp)] = (sp, text)
+    return text
 
 
 def roll_die(w: Work) -> int:
