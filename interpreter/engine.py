@@ -32,8 +32,12 @@ TIE_POLICIES = ("harder", "realistic", "easier", "ask")
 
 
 class NeedChoice(Exception):
-    def __init__(self, choice: Choice):
-        self.choice = choice
+    """Unwinds a step that needs an answer. Its one argument is the Choice: without an ``__init__``
+    of its own it is raised without a Python call (once a transition)."""
+
+    @property
+    def choice(self) -> Choice:
+        return self.args[0]
 
 
 class GameOver(Exception):
@@ -195,7 +199,17 @@ def ask(w: Work, kind: str, prompt, options) -> str:
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    raise NeedChoice(Choice(kind, prompt() if callable(prompt) else prompt, tuple(opts)))
+    raise NeedChoice(_choice(kind, prompt() if callable(prompt) else prompt, tuple(opts)))
+
+
+def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
+    """``Choice(kind, prompt, options)`` without the frozen class's attribute-by-attribute ``__init__``."""
+    c = _new_object(Choice)
+    _set_dict(c, "__dict__", {"kind": kind, "prompt": prompt, "options": options})
+    return c
+
+
+_new_object = object.__new__
 
 
 def opt(w: Work, key: str, label: str) -> Option:
@@ -1869,7 +1883,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to")
             base = checkpoint if cp is None else _state_of(cp)
-            st = w.freeze(choice=nc.choice, answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
+            st = w.freeze(choice=nc.args[0], answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
             return st, ctl.events
         except PhaseEnd:
             if w.phase in PHASE_ORDER:
