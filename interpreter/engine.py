@@ -84,6 +84,7 @@ class Game:
         self.deck_cards = {f"{d.id}/{c.id}": c for d in self.decks.values() for c in d.cards}
         self.levels = killer.bloodlust
         self.abilities_cache: dict = {}
+        self.statics_cache: dict[tuple[int, type], tuple] = {}  # (id of the abilities in play, rule class) -> (them, rules)
         self.option_cache: dict[tuple[str, str], Option] = {}
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
@@ -303,10 +304,15 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     return got
 
 
-def statics(w: Work, cls: type) -> list:
-    if cls not in w.game.rule_kinds:
-        return []
-    return [r for a in abilities(w) for r in a.rules if type(r) is cls]
+def statics(w: Work, cls: type) -> tuple:
+    g: Game = w.game
+    if cls not in g.rule_kinds:
+        return ()
+    srcs = abilities(w)  # one tuple per set of sources in play (abilities_cache), so its id names that set
+    got = g.statics_cache.get((id(srcs), cls))
+    if got is None or got[0] is not srcs:
+        got = g.statics_cache[(id(srcs), cls)] = (srcs, tuple(r for a in srcs for r in a.rules if type(r) is cls))
+    return got[1]
 
 
 def fire(w: Work, event: str, arg: str = "") -> None:
