@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import math
+import multiprocessing
 import os
 import sys
 import threading
@@ -151,6 +152,22 @@ def _init_worker(content: tuple[str, ...], digest: str) -> None:
         pass
 
 
+def _warm_worker(content: tuple[str, ...], digest: str, setups: tuple[dict, ...], barrier) -> None:
+    """A ``warm`` task: load the content and set up each setup once (compiling its board, importing
+    networkx: ~70 ms), then wait at the barrier until every worker has done the same (so each
+    worker gets one of these tasks)."""
+    rs = _worker_ruleset(content, digest)
+    for setup in setups:
+        try:
+            api.new_game(rs, seed=0, **setup)
+        except Exception:  # noqa: BLE001 - the games themselves record it
+            pass
+    try:
+        barrier.wait()
+    except Exception:  # noqa: BLE001 - a broken or timed-out barrier only makes the warm-up partial
+        pass
+
+
 def _run_batch(content: tuple[str, ...], digest: str, index: int, setup: dict, seeds: tuple[int, ...],
                bot: str, max_choices: int) -> tuple[int, list[GameRecord]]:
     """A worker's task: the games of some seeds of one setup (``index`` names the setup)."""
@@ -261,11 +278,16 @@ class Simulator:
             self._pool_size = wanted
         return self._pool
 
-    def warm(self) -> None:
-        """Start the workers and load the content in each (for benchmarks: no start-up in timings)."""
+    def warm(self, setups: Sequence[Mapping] = ()) -> None:
+        """Start the workers, load the content in each and set up each of ``setups`` once there
+        (for benchmarks: no start-up, and no board compiled by a first game, in timings)."""
         if self.scheduler is None and self.jobs > 1:
             pool = self._executor(self.jobs)
-            list(pool.map(_worker_ruleset, [self.content] * self.jobs, [self.digest] * self.jobs))
+            with multiprocessing.Manager() as manager:
+                barrier = manager.Barrier(self.jobs, timeout=120)
+                n = self.jobs
+                list(pool.map(_warm_worker, [self.content] * n, [self.digest] * n,
+                              [tuple(dict(s) for s in setups)] * n, [barrier] * n))
         elif self.scheduler is not None:
             self._dask_client()
 
