@@ -148,6 +148,13 @@ class Work:
             d.update(extra)
         return _state_of(d)
 
+    def release(self, **extra) -> GameState:
+        """``freeze`` for the last use of this Work: the state takes the fields without a copy."""
+        d = self.__dict__
+        self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
+        d.update(extra)
+        return _state_of(d)
+
 
 class Ctx:
     """What an effect needs to know about where it is resolving."""
@@ -1880,7 +1887,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
     cp: Optional[dict] = None  # the checkpoint as fields; made a GameState only if the step pauses
     for _ in range(MAX_STEPS):
         if w.result:
-            return w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
+            return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
             steps[w.phase](w)
             if ends:
@@ -1889,7 +1896,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to")
             base = checkpoint if cp is None else _state_of(cp)
-            st = w.freeze(choice=nc.args[0], answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
+            st = w.release(choice=nc.args[0], answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
             return st, ctl.events
         except PhaseEnd:
             if w.phase in PHASE_ORDER:

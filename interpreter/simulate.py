@@ -99,7 +99,7 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
         _track(events, 1, lust)
         level = state.bloodlust + 1
         for _ in range(max_choices):
-            if state.over:
+            if state.result:  # state.over without the property call
                 break
             state, events = apply(state, policy(state, state.choice))
             transitions += 1
