@@ -1914,6 +1914,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
         ctl.count = 0
         ctl.skip = 0
         ctl.depth = 0  # an exception may have left run() without unwinding its count
+        ctl.node = None  # … or its node: a step's own events name no content line
     raise RulesError("the game did not reach a decision within the step limit")
 
 
