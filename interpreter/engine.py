@@ -11,12 +11,19 @@ the step from its checkpoint; since all randomness comes from the state's (seed,
 replay is exact. So ``apply`` is a pure function, states are plain data (a checkpoint plus
 answers), and a game can be saved in the middle of a card.
 
+Replay is the meaning; a greenlet makes it cheap (docs/decisions/0005). ``advance`` runs in a
+greenlet, and ``ask`` pauses it there instead of unwinding. The first ``apply`` to the paused
+state resumes that run with the answer, which gives exactly what the replay would; any other
+answer to it (a second one, a loaded save, another thread) replays.
+
 This module knows the core rules and the language's primitives; it names no killer, scenario,
 card or scenario mechanic (the purity rule, DESIGN.md).
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Optional
 
 from lastbreath.dsl import nodes as n
@@ -25,6 +32,11 @@ from lastbreath.dsl.diagnostics import IllegalChoice, RulesError
 from . import rng
 from .board import INF, Board
 from .state import Choice, Event, GameState, HeldItem, KillerState, MinionState, Option
+
+try:  # a run paused at a choice is kept suspended in a greenlet, and resumed instead of replayed
+    import greenlet as _greenlet
+except ImportError:  # pragma: no cover - without it every answer replays its step (same results)
+    _greenlet = None  # type: ignore[assignment]
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
 MAX_EFFECT_DEPTH = 60  # effects resolving inside effects; deeper means content that feeds itself
@@ -116,7 +128,8 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth",
+                 "run", "checkpoint", "cp", "base", "steps")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -127,6 +140,7 @@ class Ctl:
         self.events: list[Event] = []
         self.node = None  # the content node being resolved, for event sources
         self.depth = 0  # nesting of effect lists being resolved (bounded: MAX_EFFECT_DEPTH)
+        self.run = False  # running in advance()'s greenlet: ask() pauses it (see _pause)
 
 
 class Work:
@@ -207,7 +221,36 @@ def ask(w: Work, kind: str, prompt, options) -> str:
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    raise NeedChoice(_choice(kind, prompt() if callable(prompt) else prompt, tuple(opts)))
+    choice = _choice(kind, prompt() if callable(prompt) else prompt, tuple(opts))
+    if ctl.run:
+        return _pause(w, choice)
+    raise NeedChoice(choice)
+
+
+def _pause(w: Work, choice: Choice) -> str:
+    """Inside advance's greenlet: hand the paused state to apply's caller and wait for the answer.
+
+    The state is exactly the one the replay would build (the same checkpoint, answers and events
+    seen), so a state whose run is gone (answered once already, loaded from a save, another
+    thread) is answered by replaying its step, with the same result.
+    """
+    ctl = w.ctl
+    base = ctl.base
+    if base is None:
+        base = ctl.base = ctl.checkpoint if ctl.cp is None else _state_of(ctl.cp)
+    # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
+    # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
+    # _RUNS) would never be freed. The state goes out through an attribute of the greenlet.
+    run = _greenlet.getcurrent()
+    run.out = (w.freeze(choice=choice, answers=ctl.answers, checkpoint=base, events_seen=ctl.count), ctl.events)
+    parent = run.parent
+    del run
+    key = parent.switch()
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
 
 
 def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
@@ -1878,14 +1921,36 @@ def _state_of(d: dict) -> GameState:
 _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
 
 
+_RUNS: weakref.WeakKeyDictionary[GameState, tuple] = weakref.WeakKeyDictionary()
+"""A paused state -> (the greenlet suspended at its choice, its thread); used once, by apply."""
+
+
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
     """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
+    if _greenlet is None:
+        return _advance(checkpoint, answers, skip, False)
+    run = _greenlet.greenlet(_advance)
+    return _settle(run, run.switch(checkpoint, answers, skip, True))
+
+
+def _settle(run, out) -> tuple[GameState, list[Event]]:
+    """What a switch into ``run`` gave back: the game's end, or a pause (kept for apply)."""
+    if run.dead:
+        return out
+    out, run.out = run.out, None
+    _RUNS[out[0]] = (run, threading.get_ident())
+    return out
+
+
+def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
     ctl = Ctl(answers, skip)
+    ctl.run, ctl.checkpoint, ctl.cp, ctl.base, ctl.steps = run, checkpoint, None, None, 0
     w = Work(checkpoint, ctl)
     steps = STEPS
     ends = w.game.has_ends
     cp: Optional[dict] = None  # the checkpoint as fields; made a GameState only if the step pauses
-    for _ in range(MAX_STEPS):
+    while ctl.steps < MAX_STEPS:  # steps since the last answer (_pause resets the count)
+        ctl.steps += 1
         if w.result:
             return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
@@ -1908,7 +1973,8 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
                     next_phase(w)
         except GameOver:
             pass
-        cp = w.__dict__.copy()
+        cp = ctl.cp = w.__dict__.copy()
+        ctl.base = None
         ctl.answers = ()
         ctl.pos = 0
         ctl.count = 0
@@ -1929,6 +1995,11 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
             break
     else:
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
+    got = _RUNS.pop(state, None) if _RUNS else None
+    if got is not None and got[1] == threading.get_ident() and not got[0].dead:
+        run = got[0]
+        run.parent = _greenlet.getcurrent()
+        return _settle(run, run.switch(key))
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
 
 
