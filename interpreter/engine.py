@@ -1921,8 +1921,10 @@ def _state_of(d: dict) -> GameState:
 _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
 
 
-_RUNS: weakref.WeakKeyDictionary[GameState, tuple] = weakref.WeakKeyDictionary()
-"""A paused state -> (the greenlet suspended at its choice, its thread); used once, by apply."""
+_RUNS: dict[int, tuple] = {}
+"""id(paused state) -> (a weak reference to it, the greenlet suspended at its choice, its thread);
+used once, by apply. The reference's callback drops the entry when the state dies, before its id
+can be reused (a WeakKeyDictionary does the same, at three times the cost)."""
 
 
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
@@ -1938,8 +1940,12 @@ def _settle(run, out) -> tuple[GameState, list[Event]]:
     if run.dead:
         return out
     out, run.out = run.out, None
-    _RUNS[out[0]] = (run, threading.get_ident())
+    k = id(out[0])
+    _RUNS[k] = (_weak(out[0], lambda _ref, k=k: _RUNS.pop(k, None)), run, _thread())
     return out
+
+
+_weak, _thread = weakref.ref, threading.get_ident
 
 
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
@@ -1995,9 +2001,9 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
             break
     else:
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
-    got = _RUNS.pop(state, None) if _RUNS else None
-    if got is not None and got[1] == threading.get_ident() and not got[0].dead:
-        run = got[0]
+    got = _RUNS.pop(id(state), None)
+    if got is not None and got[0]() is state and got[2] == _thread() and not got[1].dead:
+        run = got[1]
         run.parent = _greenlet.getcurrent()
         return _settle(run, run.switch(key))
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
