@@ -242,7 +242,10 @@ def _pause(w: Work, choice: Choice) -> str:
     # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
     # _RUNS) would never be freed. The state goes out through an attribute of the greenlet.
     run = _greenlet.getcurrent()
-    run.out = (w.freeze(choice=choice, answers=ctl.answers, checkpoint=base, events_seen=ctl.count), ctl.events)
+    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
+    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
+    run.out = (_state_of(d), ctl.events)
+    del d
     parent = run.parent
     del run
     key = parent.switch()
@@ -1787,10 +1790,8 @@ def step_planning(w: Work) -> None:
         opts = [opt(w, "done", "stop buying")]
         if len(w.hand) < limit:  # C7.3
             costs, buy, time = g.costs, g.buy_opts, w.time
-            for cid in dict.fromkeys(w.market):  # the market is kept sorted
-                cost = costs[cid]
-                if cost == 0 or time - cost >= 0:  # C7.3, C7.4
-                    opts.append(buy[cid])
+            # the market is kept sorted; C7.3, C7.4: affordable, or free
+            opts += [buy[cid] for cid in dict.fromkeys(w.market) if costs[cid] <= time or costs[cid] == 0]
         return opts
 
     key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)
