@@ -1924,8 +1924,10 @@ _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; obj
 
 _RUNS: dict[int, tuple] = {}
 """id(paused state) -> (a weak reference to it, the greenlet suspended at its choice, its thread);
-used once, by apply. The reference's callback drops the entry when the state dies, before its id
-can be reused (a WeakKeyDictionary does the same, at three times the cost)."""
+used once, by apply, which checks that the reference still names the state (an id is reused
+once its state is gone). Entries of states dropped unanswered are purged when 64 pile up
+(more if that many states are alive; a WeakKeyDictionary, or a callback per reference, cost
+three times as much)."""
 
 
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
@@ -1941,9 +1943,15 @@ def _settle(run, out) -> tuple[GameState, list[Event]]:
     if run.dead:
         return out
     out, run.out = run.out, None
-    k = id(out[0])
-    _RUNS[k] = (_weak(out[0], lambda _ref, k=k: _RUNS.pop(k, None)), run, _thread())
+    if len(_RUNS) >= _PURGE[0]:  # states paused and dropped unanswered: free their runs
+        for k in [k for k, v in _RUNS.items() if v[0]() is None]:
+            del _RUNS[k]
+        _PURGE[0] = max(64, 2 * len(_RUNS))  # many live paused states (a search tree): purge less often
+    _RUNS[id(out[0])] = (_weak(out[0]), run, _thread())
     return out
+
+
+_PURGE = [64]
 
 
 _weak, _thread = weakref.ref, threading.get_ident
