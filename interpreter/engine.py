@@ -337,7 +337,7 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     ia = g.item_abilities
     key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
            w.secondary, w.flipped, w.kept,
-           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia else ())
+           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia and (w.held or w.pack) else ())
     got = g.abilities_cache.get(key)
     if got is None:
         srcs = [g.killer.abilities, g.scenario.abilities]
@@ -399,8 +399,12 @@ def replaced(w: Work, event: str, amount: int, what: str) -> bool:
 
 
 def enemy_tables(w: Work):
-    forbidden = frozenset(r.tag for r in statics(w, n.EnemiesCannotCross))
+    bans = statics(w, n.EnemiesCannotCross)
+    forbidden = frozenset(r.tag for r in bans) if bans else _NO_TAGS
     return w.game.board.tables(w.opened, forbidden)
+
+
+_NO_TAGS: frozenset[str] = frozenset()
 
 
 def fg_tables(w: Work):
