@@ -129,7 +129,7 @@ class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
     __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth",
-                 "run", "checkpoint", "cp", "base", "steps")
+                 "run", "checkpoint", "cp", "base", "steps", "policy", "budget", "hook", "given")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -141,6 +141,7 @@ class Ctl:
         self.node = None  # the content node being resolved, for event sources
         self.depth = 0  # nesting of effect lists being resolved (bounded: MAX_EFFECT_DEPTH)
         self.run = False  # running in advance()'s greenlet: ask() pauses it (see _pause)
+        self.policy = None  # answering inside the run, for play_out
 
 
 class Work:
@@ -244,11 +245,37 @@ def _pause(w: Work, choice: Choice) -> str:
     run = _greenlet.getcurrent()
     d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
     d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
+    if ctl.policy is not None and ctl.budget > 0:
+        del run, d
+        return _answer_here(w, choice, base)
     run.out = (_state_of(d), ctl.events)
     del d
     parent = run.parent
     del run
     key = parent.switch()
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _answer_here(w: Work, choice: Choice, base: GameState) -> str:
+    """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
+    the caller, without leaving the run (the same state, events, checks and answer trace)."""
+    ctl = w.ctl
+    d = w.__dict__.copy()
+    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
+    state = _state_of(d)
+    ctl.hook(state, ctl.events)
+    ctl.budget -= 1
+    ctl.given += 1
+    key = ctl.policy(state, choice)
+    for o in choice.options:
+        if o.key == key:
+            break
+    else:
+        raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(choice.keys())}")
     ctl.events = []
     ctl.steps = 0
     ctl.answers += (key,)
@@ -1964,6 +1991,8 @@ _weak, _thread = weakref.ref, threading.get_ident
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
     ctl = Ctl(answers, skip)
     ctl.run, ctl.checkpoint, ctl.cp, ctl.base, ctl.steps = run, checkpoint, None, None, 0
+    if run:
+        _greenlet.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)
     steps = STEPS
     ends = w.game.has_ends
@@ -2020,6 +2049,29 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
         run.parent = _greenlet.getcurrent()
         return _settle(run, run.switch(key))
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
+
+
+def play_out(state: GameState, policy, limit: int, on_transition) -> GameState:
+    """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
+    last state. The same states, events and results as the loop
+    ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
+    but a run kept for ``state`` answers inside itself: no switch, no lookup per answer."""
+    given = 0
+    while given < limit and not state.result:
+        key = policy(state, state.choice)
+        got = _RUNS.get(id(state))
+        ctl = getattr(got[1], "ctl", None) if got is not None and got[0]() is state else None
+        if ctl is not None:
+            ctl.policy, ctl.hook, ctl.budget, ctl.given = policy, on_transition, limit - given - 1, 0
+        try:
+            state, events = apply(state, key)
+        finally:
+            if ctl is not None:
+                given += ctl.given
+                ctl.policy = ctl.hook = None
+        given += 1
+        on_transition(state, events)
+    return state
 
 
 def replace(state: GameState, **fields) -> GameState:

@@ -34,7 +34,7 @@ from lastbreath.dsl.ruleset import Ruleset
 
 from . import api
 from .bots import BOTS
-from .engine import apply
+from .engine import play_out
 from .serialize import content_hash
 
 __all__ = ["GameRecord", "SimulationError", "Simulator", "play_one", "run_games", "run_matrix", "summarize",
@@ -98,14 +98,16 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
-        for _ in range(max_choices):
-            if state.result:  # state.over without the property call
-                break
-            state, events = apply(state, policy(state, state.choice))
+
+        def seen(st, evs) -> None:  # after each answer (engine.play_out: apply in a loop, answered in the run)
+            nonlocal state, transitions, level
+            state = st
             transitions += 1
-            level = _track(events, level, lust)
-            level = state.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
-        else:
+            level = _track(evs, level, lust)
+            level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
+
+        play_out(state, policy, max_choices, seen)
+        if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
     except Exception as err:  # noqa: BLE001 - a simulation records a failed game, it never stops on one
         return GameRecord(seed, "", "", state.round if state is not None else 0,

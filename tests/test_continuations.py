@@ -77,3 +77,50 @@ def test_a_state_answered_in_another_thread_is_replayed_there(rs):
     t.start()
     t.join()
     assert there[0][1] == here[1] and _fields(there[0][0]) == _fields(here[0])
+
+
+def _looped(state, policy, limit):
+    seen = []
+    for _ in range(limit):
+        if state.over:
+            break
+        state, events = apply(state, policy(state, state.choice))
+        seen.append((_fields(state), list(events)))
+    return seen
+
+
+@pytest.mark.parametrize("limit", [20_000, 37])
+def test_play_out_equals_apply_in_a_loop(rs, limit):
+    for seed in range(8):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        expected = _looped(state, random_policy(seed), limit)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        seen = []
+        last = engine.play_out(state, random_policy(seed), limit,
+                               lambda st, ev, seen=seen: seen.append((_fields(st), list(ev))))
+        assert seen == expected
+        assert _fields(last) == seen[-1][0]
+
+
+def test_play_out_from_a_state_without_its_run_replays(rs):
+    state, _ = new_game(rs, seed=2, **FILM)
+    apply(state, state.choice.options[0].key)  # the run is used: play_out must replay the first answer
+    expected = _looped(state, random_policy(2), 20_000)
+    seen = []
+    engine.play_out(state, random_policy(2), 20_000, lambda st, ev: seen.append((_fields(st), list(ev))))
+    assert seen == expected
+
+
+def test_play_out_refuses_an_illegal_answer_from_the_policy(rs):
+    from lastbreath.dsl import IllegalChoice
+
+    state, _ = new_game(rs, seed=6, **FILM)
+    calls = []
+
+    def policy(st, choice):
+        calls.append(choice.kind)
+        return choice.options[0].key if len(calls) < 5 else "no-such-option"
+
+    with pytest.raises(IllegalChoice):
+        engine.play_out(state, policy, 20_000, lambda st, ev: None)
+    assert len(calls) == 5
