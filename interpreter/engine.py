@@ -246,8 +246,8 @@ def _pause(w: Work, choice: Choice) -> str:
     d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
     d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
     if ctl.policy is not None and ctl.budget > 0:
-        del run, d
-        return _answer_here(w, choice, base)
+        del run
+        return _answer_here(w, choice, _state_of(d))
     run.out = (_state_of(d), ctl.events)
     del d
     parent = run.parent
@@ -260,13 +260,10 @@ def _pause(w: Work, choice: Choice) -> str:
     return key
 
 
-def _answer_here(w: Work, choice: Choice, base: GameState) -> str:
+def _answer_here(w: Work, choice: Choice, state: GameState) -> str:
     """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
     the caller, without leaving the run (the same state, events, checks and answer trace)."""
     ctl = w.ctl
-    d = w.__dict__.copy()
-    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
-    state = _state_of(d)
     ctl.hook(state, ctl.events)
     ctl.budget -= 1
     ctl.given += 1
