@@ -54,7 +54,7 @@ def main() -> None:
 
     # every core: workers started and warm before the clock starts
     with Simulator(rs, jobs=args.jobs, min_parallel=0) as sim:
-        sim.warm()
+        sim.warm([setup])  # every worker has loaded the content and compiled the board
         w0 = time.perf_counter()
         many = sim.run([setup], args.games, 0, args.bot)[0]
         wall_n = time.perf_counter() - w0

@@ -11,12 +11,19 @@ the step from its checkpoint; since all randomness comes from the state's (seed,
 replay is exact. So ``apply`` is a pure function, states are plain data (a checkpoint plus
 answers), and a game can be saved in the middle of a card.
 
+Replay is the meaning; a greenlet makes it cheap (docs/decisions/0005). ``advance`` runs in a
+greenlet, and ``ask`` pauses it there instead of unwinding. The first ``apply`` to the paused
+state resumes that run with the answer, which gives exactly what the replay would; any other
+answer to it (a second one, a loaded save, another thread) replays.
+
 This module knows the core rules and the language's primitives; it names no killer, scenario,
 card or scenario mechanic (the purity rule, DESIGN.md).
 """
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Optional
 
 from lastbreath.dsl import nodes as n
@@ -26,14 +33,23 @@ from . import rng
 from .board import INF, Board
 from .state import Choice, Event, GameState, HeldItem, KillerState, MinionState, Option
 
+try:  # a run paused at a choice is kept suspended in a greenlet, and resumed instead of replayed
+    import greenlet as _greenlet
+except ImportError:  # pragma: no cover - without it every answer replays its step (same results)
+    _greenlet = None  # type: ignore[assignment]
+
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
 MAX_EFFECT_DEPTH = 60  # effects resolving inside effects; deeper means content that feeds itself
 TIE_POLICIES = ("harder", "realistic", "easier", "ask")
 
 
 class NeedChoice(Exception):
-    def __init__(self, choice: Choice):
-        self.choice = choice
+    """Unwinds a step that needs an answer. Its one argument is the Choice: without an ``__init__``
+    of its own it is raised without a Python call (once a transition)."""
+
+    @property
+    def choice(self) -> Choice:
+        return self.args[0]
 
 
 class GameOver(Exception):
@@ -80,6 +96,7 @@ class Game:
         self.deck_cards = {f"{d.id}/{c.id}": c for d in self.decks.values() for c in d.cards}
         self.levels = killer.bloodlust
         self.abilities_cache: dict = {}
+        self.statics_cache: dict[tuple[int, type], tuple] = {}  # (id of the abilities in play, rule class) -> (them, rules)
         self.option_cache: dict[tuple[str, str], Option] = {}
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
@@ -115,7 +132,8 @@ class Game:
 class Ctl:
     """Replay bookkeeping for one run of the engine."""
 
-    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth", "it")
+    __slots__ = ("answers", "pos", "count", "skip", "events", "complete", "node", "depth", "it",
+                 "run", "checkpoint", "cp", "base", "steps", "policy", "budget", "hook", "given")
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True):
         self.complete = complete  # answers record every ask of the step (see ``ask``)
@@ -127,22 +145,35 @@ class Ctl:
         self.node = None  # the content node being resolved, for event sources
         self.depth = 0  # nesting of effect lists being resolved (bounded: MAX_EFFECT_DEPTH)
         self.it = -1  # the location 'it' of the innermost 'for each'
+        self.run = False  # running in advance()'s greenlet: ask() pauses it (see _pause)
+        self.policy = None  # answering inside the run, for play_out
 
 
 class Work:
-    """A mutable working copy of a GameState; fields are rebound, never mutated in place."""
+    """A mutable working copy of a GameState; fields are rebound, never mutated in place.
+
+    ``ctl`` lives in a slot, so ``__dict__`` holds the state's fields and nothing else: a copy of
+    it is a whole state, and a plain ``dict.copy`` (which clones the key table at once) makes it.
+    """
+
+    __slots__ = ("ctl", "__dict__")
 
     def __init__(self, state: GameState, ctl: Ctl):
-        self.__dict__.update(state.__dict__)
+        self.__dict__ = state.__dict__.copy()
         self.ctl = ctl
 
     def freeze(self, **extra) -> GameState:
-        s = object.__new__(GameState)
-        d = s.__dict__
-        d.update(self.__dict__)
-        del d["ctl"]
+        d = self.__dict__.copy()
+        if extra:
+            d.update(extra)
+        return _state_of(d)
+
+    def release(self, **extra) -> GameState:
+        """``freeze`` for the last use of this Work: the state takes the fields without a copy."""
+        d = self.__dict__
+        self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
         d.update(extra)
-        return s
+        return _state_of(d)
 
 
 class Ctx:
@@ -196,7 +227,72 @@ def ask(w: Work, kind: str, prompt, options) -> str:
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    raise NeedChoice(Choice(kind, prompt() if callable(prompt) else prompt, tuple(opts)))
+    choice = _choice(kind, prompt() if callable(prompt) else prompt, tuple(opts))
+    if ctl.run:
+        return _pause(w, choice)
+    raise NeedChoice(choice)
+
+
+def _pause(w: Work, choice: Choice) -> str:
+    """Inside advance's greenlet: hand the paused state to apply's caller and wait for the answer.
+
+    The state is exactly the one the replay would build (the same checkpoint, answers and events
+    seen), so a state whose run is gone (answered once already, loaded from a save, another
+    thread) is answered by replaying its step, with the same result.
+    """
+    ctl = w.ctl
+    base = ctl.base
+    if base is None:
+        base = ctl.base = ctl.checkpoint if ctl.cp is None else _state_of(ctl.cp)
+    # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
+    # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
+    # _RUNS) would never be freed. The state goes out through an attribute of the greenlet.
+    run = _greenlet.getcurrent()
+    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
+    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, base, ctl.count
+    if ctl.policy is not None and ctl.budget > 0:
+        del run
+        return _answer_here(w, choice, _state_of(d))
+    run.out = (_state_of(d), ctl.events)
+    del d
+    parent = run.parent
+    del run
+    key = parent.switch()
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _answer_here(w: Work, choice: Choice, state: GameState) -> str:
+    """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
+    the caller, without leaving the run (the same state, events, checks and answer trace)."""
+    ctl = w.ctl
+    ctl.hook(state, ctl.events)
+    ctl.budget -= 1
+    ctl.given += 1
+    key = ctl.policy(state, choice)
+    for o in choice.options:
+        if o.key == key:
+            break
+    else:
+        raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(choice.keys())}")
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
+    """``Choice(kind, prompt, options)`` without the frozen class's attribute-by-attribute ``__init__``."""
+    c = _new_object(Choice)
+    _set_dict(c, "__dict__", {"kind": kind, "prompt": prompt, "options": options})
+    return c
+
+
+_new_object = object.__new__
 
 
 def opt(w: Work, key: str, label: str) -> Option:
@@ -216,8 +312,24 @@ def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: 
         if not source and ctl.node is not None:
             sp = ctl.node.span
             if sp is not None:
-                source = f"{sp.path}:{sp.line}:{sp.col}"
-        ctl.events.append(Event(kind, text, rule, source, data))
+                source = _source(sp)
+        ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
+
+
+_new_tuple = tuple.__new__
+_SOURCES: dict[int, tuple] = {}  # id(span) -> (span, "file:line:col"); the span is kept so that its id stays its own
+
+
+def _source(sp) -> str:
+    """An event's source text for a span, formatted once per span."""
+    got = _SOURCES.get(id(sp))
+    if got is not None and got[0] is sp:
+        return got[1]
+    if len(_SOURCES) > 100_000:  # content loaded again and again (tests, a server): start afresh
+        _SOURCES.clear()
+    text = f"{sp.path}:{sp.line}:{sp.col}"
+    _SOURCES[id(sp)] = (sp, text)
+    return text
 
 
 def roll_die(w: Work) -> int:
@@ -234,9 +346,12 @@ def rand(w: Work, k: int) -> int:
 
 def shuffled(w: Work, items) -> tuple:
     out = list(items)
+    draw, seed, c = rng.draw, w.seed, w.rng  # the draws of rand(), without a call per draw
     for i in range(len(out) - 1, 0, -1):
-        j = rand(w, i + 1)
+        j = draw(seed, c, i + 1)
+        c += 1
         out[i], out[j] = out[j], out[i]
+    w.rng = c
     return tuple(out)
 
 
@@ -251,7 +366,7 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     ia = g.item_abilities
     key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
            w.secondary, w.flipped, w.kept,
-           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia else ())
+           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia and (w.held or w.pack) else ())
     got = g.abilities_cache.get(key)
     if got is None:
         srcs = [g.killer.abilities, g.scenario.abilities]
@@ -271,10 +386,15 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     return got
 
 
-def statics(w: Work, cls: type) -> list:
-    if cls not in w.game.rule_kinds:
-        return []
-    return [r for a in abilities(w) for r in a.rules if type(r) is cls]
+def statics(w: Work, cls: type) -> tuple:
+    g: Game = w.game
+    if cls not in g.rule_kinds:
+        return ()
+    srcs = abilities(w)  # one tuple per set of sources in play (abilities_cache), so its id names that set
+    got = g.statics_cache.get((id(srcs), cls))
+    if got is None or got[0] is not srcs:
+        got = g.statics_cache[(id(srcs), cls)] = (srcs, tuple(r for a in srcs for r in a.rules if type(r) is cls))
+    return got[1]
 
 
 def fire(w: Work, event: str, arg: str = "", body: int = -1) -> None:
@@ -308,8 +428,12 @@ def replaced(w: Work, event: str, amount: int, what: str) -> bool:
 
 
 def enemy_tables(w: Work):
-    forbidden = frozenset(r.tag for r in statics(w, n.EnemiesCannotCross))
+    bans = statics(w, n.EnemiesCannotCross)
+    forbidden = frozenset(r.tag for r in bans) if bans else _NO_TAGS
     return w.game.board.tables(w.opened, forbidden)
+
+
+_NO_TAGS: frozenset[str] = frozenset()
 
 
 def fg_tables(w: Work):
@@ -1958,10 +2082,8 @@ def step_planning(w: Work) -> None:
         opts = [opt(w, "done", "stop buying")]
         if len(w.hand) < limit:  # C7.3
             costs, buy, time = g.costs, g.buy_opts, w.time
-            for cid in dict.fromkeys(w.market):  # the market is kept sorted
-                cost = costs[cid]
-                if cost == 0 or time - cost >= 0:  # C7.3, C7.4
-                    opts.append(buy[cid])
+            # the market is kept sorted; C7.3, C7.4: affordable, or free
+            opts += [buy[cid] for cid in dict.fromkeys(w.market) if costs[cid] <= time or costs[cid] == 0]
         return opts
 
     key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)
@@ -2083,21 +2205,63 @@ MAX_STEPS = 5000
 
 
 def _state_of(d: dict) -> GameState:
+    """A GameState whose fields are the dict ``d`` itself (the caller hands it over: no copy)."""
     s = object.__new__(GameState)
-    s.__dict__.update(d)
+    _set_dict(s, "__dict__", d)
     return s
+
+
+_set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
+
+
+_RUNS: dict[int, tuple] = {}
+"""id(paused state) -> (a weak reference to it, the greenlet suspended at its choice, its thread);
+used once, by apply, which checks that the reference still names the state (an id is reused
+once its state is gone). Entries of states dropped unanswered are purged when 64 pile up
+(more if that many states are alive; a WeakKeyDictionary, or a callback per reference, cost
+three times as much)."""
 
 
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
     """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
+    if _greenlet is None:
+        return _advance(checkpoint, answers, skip, False)
+    run = _greenlet.greenlet(_advance)
+    return _settle(run, run.switch(checkpoint, answers, skip, True))
+
+
+def _settle(run, out) -> tuple[GameState, list[Event]]:
+    """What a switch into ``run`` gave back: the game's end, or a pause (kept for apply)."""
+    if run.dead:
+        return out
+    out, run.out = run.out, None
+    if len(_RUNS) >= _PURGE[0]:  # states paused and dropped unanswered: free their runs
+        for k in [k for k, v in _RUNS.items() if v[0]() is None]:
+            del _RUNS[k]
+        _PURGE[0] = max(64, 2 * len(_RUNS))  # many live paused states (a search tree): purge less often
+    _RUNS[id(out[0])] = (_weak(out[0]), run, _thread())
+    return out
+
+
+_PURGE = [64]
+
+
+_weak, _thread = weakref.ref, threading.get_ident
+
+
+def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
     ctl = Ctl(answers, skip)
+    ctl.run, ctl.checkpoint, ctl.cp, ctl.base, ctl.steps = run, checkpoint, None, None, 0
+    if run:
+        _greenlet.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)
     steps = STEPS
     ends = w.game.has_ends
     cp: Optional[dict] = None  # the checkpoint as fields; made a GameState only if the step pauses
-    for _ in range(MAX_STEPS):
+    while ctl.steps < MAX_STEPS:  # steps since the last answer (_pause resets the count)
+        ctl.steps += 1
         if w.result:
-            return w.freeze(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
+            return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
             steps[w.phase](w)
             if ends:
@@ -2106,7 +2270,7 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to")
             base = checkpoint if cp is None else _state_of(cp)
-            st = w.freeze(choice=nc.choice, answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
+            st = w.release(choice=nc.args[0], answers=ctl.answers, checkpoint=base, events_seen=ctl.count)
             return st, ctl.events
         except PhaseEnd:
             if w.phase in PHASE_ORDER:
@@ -2118,13 +2282,15 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
                     next_phase(w)
         except GameOver:
             pass
-        cp = dict(w.__dict__)
-        del cp["ctl"]
+        cp = ctl.cp = w.__dict__.copy()
+        ctl.base = None
         ctl.answers = ()
         ctl.pos = 0
         ctl.count = 0
         ctl.skip = 0
         ctl.depth = 0  # an exception may have left run() without unwinding its count
+        ctl.node = None  # … or its node: a step's own events name no content line
+        ctl.it = -1  # … or a 'for each' location
     raise RulesError("the game did not reach a decision within the step limit")
 
 
@@ -2139,7 +2305,35 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
             break
     else:
         raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(state.choice.keys())}")
+    got = _RUNS.pop(id(state), None)
+    if got is not None and got[0]() is state and got[2] == _thread() and not got[1].dead:
+        run = got[1]
+        run.parent = _greenlet.getcurrent()
+        return _settle(run, run.switch(key))
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
+
+
+def play_out(state: GameState, policy, limit: int, on_transition) -> GameState:
+    """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
+    last state. The same states, events and results as the loop
+    ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
+    but a run kept for ``state`` answers inside itself: no switch, no lookup per answer."""
+    given = 0
+    while given < limit and not state.result:
+        key = policy(state, state.choice)
+        got = _RUNS.get(id(state))
+        ctl = getattr(got[1], "ctl", None) if got is not None and got[0]() is state else None
+        if ctl is not None:
+            ctl.policy, ctl.hook, ctl.budget, ctl.given = policy, on_transition, limit - given - 1, 0
+        try:
+            state, events = apply(state, key)
+        finally:
+            if ctl is not None:
+                given += ctl.given
+                ctl.policy = ctl.hook = None
+        given += 1
+        on_transition(state, events)
+    return state
 
 
 def replace(state: GameState, **fields) -> GameState:

@@ -18,5 +18,12 @@ def splitmix64(x: int) -> int:
 
 
 def draw(seed: int, counter: int, n: int) -> int:
-    """A uniform integer in [0, n) for this seed and counter (n >= 1)."""
-    return (splitmix64((seed * 0x100000001B3 + counter) & MASK) >> 11) % n
+    """A uniform integer in [0, n) for this seed and counter (n >= 1).
+
+    ``splitmix64`` written out inline: a draw is made ~170 times a game, and the call was a third
+    of its cost. ``test_rng_draw_equals_splitmix64`` checks the two stay equal.
+    """
+    z = ((seed * 0x100000001B3 + counter) + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return ((z ^ (z >> 31)) >> 11) % n

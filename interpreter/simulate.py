@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import math
+import multiprocessing
 import os
 import sys
 import threading
@@ -33,7 +34,7 @@ from lastbreath.dsl.ruleset import Ruleset
 
 from . import api
 from .bots import BOTS
-from .engine import apply
+from .engine import play_out
 from .serialize import content_hash
 
 __all__ = ["GameRecord", "SimulationError", "Simulator", "play_one", "run_games", "run_matrix", "summarize",
@@ -97,14 +98,16 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
-        for _ in range(max_choices):
-            if state.over:
-                break
-            state, events = apply(state, policy(state, state.choice))
+
+        def seen(st, evs) -> None:  # after each answer (engine.play_out: apply in a loop, answered in the run)
+            nonlocal state, transitions, level
+            state = st
             transitions += 1
-            level = _track(events, level, lust)
-            level = state.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
-        else:
+            level = _track(evs, level, lust)
+            level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
+
+        play_out(state, policy, max_choices, seen)
+        if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
     except Exception as err:  # noqa: BLE001 - a simulation records a failed game, it never stops on one
         return GameRecord(seed, "", "", state.round if state is not None else 0,
@@ -148,6 +151,22 @@ def _init_worker(content: tuple[str, ...], digest: str) -> None:
     try:  # load before the first task; a failure is raised again by the task (a failing initializer
         _worker_ruleset(content, digest)  # would only break the pool, without the reason)
     except Exception:  # noqa: BLE001
+        pass
+
+
+def _warm_worker(content: tuple[str, ...], digest: str, setups: tuple[dict, ...], barrier) -> None:
+    """A ``warm`` task: load the content and set up each setup once (compiling its board, importing
+    networkx: ~70 ms), then wait at the barrier until every worker has done the same (so each
+    worker gets one of these tasks)."""
+    rs = _worker_ruleset(content, digest)
+    for setup in setups:
+        try:
+            api.new_game(rs, seed=0, **setup)
+        except Exception:  # noqa: BLE001 - the games themselves record it
+            pass
+    try:
+        barrier.wait()
+    except Exception:  # noqa: BLE001 - a broken or timed-out barrier only makes the warm-up partial
         pass
 
 
@@ -261,11 +280,16 @@ class Simulator:
             self._pool_size = wanted
         return self._pool
 
-    def warm(self) -> None:
-        """Start the workers and load the content in each (for benchmarks: no start-up in timings)."""
+    def warm(self, setups: Sequence[Mapping] = ()) -> None:
+        """Start the workers, load the content in each and set up each of ``setups`` once there
+        (for benchmarks: no start-up, and no board compiled by a first game, in timings)."""
         if self.scheduler is None and self.jobs > 1:
             pool = self._executor(self.jobs)
-            list(pool.map(_worker_ruleset, [self.content] * self.jobs, [self.digest] * self.jobs))
+            with multiprocessing.Manager() as manager:
+                barrier = manager.Barrier(self.jobs, timeout=120)
+                n = self.jobs
+                list(pool.map(_warm_worker, [self.content] * n, [self.digest] * n,
+                              [tuple(dict(s) for s in setups)] * n, [barrier] * n))
         elif self.scheduler is not None:
             self._dask_client()
 

@@ -371,3 +371,12 @@ def test_node_walk_sees_the_effects_in_content():
     k = RS.killers[sorted(RS.killers)[0]]
     assert n.Hunt in node_types(k)
     assert n.Card in node_types(list(RS.cards.values()))
+
+
+# --- the generator ------------------------------------------------------------------------------
+@given(st.integers(min_value=-(2 ** 63), max_value=2 ** 64), st.integers(min_value=0, max_value=10 ** 6),
+       st.integers(min_value=1, max_value=1000))
+def test_rng_draw_equals_splitmix64(seed, counter, k):
+    """``rng.draw`` inlines ``splitmix64``; the two must give the same numbers."""
+    from lastbreath.interpreter import rng
+    assert rng.draw(seed, counter, k) == (rng.splitmix64((seed * 0x100000001B3 + counter) & rng.MASK) >> 11) % k

@@ -1,0 +1,126 @@
+"""Paused runs kept in greenlets (engine.advance/_pause/apply): an answer resumes the suspended
+step instead of replaying it from its checkpoint, and must give exactly what the replay gives."""
+
+from __future__ import annotations
+
+import gc
+import threading
+import weakref
+
+import pytest
+from lastbreath.interpreter import engine
+from lastbreath.interpreter.api import new_game, random_policy
+from lastbreath.interpreter.engine import apply
+
+FILM = {"killer": "big-bad-wolf", "scenario": "storybook-woods"}
+
+
+def _fields(s):
+    return {k: v for k, v in s.__dict__.items() if k not in ("game", "checkpoint")}
+
+
+def _log(rs, seed):
+    state, events = new_game(rs, seed=seed, **FILM)
+    policy = random_policy(seed)
+    log = list(events)
+    while not state.over:
+        state, events = apply(state, policy(state, state.choice))
+        log.extend(events)
+    return log, _fields(state)
+
+
+@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+def test_resumed_runs_equal_replays_event_for_event(rs):
+    for seed in range(12):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        policy = random_policy(seed)
+        while not state.over:
+            key = policy(state, state.choice)
+            replayed = engine.advance(state.checkpoint, state.answers + (key,), state.events_seen)
+            assert engine._RUNS[id(state)][0]() is state
+            resumed = apply(state, key)
+            assert id(state) not in engine._RUNS  # a run is resumed once
+            assert resumed[1] == replayed[1]  # kinds, texts, rules, sources, data
+            assert _fields(resumed[0]) == _fields(replayed[0])
+            assert _fields(resumed[0].checkpoint or resumed[0]) == _fields(replayed[0].checkpoint or replayed[0])
+            state = resumed[0]
+
+
+def test_without_greenlet_every_answer_replays_with_the_same_game(rs, monkeypatch):
+    with_runs = [_log(rs, seed) for seed in range(5)]
+    monkeypatch.setattr(engine, "_greenlet", None)
+    assert [_log(rs, seed) for seed in range(5)] == with_runs
+
+
+@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+def test_an_abandoned_paused_state_frees_its_run(rs):
+    state, _ = new_game(rs, seed=3, **FILM)
+    state, _ = apply(state, random_policy(3)(state, state.choice))
+    ref = weakref.ref(state)
+    run = weakref.ref(engine._RUNS[id(state)][1])
+    del state
+    gc.collect()
+    assert ref() is None
+    for seed in range(engine._PURGE[0] + 1):  # more paused states dropped: a purge frees the runs
+        new_game(rs, seed=seed, **FILM)
+    assert run() is None
+    assert len(engine._RUNS) <= engine._PURGE[0]
+
+
+@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+def test_a_state_answered_in_another_thread_is_replayed_there(rs):
+    state, _ = new_game(rs, seed=4, **FILM)
+    key = state.choice.options[-1].key
+    here = engine.advance(state.checkpoint, state.answers + (key,), state.events_seen)
+    there = []
+    t = threading.Thread(target=lambda: there.append(apply(state, key)))
+    t.start()
+    t.join()
+    assert there[0][1] == here[1] and _fields(there[0][0]) == _fields(here[0])
+
+
+def _looped(state, policy, limit):
+    seen = []
+    for _ in range(limit):
+        if state.over:
+            break
+        state, events = apply(state, policy(state, state.choice))
+        seen.append((_fields(state), list(events)))
+    return seen
+
+
+@pytest.mark.parametrize("limit", [20_000, 37])
+def test_play_out_equals_apply_in_a_loop(rs, limit):
+    for seed in range(8):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        expected = _looped(state, random_policy(seed), limit)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        seen = []
+        last = engine.play_out(state, random_policy(seed), limit,
+                               lambda st, ev, seen=seen: seen.append((_fields(st), list(ev))))
+        assert seen == expected
+        assert _fields(last) == seen[-1][0]
+
+
+def test_play_out_from_a_state_without_its_run_replays(rs):
+    state, _ = new_game(rs, seed=2, **FILM)
+    apply(state, state.choice.options[0].key)  # the run is used: play_out must replay the first answer
+    expected = _looped(state, random_policy(2), 20_000)
+    seen = []
+    engine.play_out(state, random_policy(2), 20_000, lambda st, ev: seen.append((_fields(st), list(ev))))
+    assert seen == expected
+
+
+def test_play_out_refuses_an_illegal_answer_from_the_policy(rs):
+    from lastbreath.dsl import IllegalChoice
+
+    state, _ = new_game(rs, seed=6, **FILM)
+    calls = []
+
+    def policy(st, choice):
+        calls.append(choice.kind)
+        return choice.options[0].key if len(calls) < 5 else "no-such-option"
+
+    with pytest.raises(IllegalChoice):
+        engine.play_out(state, policy, 20_000, lambda st, ev: None)
+    assert len(calls) == 5
