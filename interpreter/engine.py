@@ -103,8 +103,9 @@ class Game:
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time") for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
         self.costs = {cid: c.cost for cid, c in self.cards.items()}
-        self.action_opts = tuple(Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
-                                 for a in self.actions)  # the menu's option for each of self.actions
+        self.action_opts = tuple(  # the Action menu's option for each of self.actions
+            Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
+            for a in self.actions)
         # items whose abilities matter while held (a 'gained' trigger runs from the item itself)
         self.item_abilities = frozenset(
             i for i, it in self.items.items()
@@ -2054,7 +2055,8 @@ def step_action(w: Work) -> None:
             it = g.items[h.id]
             if it.use is not None:
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
-        for a, o in zip(g.actions, g.action_opts):  # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+        # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+        for a, o in zip(g.actions, g.action_opts):
             if a.cond is None or condition(w, a.cond, Ctx()):
                 opts.append(o)
         if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
