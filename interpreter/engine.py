@@ -103,6 +103,9 @@ class Game:
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time") for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
         self.costs = {cid: c.cost for cid, c in self.cards.items()}
+        self.action_opts = tuple(  # the Action menu's option for each of self.actions
+            Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
+            for a in self.actions)
         # items whose abilities matter while held (a 'gained' trigger runs from the item itself)
         self.item_abilities = frozenset(
             i for i, it in self.items.items()
@@ -294,6 +297,13 @@ def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
 
 _new_object = object.__new__
 
+# options that never change, made once (what ``opt`` would return for them)
+_ACCEPT = Option("accept", "accept the roll")
+_CONVERT = Option("convert", "discard two cards to turn a 3–4 into a success")
+_END_ACTION = Option("end", "end the Action phase")
+_STOP_BUYING = Option("done", "stop buying")
+_DONE_SWAPPING = Option("done", "done rearranging")
+
 
 def opt(w: Work, key: str, label: str) -> Option:
     """An Option, shared across states when its key and label recur (they are immutable)."""
@@ -346,9 +356,15 @@ def rand(w: Work, k: int) -> int:
 
 def shuffled(w: Work, items) -> tuple:
     out = list(items)
-    draw, seed, c = rng.draw, w.seed, w.rng  # the draws of rand(), without a call per draw
+    # the draws of rand(): rng.draw written out, without a call per draw (setup shuffles ~70 times)
+    c = w.rng
+    base = w.seed * 0x100000001B3 + 0x9E3779B97F4A7C15
+    mask = rng.MASK
     for i in range(len(out) - 1, 0, -1):
-        j = draw(seed, c, i + 1)
+        z = (base + c) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = ((z ^ (z >> 31)) >> 11) % (i + 1)
         c += 1
         out[i], out[j] = out[j], out[i]
     w.rng = c
@@ -1645,9 +1661,9 @@ def fear_check(w: Work, card: n.Card) -> int:
     while True:
         def menu() -> list[Option]:
             open34 = sum(1 for f in faces if f in (3, 4)) - converted
-            opts = [opt(w, "accept", "accept the roll")]
+            opts = [_ACCEPT]
             if open34 > 0 and len(w.hand) >= 2:
-                opts.append(opt(w, "convert", "discard two cards to turn a 3–4 into a success"))
+                opts.append(_CONVERT)
             for cid in dict.fromkeys(w.hand):
                 if cid not in w.game.reroll_cards:
                     continue
@@ -1724,6 +1740,9 @@ def discard_card(w: Work, cid: str, rule: str) -> None:
     emit(w, "discard", f"discards {w.game.cards[cid].name}", rule)
 
 
+_TIERS = {0: "failure", 1: "success", 2: "great success"}
+
+
 def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     card = w.game.cards[cid]
     _remove_from_hand(w, cid)
@@ -1731,7 +1750,7 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     emit(w, "play", f"plays {card.name}", "C2.1")
     succ = fear_check(w, card)
     out = outcome_for(card, succ)
-    tier = {0: "failure", 1: "success", 2: "great success"}.get(out.min_successes if out else 0, f"{succ}+ successes")
+    tier = _TIERS.get(out.min_successes if out else 0) or f"{succ}+ successes"
     emit(w, "outcome", f"{succ} success(es): {tier}", "C2.3")
     if out is not None:
         if COVERAGE is not None:
@@ -1814,11 +1833,12 @@ def _set_piece_loc(w: Work, piece, loc: int) -> None:
 def choose_target(w: Work, at: int, target: str) -> int:
     """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy."""
     dist = enemy_tables(w)[1][at]
+    victims = w.victims
     cands: list[int] = []
     if target in ("fg", "fg-or-victims"):
         cands.append(w.fg_loc)
     if target in ("victims", "fg-or-victims"):
-        cands.extend(i for i, v in enumerate(w.victims) if v > 0 and i not in cands)
+        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands])
     if not cands and target == "victims":
         # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
         # with no victims left, an action aimed at victims aims at the Final Girl
@@ -1827,11 +1847,18 @@ def choose_target(w: Work, at: int, target: str) -> int:
     cands = [c for c in cands if dist[c] < INF]
     if not cands:
         return -1
-    best_d = min(dist[c] for c in cands)
-    near = [c for c in cands if dist[c] == best_d]
-    # (location id, distance, victims) of every candidate, for "why did it go there?" (explain)
-    data = tuple((w.game.board.ids[c], dist[c], w.victims[c]) for c in cands)
-    listing = ", ".join(f"{loc_name(w, c)} ({dist[c]} away, {w.victims[c]} victim(s))" for c in cands)
+    if len(cands) == 1:
+        near = cands
+    else:
+        best_d = min([dist[c] for c in cands])
+        near = [c for c in cands if dist[c] == best_d]
+    # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
+    # list comprehensions and the board's names read directly: this runs at every enemy move
+    board = w.game.board
+    ids, names, nloc = board.ids, board.names, board.n
+    data = tuple([(ids[c], dist[c], victims[c]) for c in cands])
+    listing = ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, {victims[c]} victim(s))"
+                         for c in cands])
     if len(near) == 1:
         emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
     else:
@@ -2034,15 +2061,15 @@ def step_action(w: Work) -> None:
             it = g.items[h.id]
             if it.use is not None:
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
-        for a in g.actions:  # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+        # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+        for a, o in zip(g.actions, g.action_opts):
             if a.cond is None or condition(w, a.cond, Ctx()):
-                cost = "free" if a.free or not a.time else f"{a.time} time"
-                opts.append(opt(w, f"action:{a.id}", f"{a.name} ({cost})"))
+                opts.append(o)
         if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])
-        opts.append(opt(w, "end", "end the Action phase"))
+        opts.append(_END_ACTION)
         return opts
 
     key = ask(w, "action", "Your action", menu)
@@ -2079,7 +2106,7 @@ def step_planning(w: Work) -> None:
         return
     def menu() -> list[Option]:
         limit = g.player_board.hand_limit
-        opts = [opt(w, "done", "stop buying")]
+        opts = [_STOP_BUYING]
         if len(w.hand) < limit:  # C7.3
             costs, buy, time = g.costs, g.buy_opts, w.time
             # the market is kept sorted; C7.3, C7.4: affordable, or free
@@ -2165,7 +2192,7 @@ def step_upkeep(w: Work) -> None:
         fire(w, "start:upkeep")  # C11.2
         return
     g: Game = w.game
-    opts = [opt(w, "done", "done rearranging")]
+    opts = [_DONE_SWAPPING]
     for h in w.held:
         opts.append(Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack"))
     for h in w.pack:

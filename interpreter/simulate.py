@@ -75,13 +75,13 @@ def _track(events, level: int, lust: list[int]) -> int:
     """Walk a step's events: the level (1-based) moves with each bloodlust event; a round's
     "Action phase" event records the level then. Returns the level after the events."""
     for e in events:
-        kind = e.kind
+        kind = e[0]  # e.kind, by index: a named tuple's field by name costs a descriptor call
         if kind == "phase":
-            if e.text.startswith("round ") and e.text.endswith("Action phase"):
+            if e[1].startswith("round ") and e[1].endswith("Action phase"):
                 lust.append(level)
-        elif kind == "bloodlust" and e.text.startswith(_LUST_PREFIXES):
+        elif kind == "bloodlust" and e[1].startswith(_LUST_PREFIXES):
             try:
-                level = int(e.text.rsplit(" ", 1)[1])
+                level = int(e[1].rsplit(" ", 1)[1])
             except ValueError:
                 pass
     return level
