@@ -610,7 +610,7 @@ class VictimsLeft:
 
 @frozen
 class KillerHealth:
-    """The health of the (first living) killer."""
+    """The health of the killer (with several bodies, the one nearest the Final Girl: K6.7 default)."""
 
     span: Span
     op: str  # at-least | at-most
