@@ -94,7 +94,7 @@ EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 CONDITION_PATTERNS = _patterns(n.CONDITION_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
 AMOUNT_PATTERNS = _patterns((n.Count, n.That, n.LevelStat))
-PLACE_PATTERNS = _patterns((n.Place,))
+PLACE_PATTERNS = _patterns((n.PickPlace,))
 
 
 class Builder:
@@ -1156,7 +1156,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
         ab = b.abilities(sub)
         drawn = tuple(e for t in ab.triggers if t.event == "drawn" for e in t.body)
         ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "drawn"))
-        acc.setdefault("events", []).append(n.Event(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
+        acc.setdefault("events", []).append(n.EventCard(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
                                                     sub.get("effect", ()) + drawn, ab))
 
     def terror(b: Builder, line: Line, acc: dict) -> None:

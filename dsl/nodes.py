@@ -8,7 +8,9 @@ vocabulary lives here, next to the nodes it makes. Names are the rulebook's verb
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional, Union
+import re
+from functools import cache
+from typing import Any, Callable, ClassVar, Iterator, Optional, Union
 
 import attrs
 
@@ -17,12 +19,145 @@ from .diagnostics import Span
 frozen = attrs.frozen
 
 
+# --- node families --------------------------------------------------------------------------
+class Node:
+    """Base of every content node (a frozen attrs class whose first field is its span).
+
+    The families below are sealed: every member is declared in this module, so that one registry
+    (``members``) knows them all and each consumer can be checked for completeness (a function
+    per node, found by name: ``exec_<snake>``, ``eval_<snake>``, ``_render_<snake>`` …)."""
+
+    __slots__ = ()
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.__module__ != __name__:
+            raise TypeError(f"{cls.__name__}: node families are sealed; declare content nodes in dsl/nodes.py")
+
+
+class Effect(Node):
+    """An effect line: resolved once, top to bottom (C2.3)."""
+
+    __slots__ = ()
+
+
+class Control(Effect):
+    """An effect line that holds blocks of effects (``if``, ``repeat``, ``choose`` …)."""
+
+    __slots__ = ()
+
+
+class Condition(Node):
+    """A yes/no question about the game (``if``, ``win when``, action and link conditions)."""
+
+    __slots__ = ()
+
+
+class Amount(Node):
+    """A number worked out when its effect resolves (a literal number is a plain ``int``)."""
+
+    __slots__ = ()
+
+
+class Place(Node):
+    """A location worked out when its effect resolves (a location id or a special name such as
+    ``here`` is a plain ``str``)."""
+
+    __slots__ = ()
+
+
+class Event(Node):
+    """Something that happens in the game, which triggers and replacements name."""
+
+    __slots__ = ()
+
+
+class Rule(Node):
+    """A static rule (``rule …``): queried while its source is in play."""
+
+    __slots__ = ()
+
+
+class Decl(Node):
+    """A declaration or a part of one (a card, a killer, a location, a trigger …)."""
+
+    __slots__ = ()
+
+
+FAMILIES: tuple[type, ...] = (Effect, Condition, Amount, Place, Event, Rule, Decl)
+
+
+def snake(name: str) -> str:
+    """``GainTime`` -> ``gain_time``: the suffix of the functions found by name for a node class."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@cache
+def members(family: type) -> tuple[type, ...]:
+    """The node classes of a family, in declaration order (abstract bases left out)."""
+    return tuple(c for c in globals().values()
+                 if isinstance(c, type) and issubclass(c, family) and attrs.has(c))
+
+
+def functions(family: type, namespace: dict[str, Any], prefix: str) -> dict[type, Callable[..., Any]]:
+    """The functions ``<prefix><snake name>`` of a namespace for the members of a family, by class."""
+    out: dict[type, Callable[..., Any]] = {}
+    for cls in members(family):
+        fn = namespace.get(prefix + snake(cls.__name__))
+        if callable(fn):
+            out[cls] = fn
+    return out
+
+
+def missing(family: type, namespace: dict[str, Any], prefix: str) -> list[str]:
+    """The members of a family without a ``<prefix><snake name>`` function in a namespace."""
+    have = functions(family, namespace, prefix)
+    return [c.__name__ for c in members(family) if c not in have]
+
+
+# --- walking the tree: the one walker every consumer uses -------------------------------------
+def fields(node: Any) -> Iterator[tuple[str, Any]]:
+    """(name, value) of a node's fields, span left out."""
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield f.name, getattr(node, f.name)
+
+
+def defaults(cls: type) -> dict[str, Any]:
+    """The default values of a node class's fields that have one."""
+    return {f.name: f.default for f in attrs.fields(cls) if f.default is not attrs.NOTHING}
+
+
+def _nodes_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _nodes_in(v)
+
+
+def children(node: Any) -> Iterator[Any]:
+    """The nodes directly inside a node (in field order; tuples, nested ones too, flattened)."""
+    for _name, value in fields(node):
+        yield from _nodes_in(value)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every node of a tree, the root first, depth first in field order (a tuple of nodes is a
+    forest). A node shared by several parents is visited under each."""
+    todo = list(_nodes_in(root))[::-1]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(list(children(node))[::-1])
+
+
 # --- amounts --------------------------------------------------------------------------------
 @frozen
-class Count:
+class Count(Amount):
     span: Span
     what: str  # victims | minions | dead | rescued
-    loc: str
+    loc: Loc
     minus: int = 0
     PHRASES: ClassVar = (
         "count {what:countable} at {loc:loc}",
@@ -31,7 +166,7 @@ class Count:
 
 
 @frozen
-class That:
+class That(Amount):
     """The amount of the event being replaced (in ``instead of`` blocks)."""
 
     span: Span
@@ -39,7 +174,7 @@ class That:
 
 
 @frozen
-class LevelStat:
+class LevelStat(Amount):
     """A number printed on the current bloodlust level besides move and damage (``level … spawn 2``);
     0 where the level does not print it (K6.3: how many minions a spawn places)."""
 
@@ -50,7 +185,7 @@ class LevelStat:
 
 # --- places: a location picked by a rule, written in parentheses where a location goes -------
 @frozen
-class Place:
+class PickPlace(Place):
     """A location chosen when the effect resolves, among the exits, the search locations, every
     location (``any``) or those with a tag: the one with the fewest minions of a kind (ties by
     distance from the Final Girl, then board order; K6.3), or the one the player picks (K6.1).
@@ -72,85 +207,85 @@ class Place:
                        "farthest": ("tie", "farthest"), "nearest": ("tie", "nearest")}
 
 
-Loc = Union[str, Place]
+Loc = Union[str, Place]  # a location id, a special name (here, killer-location, …) or a place node
 
 
-Amount = Union[int, Count, That, LevelStat]
+Num = Union[int, Amount]  # a number, or an amount node worked out as the effect resolves
 
 
 # --- effects --------------------------------------------------------------------------------
 @frozen
-class GainTime:
+class GainTime(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("gain {n:amount} time",)
 
 
 @frozen
-class LoseTime:
+class LoseTime(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lose {n:amount} time",)
 
 
 @frozen
-class Heal:
+class Heal(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("heal {n:amount}",)
 
 
 @frozen
-class LoseHealth:
+class LoseHealth(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lose {n:amount} health",)
 
 
 @frozen
-class RaiseFear:
+class RaiseFear(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("raise fear {n:amount}",)
 
 
 @frozen
-class LowerFear:
+class LowerFear(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lower fear {n:amount}",)
 
 
 @frozen
-class MoveUpTo:
+class MoveUpTo(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("move up to {n:amount}",)
 
 
 @frozen
-class DealDamage:
+class DealDamage(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("deal {n:amount} damage",)
 
 
 @frozen
-class PreventDamage:
+class PreventDamage(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("prevent {n:amount} damage",)
 
 
 @frozen
-class SearchTake:
+class SearchTake(Effect):
     span: Span
     n: int
     PHRASES: ClassVar = ("search take {n:int}",)
 
 
 @frozen
-class SearchLook:
+class SearchLook(Effect):
     span: Span
     n: int
     keep: int
@@ -158,47 +293,47 @@ class SearchLook:
 
 
 @frozen
-class EndActionPhase:
+class EndActionPhase(Effect):
     span: Span
     PHRASES: ClassVar = ("end action phase",)
 
 
 @frozen
-class DrawEvent:
+class DrawEvent(Effect):
     span: Span
     PHRASES: ClassVar = ("draw event",)
 
 
 @frozen
-class GainItem:
+class GainItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("gain item {item:item}",)
 
 
 @frozen
-class DiscardItem:
+class DiscardItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("discard item {item:item}",)
 
 
 @frozen
-class RaiseBloodlust:
+class RaiseBloodlust(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("raise bloodlust {n:amount}",)
 
 
 @frozen
-class LowerBloodlust:
+class LowerBloodlust(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lower bloodlust {n:amount}",)
 
 
 @frozen
-class Hunt:
+class Hunt(Effect):
     """An enemy action (C9): target type, number of moves, number of attacks."""
 
     span: Span
@@ -214,121 +349,121 @@ class Hunt:
 
 
 @frozen
-class KillVictims:
+class KillVictims(Effect):
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     PHRASES: ClassVar = ("kill {n:amount} victims at {loc:loc}",)
 
 
 @frozen
-class PlaceVictims:
+class PlaceVictims(Effect):
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     PHRASES: ClassVar = ("place {n:amount} victims at {loc:loc}",)
 
 
 @frozen
-class SpawnMinions:
+class SpawnMinions(Effect):
     span: Span
-    n: Amount
+    n: Num
     minion: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("spawn {n:amount} {minion:minion} at {loc:loc}",)
 
 
 @frozen
-class MoveKillerTo:
+class MoveKillerTo(Effect):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("move killer to {loc:loc}",)
 
 
 @frozen
-class HealKiller:
+class HealKiller(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("heal killer {n:amount}",)
 
 
 @frozen
-class DamageKiller:
+class DamageKiller(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("damage killer {n:amount}",)
 
 
 @frozen
-class RevealDarkPower:
+class RevealDarkPower(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal dark power",)
 
 
 @frozen
-class RevealFinale:
+class RevealFinale(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal finale",)
 
 
 @frozen
-class SetMode:
+class SetMode(Effect):
     span: Span
     mode: str
     PHRASES: ClassVar = ("set mode {mode:mode}",)
 
 
 @frozen
-class SetFlag:
+class SetFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("set flag {flag:name}",)
 
 
 @frozen
-class ClearFlag:
+class ClearFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("clear flag {flag:name}",)
 
 
 @frozen
-class OpenPath:
+class OpenPath(Effect):
     span: Span
-    a: str
-    b: str
+    a: Loc
+    b: Loc
     PHRASES: ClassVar = ("open path {a:loc} {b:loc}",)
 
 
 @frozen
-class PanicAt:
+class PanicAt(Effect):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("panic at {loc:loc}",)
 
 
 @frozen
-class CollectToken:
+class CollectToken(Effect):
     """The Final Girl takes a token of this type from LOC into her collection."""
 
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("collect token {token:token} at {loc:loc}",)
 
 
 @frozen
-class PlaceToken:
+class PlaceToken(Effect):
     """A token of this type, drawn at random from its supply, is put at LOC."""
 
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("place token {token:token} at {loc:loc}",)
 
 
 @frozen
-class DrawCard:
+class DrawCard(Effect):
     """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
 
     span: Span
@@ -337,11 +472,11 @@ class DrawCard:
 
 
 @frozen
-class AddStatus:
+class AddStatus(Effect):
     span: Span
     status: str
     who: str = "one"  # killer | enemies (all at LOC) | one (an enemy at LOC, the player's choice)
-    loc: str = ""  # the location ("" for the killer)
+    loc: Loc = ""  # the location ("" for the killer)
     PHRASES: ClassVar = (
         "add status {status:name} to {who:killer}",
         "add status {status:name} to {who:enemies} at {loc:loc}",
@@ -350,85 +485,85 @@ class AddStatus:
 
 
 @frozen
-class ClearStatus:
+class ClearStatus(Effect):
     span: Span
     status: str
     PHRASES: ClassVar = ("clear status {status:name}",)
 
 
 @frozen
-class TurnVictims:
+class TurnVictims(Effect):
     """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored."""
 
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     minion: str
     PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:minion}",)
 
 
 @frozen
-class TurnMinions:
+class TurnMinions(Effect):
     """Minions of a kind become victims again (K5.6)."""
 
     span: Span
-    n: Amount
+    n: Num
     minion: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("turn {n:amount} {minion:minion} at {loc:loc} into victims",)
 
 
 # --- control lines (built from blocks, not phrases) -----------------------------------------
 @frozen
-class If:
+class If(Control):
     span: Span
-    cond: "Condition"
-    then: tuple
-    otherwise: tuple = ()
+    cond: Condition
+    then: tuple[Effect, ...]
+    otherwise: tuple[Effect, ...] = ()
 
 
 @frozen
-class ModeBlock:
+class ModeBlock(Control):
     span: Span
     mode: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class Repeat:
+class Repeat(Control):
     span: Span
-    n: Amount
-    body: tuple
+    n: Num
+    body: tuple[Effect, ...]
 
 
 @frozen
-class ChooseOption:
+class ChooseOption(Decl):
     span: Span
     label: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class Choose:
+class Choose(Control):
     span: Span
     options: tuple[ChooseOption, ...]
 
 
 @frozen
-class RollRow:
+class RollRow(Decl):
     span: Span
     faces: tuple[int, ...]
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class Roll:
+class Roll(Control):
     span: Span
     rows: tuple[RollRow, ...]
 
 
 @frozen
-class SpendTokens:
+class SpendTokens(Control):
     """The player picks LOW..HIGH of her collected tokens of a type; they return to the supply and
     the block resolves with them (``each KIND { … }``, ``spent at least N``, ``spent covers …``)."""
 
@@ -436,32 +571,32 @@ class SpendTokens:
     token: str
     low: int
     high: int
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class Each:
+class Each(Control):
     """Inside a spend block: once per spent token of this kind."""
 
     span: Span
     kind: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class KillMinions:
+class KillMinions(Effect):
     """Kill N minions of a kind at a location (no bloodlust, C15). Under ``rule killing MINION may
     damage killers`` the player may instead deal N damage to a killer there (K6.7)."""
 
     span: Span
-    n: "Amount"
+    n: Num
     minion: str
-    loc: "Loc"
+    loc: Loc
     PHRASES: ClassVar = ("kill {n:amount} {minion:minion} at {loc:loc}",)
 
 
 @frozen
-class FormKillers:
+class FormKillers(Effect):
     """Every location holding at least N minions of a kind turns them into one new killer body,
     with health equal to their number and no last-breath token (K6.6); fires ``when killer forms``."""
 
@@ -472,14 +607,14 @@ class FormKillers:
 
 
 @frozen
-class ForEach:
+class ForEach(Control):
     """Run a block once for each location among the exits, search locations, every location
     (``any``) or a tag, in board order, skipping one location if asked; ``it`` is that location."""
 
     span: Span
     among: str
-    body: tuple
-    skip: "Loc" = ""
+    body: tuple[Effect, ...]
+    skip: Loc = ""
 
 
 
@@ -496,7 +631,7 @@ CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTok
 
 # --- conditions -----------------------------------------------------------------------------
 @frozen
-class Compare:
+class Compare(Condition):
     span: Span
     quantity: str  # fear | time | health | bloodlust
     op: str  # at-least | at-most
@@ -508,71 +643,71 @@ class Compare:
 
 
 @frozen
-class FgAt:
+class FgAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("fg at {loc:loc}",)
 
 
 @frozen
-class FgAtTag:
+class FgAtTag(Condition):
     span: Span
     tag: str
     PHRASES: ClassVar = ("fg at tag {tag:tag}",)
 
 
 @frozen
-class VictimsAt:
+class VictimsAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("victims at {loc:loc}",)
 
 
 @frozen
-class KillerAt:
+class KillerAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("killer at {loc:loc}",)
 
 
 @frozen
-class FlagSet:
+class FlagSet(Condition):
     span: Span
     flag: str
     PHRASES: ClassVar = ("flag {flag:name}",)
 
 
 @frozen
-class InMode:
+class InMode(Condition):
     span: Span
     mode: str
     PHRASES: ClassVar = ("mode {mode:mode}",)
 
 
 @frozen
-class HasItem:
+class HasItem(Condition):
     span: Span
     item: str
     PHRASES: ClassVar = ("has item {item:item}",)
 
 
 @frozen
-class Not:
+class Not(Condition):
     span: Span
-    cond: "Condition"
+    cond: Condition
     PHRASES: ClassVar = ("not {cond:cond}",)
 
 
 @frozen
-class TokenAt:
+class TokenAt(Condition):
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("token {token:token} at {loc:loc}",)
 
 
 @frozen
-class CollectedAtLeast:
+class CollectedAtLeast(Condition):
     span: Span
     token: str
     n: int
@@ -580,14 +715,14 @@ class CollectedAtLeast:
 
 
 @frozen
-class SpentAtLeast:
+class SpentAtLeast(Condition):
     span: Span
     n: int
     PHRASES: ClassVar = ("spent at least {n:int}",)
 
 
 @frozen
-class SpentCovers:
+class SpentCovers(Condition):
     """The spent tokens include one of each listed kind (a ``wild`` kind stands in for any)."""
 
     span: Span
@@ -596,7 +731,7 @@ class SpentCovers:
 
 
 @frozen
-class VictimsLeft:
+class VictimsLeft(Condition):
     """How many victims are still on the board (not dead, not rescued)."""
 
     span: Span
@@ -609,7 +744,7 @@ class VictimsLeft:
 
 
 @frozen
-class KillerHealth:
+class KillerHealth(Condition):
     """The health of the killer (with several bodies, the one nearest the Final Girl: K6.7 default)."""
 
     span: Span
@@ -622,7 +757,7 @@ class KillerHealth:
 
 
 @frozen
-class PiecesCount:
+class PiecesCount(Condition):
     """How many enemies (minions and killers) or killer bodies are on the board, or how many exits
     the map has (K6.1's one-exit setup, K6.2's win and loss)."""
 
@@ -637,35 +772,33 @@ class PiecesCount:
 
 
 @frozen
-class MinionsAt:
+class MinionsAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("minions at {loc:loc}",)
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
                                      CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount,
                                      Not)
-Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
-                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount, Not]
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
 @frozen
-class DiceModifier:
+class DiceModifier(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("dice {n:int}",)
 
 
 @frozen
-class AllModes:
+class AllModes(Rule):
     span: Span
     PHRASES: ClassVar = ("all modes",)
 
 
 @frozen
-class FollowerLimit:
+class FollowerLimit(Rule):
     span: Span
     n: int
     tag: str
@@ -673,21 +806,21 @@ class FollowerLimit:
 
 
 @frozen
-class EnemiesCannotCross:
+class EnemiesCannotCross(Rule):
     span: Span
     tag: str
     PHRASES: ClassVar = ("enemies cannot cross {tag:pathtag}",)
 
 
 @frozen
-class DamageTaken:
+class DamageTaken(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("damage taken {n:int}",)
 
 
 @frozen
-class NoHealthCap:
+class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
     span: Span
@@ -695,7 +828,7 @@ class NoHealthCap:
 
 
 @frozen
-class StatusStopsMoves:
+class StatusStopsMoves(Rule):
     """Enemies with this status do not move (they still attack), e.g. a daze (S5.5)."""
 
     span: Span
@@ -704,7 +837,7 @@ class StatusStopsMoves:
 
 
 @frozen
-class KillersAbsorb:
+class KillersAbsorb(Rule):
     """Whenever a killer body shares a location with minions of this kind, they are removed and the
     body gains 1 health for each (K6.7); bodies never absorb each other."""
 
@@ -714,7 +847,7 @@ class KillersAbsorb:
 
 
 @frozen
-class KillsMayHitKillers:
+class KillsMayHitKillers(Rule):
     """``kill N MINION at LOC`` may be resolved as N damage to a killer at LOC instead (K6.7)."""
 
     span: Span
@@ -728,22 +861,22 @@ RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCa
 
 # --- triggers, replacements, state-based checks ---------------------------------------------
 @frozen
-class Trigger:
+class Trigger(Decl):
     span: Span
     event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
     arg: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class Replacement:
+class Replacement(Decl):
     span: Span
     event: str  # bloodlust-rises | victim-dies | fg-loses-time
-    body: tuple
+    body: tuple[Effect, ...]
 
 
 @frozen
-class EndCondition:
+class EndCondition(Decl):
     span: Span
     side: str  # win | lose
     cond: Condition
@@ -751,12 +884,12 @@ class EndCondition:
 
 
 @frozen
-class Abilities:
+class Abilities(Decl):
     """Everything a source contributes while it is in play."""
 
     triggers: tuple[Trigger, ...] = ()
     replacements: tuple[Replacement, ...] = ()
-    rules: tuple = ()
+    rules: tuple[Rule, ...] = ()
     ends: tuple[EndCondition, ...] = ()
 
     def __bool__(self) -> bool:
@@ -768,14 +901,14 @@ NO_ABILITIES = Abilities()
 
 # --- declarations ---------------------------------------------------------------------------
 @frozen
-class Outcome:
+class Outcome(Decl):
     span: Span
     min_successes: int  # fail 0, success 1, great 2, best 3
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
 @frozen
-class Card:
+class Card(Decl):
     span: Span
     id: str
     name: str
@@ -790,7 +923,7 @@ class Card:
 
 
 @frozen
-class Weapon:
+class Weapon(Decl):
     span: Span
     hands: int
     range: int
@@ -798,14 +931,14 @@ class Weapon:
 
 
 @frozen
-class ItemUse:
+class ItemUse(Decl):
     span: Span
     time: int
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
 @frozen
-class Item:
+class Item(Decl):
     span: Span
     id: str
     name: str
@@ -818,62 +951,62 @@ class Item:
 
 
 @frozen
-class FinalGirl:
+class FinalGirl(Decl):
     span: Span
     id: str
     name: str
     health: int
     rescues: int
     slots: tuple[tuple, ...]
-    flipped_reward: tuple
+    flipped_reward: tuple[Effect, ...]
     flipped: Abilities
     signature: str
 
 
 @frozen
-class BloodlustLevel:
+class BloodlustLevel(Decl):
     span: Span
     move: int
     damage: int
-    effects: tuple
+    effects: tuple[Effect, ...]
     stats: tuple[tuple[str, int], ...] = ()  # other numbers the level prints: (("spawn", 2),) (K6.3)
 
 
 @frozen
-class Finale:
+class Finale(Decl):
     span: Span
     id: str
     name: str
     legendary: bool
-    back: tuple
-    on_reveal: tuple
-    face: tuple
+    back: tuple[Effect, ...]
+    on_reveal: tuple[Effect, ...]
+    face: tuple[Effect, ...]
     abilities: Abilities
 
 
 @frozen
-class DarkPower:
+class DarkPower(Decl):
     span: Span
     id: str
     name: str
     legendary: bool
-    on_reveal: tuple
+    on_reveal: tuple[Effect, ...]
     abilities: Abilities
 
 
 @frozen
-class Terror:
+class Terror(Decl):
     span: Span
     id: str
     name: str
-    effects: tuple
+    effects: tuple[Effect, ...]
     secondary_health: int  # 0 = not a secondary dark power
     abilities: Abilities
     owner: str = ""
 
 
 @frozen
-class Minion:
+class Minion(Decl):
     span: Span
     id: str
     name: str
@@ -887,7 +1020,7 @@ class Minion:
 
 
 @frozen
-class Killer:
+class Killer(Decl):
     span: Span
     id: str
     name: str
@@ -895,7 +1028,7 @@ class Killer:
     fear: int
     modes: tuple[str, ...]
     bloodlust: tuple[BloodlustLevel, ...]
-    at_max: tuple
+    at_max: tuple[Effect, ...]
     finales: tuple[Finale, ...]
     dark_powers: tuple[DarkPower, ...]
     terror: tuple[Terror, ...]
@@ -904,14 +1037,14 @@ class Killer:
     tokens: tuple["Token", ...] = ()
     actions: tuple["Action", ...] = ()
     decks: tuple["Deck", ...] = ()
-    on_start: tuple = ()
-    cards: tuple = ()
+    on_start: tuple[Effect, ...] = ()
+    cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
 @frozen
-class Token:
+class Token(Decl):
     """A type of token: its kinds (faces), which kind is wild, and the supply on the table."""
 
     span: Span
@@ -923,7 +1056,7 @@ class Token:
 
 
 @frozen
-class Action:
+class Action(Decl):
     """Something the Final Girl may do in the Action phase where a condition holds (S1.2, S3.3, S5.2)."""
 
     span: Span
@@ -932,21 +1065,21 @@ class Action:
     cond: Optional[Condition]
     time: int
     free: bool
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
 @frozen
-class DeckCard:
+class DeckCard(Decl):
     span: Span
     id: str
     name: str
-    effects: tuple
+    effects: tuple[Effect, ...]
     keep: bool
     abilities: Abilities
 
 
 @frozen
-class Deck:
+class Deck(Decl):
     """A named deck of cards drawn by ``draw card DECK`` (side effects, highs, …)."""
 
     span: Span
@@ -956,7 +1089,7 @@ class Deck:
 
 
 @frozen
-class Location:
+class Location(Decl):
     span: Span
     id: str
     name: str
@@ -966,7 +1099,7 @@ class Location:
 
 
 @frozen
-class Path:
+class Path(Decl):
     span: Span
     a: str
     a_panic: tuple[int, ...]
@@ -977,7 +1110,7 @@ class Path:
 
 
 @frozen
-class Link:
+class Link(Decl):
     """Extra moves among all locations with a tag while a condition holds (S4.3)."""
 
     span: Span
@@ -987,7 +1120,7 @@ class Link:
 
 
 @frozen
-class SetupCard:
+class SetupCard(Decl):
     span: Span
     id: str
     killer_at: str
@@ -997,17 +1130,17 @@ class SetupCard:
 
 
 @frozen
-class Event:
+class EventCard(Decl):
     span: Span
     id: str
     name: str
     lasting: bool
-    effects: tuple
+    effects: tuple[Effect, ...]
     abilities: Abilities
 
 
 @frozen
-class Scenario:
+class Scenario(Decl):
     span: Span
     id: str
     name: str
@@ -1017,20 +1150,20 @@ class Scenario:
     links: tuple[Link, ...]
     setups: tuple[SetupCard, ...]
     items: tuple[Item, ...]
-    events: tuple[Event, ...]
+    events: tuple[EventCard, ...]
     terror: tuple[Terror, ...]
     abilities: Abilities
     tokens: tuple[Token, ...] = ()
     actions: tuple[Action, ...] = ()
     decks: tuple[Deck, ...] = ()
-    on_start: tuple = ()
-    cards: tuple = ()
+    on_start: tuple[Effect, ...] = ()
+    cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
 @frozen
-class Zone:
+class Zone(Decl):
     span: Span
     low: int
     high: int
@@ -1038,7 +1171,7 @@ class Zone:
 
 
 @frozen
-class Side:
+class Side(Decl):
     span: Span
     id: str
     time_reset: int
@@ -1050,7 +1183,7 @@ class Side:
 
 
 @frozen
-class PlayerBoard:
+class PlayerBoard(Decl):
     span: Span
     id: str
     sides: tuple[Side, ...]
@@ -1059,7 +1192,7 @@ class PlayerBoard:
 
 
 @frozen
-class Pack:
+class Pack(Decl):
     """A content pack: the folder it stands in (``pack.fg``), who made it and what it builds on."""
 
     span: Span
@@ -1070,4 +1203,4 @@ class Pack:
     depends: tuple[str, ...]
 
 
-Declaration = Union[Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack]
+TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)  # declared at the top of a file

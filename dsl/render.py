@@ -25,7 +25,7 @@ import attrs
 
 from . import nodes as n
 
-__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "CONTROL_DSL",
+__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "dsl_writer_for", "to_dsl",
            "KIND_NAMES"]
 
 
@@ -64,8 +64,8 @@ class Names:
         return Names(locs, items, minions, tokens, decks)
 
     def loc(self, loc: "n.Loc") -> str:
-        if isinstance(loc, n.Place):
-            return _render_place(loc, self)
+        if isinstance(loc, n.PickPlace):
+            return _render_pick_place(loc, self)
         if loc == "here":
             return "your location"
         if loc == "killer-location":
@@ -93,14 +93,19 @@ NO_NAMES = Names()
 
 
 # --- finding a renderer -----------------------------------------------------------------------
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
 def renderer_for(cls: type) -> Optional[Callable[..., str]]:
     """The ``_render_<snake_case_class_name>`` function of a node class, or None."""
-    fn = globals().get("_render_" + _snake(cls.__name__))
+    fn = globals().get("_render_" + n.snake(cls.__name__))
     return fn if callable(fn) else None
+
+
+def dsl_writer_for(cls: type) -> Optional[Callable[..., str]]:
+    """How a node class is written back to the DSL: its ``_dsl_<snake_case_class_name>`` function
+    (control lines, written with their blocks), else its ``PHRASES``; None if it has neither."""
+    fn = globals().get("_dsl_" + n.snake(cls.__name__))
+    if callable(fn):
+        return fn
+    return _phrase_writer if getattr(cls, "PHRASES", None) else None
 
 
 def _clause(node: Any, r: Names) -> str:
@@ -136,7 +141,7 @@ def _block(effects: tuple, r: Names) -> str:
     parts = []
     for e in effects:
         text = _clause(e, r)
-        if len(effects) > 1 and type(e) in n.CONTROL_NODES:
+        if len(effects) > 1 and isinstance(e, n.Control):
             text = f"({text})"
         parts.append(text)
     return ", then ".join(parts)
@@ -179,7 +184,7 @@ def _set_name(among: str) -> str:
     return _SETS.get(among, f"{among} location")
 
 
-def _render_place(node: n.Place, r: Names) -> str:
+def _render_pick_place(node: n.PickPlace, r: Names) -> str:
     if node.how == "chosen":
         return f"a {_set_name(node.among)} of your choice"
     tie = {"farthest": ", ties going to the one farthest from you", "nearest": ", ties going to the one nearest you"}
@@ -842,7 +847,7 @@ def _render_setup_card(node: n.SetupCard, r: Names) -> str:
     return text
 
 
-def _render_event(node: n.Event, r: Names) -> str:
+def _render_event_card(node: n.EventCard, r: Names) -> str:
     lines = [f"{node.name} ({'lasting ' if node.lasting else ''}event)",
              f"  When drawn: {render_effects(node.effects, r)}"]
     if node.lasting:
@@ -895,7 +900,7 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
 KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
-    n.Terror: "terror", n.Event: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
+    n.Terror: "terror", n.EventCard: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
     n.Token: "token", n.Action: "action",
 }
 
@@ -911,11 +916,11 @@ _SIGNED = {(n.DiceModifier, "n"), (n.DamageTaken, "n")}  # written "+1" / "-1"
 
 
 def _fields(node: Any) -> dict[str, Any]:
-    return {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
+    return dict(n.fields(node))
 
 
 def _defaults(cls: type) -> dict[str, Any]:
-    return {f.name: f.default for f in attrs.fields(cls) if f.default is not attrs.NOTHING}
+    return n.defaults(cls)
 
 
 def _pattern_for(node: Any) -> str:
@@ -960,7 +965,7 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return f"({to_dsl(value)})"
     if kind == "cond":
         return to_dsl(value)
-    if kind == "loc" and isinstance(value, n.Place):
+    if kind == "loc" and isinstance(value, n.PickPlace):
         return f"({to_dsl(value)})"
     if kind == "names":
         return " ".join(value)
@@ -986,7 +991,7 @@ def _dsl_block(effects: tuple, indent: str) -> str:
     """``{ a; b }`` on one line when every line is a plain phrase; else one line per effect."""
     if not effects:
         return "{ }"
-    if not any(type(e) in n.CONTROL_NODES for e in effects):
+    if not any(isinstance(e, n.Control) for e in effects):
         return "{ " + "; ".join(to_dsl(e) for e in effects) + " }"
     inner = indent + "  "
     body = "\n".join(inner + to_dsl(e, inner) for e in effects)
@@ -1005,22 +1010,46 @@ def _dsl_if(node: n.If, indent: str) -> str:
     return text
 
 
-# How each control node (and the parts of one) is written back, with its blocks.
-CONTROL_DSL: dict[type, Callable[[Any, str], str]] = {
-    n.If: _dsl_if,
-    n.ModeBlock: lambda node, ind: f"mode {node.mode} {_dsl_block(node.body, ind)}",
-    n.Repeat: lambda node, ind: f"repeat {_amount_text(node.n)} {_dsl_block(node.body, ind)}",
-    n.ChooseOption: lambda node, ind: f"{_quote(node.label)} {_dsl_block(node.body, ind)}",
-    n.Choose: lambda node, ind: _lines("choose", node.options, ind),
-    n.RollRow: lambda node, ind: f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, ind)}",
-    n.Roll: lambda node, ind: _lines("roll", node.rows, ind),
-    n.ForEach: lambda node, ind: (f"for each {node.among}"
-                                  + (f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else "")
-                                  + f" {_dsl_block(node.body, ind)}"),
-    n.SpendTokens: lambda node, ind: (f"spend collected {node.token} {node.low} to {node.high} "
-                                      f"{_dsl_block(node.body, ind)}"),
-    n.Each: lambda node, ind: f"each {node.kind} {_dsl_block(node.body, ind)}",
-}
+# How each control node (and the parts of one) is written back, with its blocks: ``_dsl_<snake>``.
+def _dsl_mode_block(node: n.ModeBlock, indent: str) -> str:
+    return f"mode {node.mode} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_repeat(node: n.Repeat, indent: str) -> str:
+    return f"repeat {_amount_text(node.n)} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_choose_option(node: n.ChooseOption, indent: str) -> str:
+    return f"{_quote(node.label)} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_choose(node: n.Choose, indent: str) -> str:
+    return _lines("choose", node.options, indent)
+
+
+def _dsl_roll_row(node: n.RollRow, indent: str) -> str:
+    return f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_roll(node: n.Roll, indent: str) -> str:
+    return _lines("roll", node.rows, indent)
+
+
+def _dsl_for_each(node: n.ForEach, indent: str) -> str:
+    skip = f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else ""
+    return f"for each {node.among}{skip} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_spend_tokens(node: n.SpendTokens, indent: str) -> str:
+    return f"spend collected {node.token} {node.low} to {node.high} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_each(node: n.Each, indent: str) -> str:
+    return f"each {node.kind} {_dsl_block(node.body, indent)}"
+
+
+def _phrase_writer(node: Any, indent: str) -> str:
+    return _phrase(node)
 
 
 def to_dsl(node: Any, indent: str = "") -> str:
@@ -1029,9 +1058,7 @@ def to_dsl(node: Any, indent: str = "") -> str:
     ``indent`` is the indentation of the line the node stands on, used for the lines of nested
     blocks spread over several lines.
     """
-    writer = CONTROL_DSL.get(type(node))
-    if writer is not None:
-        return writer(node, indent)
-    if hasattr(type(node), "PHRASES"):
-        return _phrase(node)
-    raise TypeError(f"{type(node).__name__} has no DSL phrase")
+    writer = dsl_writer_for(type(node))
+    if writer is None:
+        raise TypeError(f"{type(node).__name__} has no DSL phrase")
+    return writer(node, indent)

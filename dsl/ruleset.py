@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Any, Iterable, Optional
 
 import re
 
@@ -42,6 +42,16 @@ def bundled_paths() -> list[Path]:
     return out
 
 
+@attrs.define(eq=False)
+class Caches:
+    """Tables derived from the content, built on first use and shared by every game of a ruleset:
+    the compiled board of each scenario (by id) and the static tables of each setup (by its
+    options). The only mutable part of a Ruleset; nothing in it changes what a game does."""
+
+    boards: dict[str, Any] = attrs.field(factory=dict)
+    games: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+
+
 @attrs.frozen(eq=False)
 class Ruleset:
     """All loaded content, indexed by id. Built once, shared by every game."""
@@ -56,7 +66,7 @@ class Ruleset:
     sources: dict[str, str]  # path -> text, for diagnostics with carets
     packs: dict[str, n.Pack] = attrs.field(factory=dict)  # pack id -> its declaration ("core": the bundled set)
     pack_of: dict[str, dict[str, str]] = attrs.field(factory=dict)  # table -> id -> pack id ("killers" -> …)
-    cache: dict = attrs.field(factory=dict)  # compiled boards and other derived tables
+    caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))

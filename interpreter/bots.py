@@ -38,19 +38,7 @@ def first_policy(state: GameState, choice: Choice) -> str:
 
 
 # --- what cards do ------------------------------------------------------------------------------
-def _walk(effects):
-    for e in effects:
-        yield e
-        for attr in ("then", "otherwise", "body"):
-            sub = getattr(e, attr, None)
-            if sub:
-                yield from _walk(sub)
-        if isinstance(e, n.Choose):
-            for o in e.options:
-                yield from _walk(o.body)
-        if isinstance(e, n.Roll):
-            for r in e.rows:
-                yield from _walk(r.body)
+_walk = n.walk  # every node inside effects: the one walker of the content tree
 
 
 def _amount(a) -> int:
@@ -214,11 +202,11 @@ class Greedy:
     def regen(state: GameState) -> int:
         """How much the killer heals by itself each round (its printed abilities, public)."""
         g = state.game
-        got = g.abilities_cache.get("bot:regen")
+        got = g.bot_cache.get("regen")
         if got is None:
             got = sum(_amount(e.n) for t in g.killer.abilities.triggers for e in _walk(t.body)
                       if type(e) is n.HealKiller)
-            g.abilities_cache["bot:regen"] = got
+            g.bot_cache["regen"] = got
         return got
 
     @staticmethod
@@ -562,7 +550,7 @@ class Greedy:
     @staticmethod
     def _find_choose(state: GameState, labels: tuple):
         g = state.game
-        cache = g.abilities_cache.setdefault("bot:choose", {})
+        cache = g.bot_cache.setdefault("choose", {})
         if labels in cache:
             return cache[labels]
         found = None

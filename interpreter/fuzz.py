@@ -137,7 +137,7 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
         raise Violation("bounds", f"fear {state.fear} is outside {side.fear_min}..{side.fear_max}")
     if not 0 <= state.bloodlust < max(1, len(g.levels)):
         raise Violation("bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}")
-    capped = n.NoHealthCap not in g.rule_kinds
+    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
     for k in state.killers:
         top = g.ruleset.killers[k.id].health if k.id in g.ruleset.killers else g.killer.health
         if k.health < 0 or (capped and k.health > top):
