@@ -28,7 +28,7 @@ from typing import Any, Iterable, Optional
 
 import attrs
 
-__all__ = ["Rule", "Family", "Reference", "ReferenceError", "parse", "load_reference", "rules_text",
+__all__ = ["Rule", "Family", "Reference", "RulesPageError", "parse", "load_reference", "rules_text",
            "normalize", "cite_pattern", "content_citing", "tests_citing", "tests_dir", "lookup_data",
            "render_text", "listing_text", "listing_data"]
 
@@ -47,7 +47,7 @@ MAX_LINE_SHOWN = 160
 WIDTH = 100
 
 
-class ReferenceError(ValueError):
+class RulesPageError(ValueError):
     """docs/rules.md does not follow its format (a bad heading, a repeated id, a rule without text)."""
 
 
@@ -138,15 +138,15 @@ def _paragraphs(lines: list[str]) -> list[str]:
 
 
 def parse(text: str, source: str = RULES_FILE) -> Reference:
-    """docs/rules.md -> a Reference; raises ReferenceError saying which line breaks the format."""
+    """docs/rules.md -> a Reference; raises RulesPageError saying which line breaks the format."""
     families: dict[str, Family] = {}
     rules: dict[str, Rule] = {}
     fam: Optional[dict[str, Any]] = None
     rule: Optional[dict[str, Any]] = None
     seen: set[str] = set()
 
-    def fail(i: int, msg: str) -> ReferenceError:
-        return ReferenceError(f"{source}:{i}: {msg}")
+    def fail(i: int, msg: str) -> RulesPageError:
+        return RulesPageError(f"{source}:{i}: {msg}")
 
     def close_rule() -> None:
         nonlocal rule
@@ -213,7 +213,7 @@ def parse(text: str, source: str = RULES_FILE) -> Reference:
             fam["body"].append(line)
     close_family()
     if not rules:
-        raise ReferenceError(f"{source}: no rules found")
+        raise RulesPageError(f"{source}: no rules found")
     return Reference(families, rules, source)
 
 

@@ -111,7 +111,7 @@ def test_rules_md_is_our_own_wording_not_the_rules_page():
     ("intro only\n", "no rules"),
 ])
 def test_a_malformed_page_is_refused_with_its_line(text, message):
-    with pytest.raises(rr.ReferenceError, match=message):
+    with pytest.raises(rr.RulesPageError, match=message):
         rr.parse(text, "x.md")
 
 
