@@ -11,13 +11,21 @@ from __future__ import annotations
 
 import ast
 import itertools
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import zipfile
 from pathlib import Path
 
 import pytest
 
 from lastbreath.interpreter import api, rules_reference as rr
 from lastbreath.interpreter.bots import BOTS
+from lastbreath.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"
@@ -44,6 +52,12 @@ FAMILIES = [f"C{i}" for i in range(1, 19) if i != 12] + [f"S{i}" for i in range(
 @pytest.fixture(scope="module")
 def ref():
     return rr.parse(RULES_MD.read_text(encoding="utf-8"), str(RULES_MD))
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
 
 
 # --- the page ---------------------------------------------------------------------------------------
@@ -255,9 +269,141 @@ def test_every_rule_id_on_events_of_bot_games_has_an_entry(ref, rs):
     assert ids <= known, sorted(ids - known)
 
 
+# --- the command --------------------------------------------------------------------------------------
+def test_rule_prints_the_text_then_content_and_tests(capsys, ref):
+    code, out, err = run(capsys, "rule", "C9.4")
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0] == "C9.4 Moving toward the target (open)"
+    assert " ".join(out.split()).count(" ".join(ref.rules["C9.4"].text.split()[:12])) == 1
+    tests = rr.tests_citing(ROOT / "tests", ["C9.4"])
+    assert tests and f"tests ({len(tests)}):" in lines
+    for t in tests:
+        assert f"  {t['test']}" in lines
+    code2, out2, _ = run(capsys, "rule", "c9.4")
+    assert (code2, out2) == (0, out)
+
+
+def test_rule_lists_the_content_lines_that_cite_it(capsys):
+    """The K5.4 lines of the bundled content, found here with a plain search of the files."""
+    want = [f"killers/{f.name}:{i}" for f in sorted((ROOT / "killers").glob("*.fg"))
+            for i, line in enumerate(f.read_text(encoding="utf-8").splitlines(), 1)
+            if re.search(r"\bK5\.4\b", line)]
+    assert want
+    code, out, _ = run(capsys, "rule", "K5.4", "--json")
+    data = json.loads(out)
+    assert code == 0 and [c["source"] for c in data["content"]] == want
+    assert data["kind"] == "rule" and data["family"] == "K5" and data["tests_available"] is True
+    assert isinstance(data["tests"], list) and not data["open"] and data["default"] == ""
+
+
+def test_rule_content_includes_a_fan_pack(capsys):
+    code, out, _ = run(capsys, "rule", "C17.4", "--content", str(ROOT / "examples" / "fan_killer"))
+    assert code == 0 and re.search(r"tallow-man\.fg:\d+: ", out)
+
+
+def test_rule_family_lists_its_rules_and_their_citations(capsys, ref):
+    code, out, _ = run(capsys, "rule", "C9")
+    assert code == 0
+    assert out.splitlines()[0] == "C9 Enemy targeting, movement and attacks · 7 rules"
+    heads = [line.split()[0] for line in out.splitlines() if re.match(r"C9\.\d ", line)]
+    assert heads == [f"C9.{i}" for i in range(1, 8)]
+    code, out, _ = run(capsys, "rule", "c9", "--json")
+    data = json.loads(out)
+    assert data["kind"] == "family" and [r["id"] for r in data["rules"]] == list(ref.families["C9"].rules)
+    cited = {i for t in data["tests"] for i in t["ids"]}
+    assert cited and cited <= {"C9", *ref.families["C9"].rules}
+
+
+def test_rule_without_id_lists_every_id(capsys, ref):
+    code, out, _ = run(capsys, "rule")
+    listed = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and listed == ref.ids()
+    code, out, _ = run(capsys, "rule", "--json")
+    data = json.loads(out)
+    assert [f["id"] for f in data] == list(ref.families)
+    assert sum(len(f["rules"]) for f in data) == len(RULES_MD_IDS)
+
+
+@pytest.mark.parametrize("query,hint", [("C9.9", "did you mean 'C9.7'?"), ("c12", "did you mean 'C11' or 'C13'?"),
+                                        ("V10", "did you mean 'V9'?"), ("nonsense", "'lastbreath rule' lists")])
+def test_rule_unknown_id_exits_2_with_a_hint(capsys, query, hint):
+    code, out, err = run(capsys, "rule", query)
+    assert code == 2 and out == ""
+    assert f"unknown rule id '{query}'" in err and hint in err and "Traceback" not in err
+
+
+def test_rule_unknown_long_query_is_cut_short(capsys):
+    code, _, err = run(capsys, "rule", "C9." + "9" * 100_000)
+    assert code == 2 and len(err) < 200 and "…" in err
+
+
+def test_rule_help(capsys):
+    code, out, _ = run(capsys, "rule", "--help")
+    assert code == 0 and "docs/rules.md" in out and "--json" in out and "--content" in out
+
+
+def test_readme_names_the_command_and_the_reference():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "lastbreath rule C9.4" in readme and "(docs/rules.md)" in readme
+
+
 # --- installed --------------------------------------------------------------------------------------
 def test_rules_text_is_read_from_the_package_data(ref):
     """In a checkout's editable install the package data is docs/rules.md itself: one file."""
     text, where = rr.rules_text()
     assert Path(where).resolve() == RULES_MD.resolve()
     assert rr.load_reference().rules == ref.rules
+
+
+def test_rule_works_from_a_built_wheel(tmp_path):
+    """Build a wheel from a copy of the project, unpack it and run 'lastbreath rule' from it alone
+    (no checkout on the path): the text comes from the package data, the content from the
+    installed content, and there are no tests to show."""
+    src = tmp_path / "src"
+    src.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, src / name)
+    for name in ("dsl", "interpreter", "cards", "killers", "scenarios", "docs"):
+        shutil.copytree(ROOT / name, src / name, ignore=ignore)
+    wheels = tmp_path / "wheels"
+    build = subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(wheels), str(src)],
+                           capture_output=True, text=True, timeout=300)
+    assert build.returncode == 0, build.stderr[-2000:]
+    wheel = next(wheels.glob("lastbreath-*.whl"))
+    with zipfile.ZipFile(wheel) as z:
+        names = z.namelist()
+        z.extractall(tmp_path / "site")
+    assert "lastbreath/docs/rules.md" in names
+    assert not [n for n in names if n.startswith("lastbreath/docs/") and n.endswith(".md") and
+                not n.endswith("/rules.md")]  # only the rules ship from docs/
+    script = (
+        "import json, sys\n"
+        "import lastbreath.interpreter as pkg\n"
+        "from lastbreath.interpreter import rules_reference as rr\n"
+        "from lastbreath.interpreter.cli import main\n"
+        "print(json.dumps({'pkg': pkg.__path__[0], 'where': rr.rules_text()[1]}))\n"
+        "sys.stdout.flush()\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "site"), sysconfig.get_paths()["purelib"]])}
+    env.pop("PYTHONHOME", None)
+
+    def lastbreath(*argv):
+        # -S: no site processing, so the editable install of the checkout is not on the path
+        return subprocess.run([sys.executable, "-S", "-c", script, *argv], capture_output=True, text=True,
+                              cwd=tmp_path, env=env, timeout=120)
+
+    got = lastbreath("rule", "K5.4")
+    assert got.returncode == 0, got.stderr
+    first, _, out = got.stdout.partition("\n")
+    where = json.loads(first)
+    site = (tmp_path / "site").resolve()
+    assert Path(where["pkg"]).resolve().is_relative_to(site) and Path(where["where"]).resolve().is_relative_to(site)
+    assert out.startswith("K5.4 Leaving psychos behind\n")
+    assert re.search(r"^  killers/ratchet-lady\.fg:\d+: ", out, re.M)
+    assert "tests: not available (installed package)" in out
+    got = lastbreath("rule", "C9", "--json")
+    data = json.loads(got.stdout.partition("\n")[2])
+    assert got.returncode == 0 and data["tests"] is None and data["tests_available"] is False
+    assert len(data["rules"]) == 7
