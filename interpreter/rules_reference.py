@@ -410,7 +410,8 @@ def _wrap(text: str, indent: str = "") -> list[str]:
         if para.startswith("|"):  # a table: as written
             out.extend(indent + row for row in para.split("\n"))
         else:
-            out.extend(textwrap.wrap(para, WIDTH, initial_indent=indent, subsequent_indent=indent) or [indent])
+            out.extend(textwrap.wrap(para, WIDTH, initial_indent=indent, subsequent_indent=indent,
+                                     break_on_hyphens=False) or [indent])
     return out
 
 
