@@ -4,6 +4,7 @@
     lastbreath play --bot random --seed 3
     lastbreath check my-killer.fg --with-bundled
     lastbreath explain-error E207         # what an error code means, a bad example and its fix
+    lastbreath rule C9.4                 # a rule's text, the content lines and tests that cite it
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath simulate --matrix --games 500 --csv   # every killer × scenario × Final Girl (--jobs N: processes)
@@ -520,6 +521,31 @@ def cmd_explain_error(args: argparse.Namespace) -> int:
     if entry is None:
         raise _unknown(args.code.strip().upper(), [e.code for e in CATALOGUE], "error code", "explain-error")
     print(json.dumps(attrs.asdict(entry), indent=2) if args.json else entry.explain(), end="\n" if args.json else "")
+    return 0
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    from . import rules_reference as rr
+
+    try:
+        ref = rr.load_reference()
+    except (OSError, rr.RulesPageError) as err:
+        raise CliError(f"the rules reference cannot be read: {err}", 1)
+    if not args.id:
+        print(json.dumps(rr.listing_data(ref), indent=2) if args.json else rr.listing_text(ref))
+        return 0
+    item = ref.find(args.id)
+    if item is None:
+        word = args.id.strip()
+        close = ref.suggestions(word) if len(word) <= 40 else []
+        names = [f"'{c}'" for c in close]
+        hint = f"'{PROG} rule' lists every id"
+        if names:
+            hint = f"did you mean {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]}?"
+        raise CliError(f"unknown rule id '{word if len(word) <= 40 else word[:40] + '…'}' ({hint})")
+    rs = load_rules(args.content)
+    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir())
+    print(json.dumps(data, indent=2) if args.json else rr.render_text(data))
     return 0
 
 
@@ -1112,6 +1138,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true",
                    help="print the whole catalogue as Markdown (docs/errors.md is this output)")
     p.set_defaults(func=cmd_explain_error)
+
+    p = sub.add_parser("rule", help="print a rule by id (C9.4, c9.4, or a family: C9) and what cites it",
+                       description="Print a rule of the rules reference (docs/rules.md) by the id a game log "
+                                   "shows in brackets ([C9.4]; case does not matter), then the content lines "
+                                   "that cite it and, in a checkout, the tests that name it (in their name, "
+                                   "docstring or a parametrize id). A family id (C9, K6, V) prints each of its "
+                                   "rules and everything that cites any of them. Without ID, list every id. "
+                                   "Exit 2 on an unknown id.")
+    p.add_argument("id", nargs="?", metavar="ID", help="a rule id (C9.4, S5.3, V2) or a family id (C9, K6, V)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"id", "kind", "title", "text", "open", "default", "content": [{"source", '
+                        '"text", "ids", …}], "tests": [{"test", "ids", "via", …}] or null when not '
+                        'available, …} (without ID: the families and their rules)')
+    _add_content(p)
+    p.set_defaults(func=cmd_rule)
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
