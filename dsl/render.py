@@ -612,6 +612,10 @@ def _abilities(ab: n.Abilities, r: Names) -> list[str]:
     return lines
 
 
+def _render_abilities(node: n.Abilities, r: Names) -> str:
+    return "\n".join(_abilities(node, r)) or "No abilities."
+
+
 # --- declarations -----------------------------------------------------------------------------
 TIER_NAMES = {0: "Failure", 1: "Success", 2: "Great success", 3: "Best success"}
 
@@ -880,6 +884,16 @@ def _render_side(node: n.Side, r: Names) -> str:
     lines = [f"Side {node.id}: time resets to {node.time_reset} (track {node.time_min} to {node.time_max}); "
              f"fear track {node.fear_min} to {node.fear_max}"]
     lines += _indent(_table(["Fear", "Dice"], [[_clause(z, r), str(z.dice)] for z in node.zones]))
+    return "\n".join(lines)
+
+
+def _render_pack(node: n.Pack, r: Names) -> str:
+    head = f"{node.name} (pack {node.id}" + (f", version {node.version}" if node.version else "") + ")"
+    lines = [head]
+    if node.credit:
+        lines.append(f"By {node.credit}.")
+    if node.depends:
+        lines.append("Builds on: " + ", ".join(node.depends) + ".")
     return "\n".join(lines)
 
 

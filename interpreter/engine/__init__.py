@@ -56,10 +56,10 @@ from .phases import (
     PHASE_ORDER, STEPS, check_ends, next_phase, step_action, step_killer, step_panic, step_planning, step_setup,
     step_upkeep,
 )
-from .places import place_set
+from .places import locations_of
 from .resolve import AMOUNT, EVAL, EXEC, PLACE, Ctx, amount, condition, cover, loc, recorded, recording, run
 from .setup import start
-from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, statics
+from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, rules_in_play
 from .tokens import place_token
 from .triggers import fire, replaced
 
@@ -71,9 +71,9 @@ __all__ = [
     "enemy_act", "enemy_tables", "evolve_killer", "fear_check", "fg_attack", "fg_damage", "fg_moves", "fg_tables",
     "fire", "gain_item", "gain_time", "group_attacks", "hands_used", "heal", "heal_killer", "hunt", "kill_victim",
     "killer_at", "killer_last_breath_dice", "loc", "loc_name", "lose_time", "lower_bloodlust", "lower_fear",
-    "mode_active", "modified", "move_fg", "next_phase", "opt", "outcome_for", "panic_location", "place_set",
+    "mode_active", "modified", "move_fg", "next_phase", "opt", "outcome_for", "panic_location", "locations_of",
     "place_token", "play_card", "play_out", "raise_bloodlust", "raise_fear", "rand", "recorded", "recording",
     "replace", "replaced", "rescue_here", "reveal_dark_power", "reveal_finale", "roll_die", "run", "search",
-    "set_victims", "shuffled", "start", "statics", "step_action", "step_killer", "step_panic", "step_planning",
+    "rules_in_play", "set_victims", "shuffled", "start", "step_action", "step_killer", "step_panic", "step_planning",
     "step_setup", "step_upkeep", "the_killer", "tie_break", "update_piece", "use_uses", "wander", "work",
 ]

@@ -24,7 +24,7 @@ from .items import discard_item, gain_item, search
 from .killers import absorb, body_name, ctx_body, damage_killer, enemies_at, heal_killer, piece_status, \
     the_killer, update_piece
 from .movement import move_fg
-from .places import place_set
+from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
 from .statics import mode_active, modified
 from .tokens import collect_token, place_token, spend_tokens
@@ -336,7 +336,7 @@ def exec_for_each(w: Work, e: n.ForEach, ctx: Ctx) -> None:  # for each SET [exc
     skip = loc(w, e.skip) if e.skip else -1
     scope = w.scope
     saved = scope.it
-    for where in place_set(w, e.among):
+    for where in locations_of(w, e.among):
         if where != skip:
             scope.it = where
             run(w, e.body, ctx)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 
-def place_set(w: Work, among: str) -> list[int]:
+def locations_of(w: Work, among: str) -> list[int]:
     """The locations of a set, in board order: exit, search, any, or those with a tag."""
     b = w.game.board
     if among == "exit":
@@ -34,7 +34,7 @@ def place_set(w: Work, among: str) -> list[int]:
 def place_pick_place(w: Work, p: n.PickPlace) -> int:
     """(chosen SET) the player's pick (K6.1); (SET with fewest MINION [farthest from fg | nearest
     to fg]) the one with the fewest of those minions, ties by distance to the FG, then board order (K6.3)."""
-    cands = place_set(w, p.among)
+    cands = locations_of(w, p.among)
     if not cands:
         return -1
     if p.how == "chosen":

@@ -113,7 +113,7 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     return got
 
 
-def statics(w: Work, query: str) -> tuple[n.Rule, ...]:
+def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
     """The rules in play that answer a question, in source order."""
     g = w.game
     if query not in g.rule_queries:
@@ -130,7 +130,7 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     """The value the core rules give, as the rules in play answering ``query`` change it."""
     if query not in w.game.rule_queries:
         return value
-    for r in statics(w, query):
+    for r in rules_in_play(w, query):
         value = RULE_FUNCTIONS[type(r)](r, value, *args)
     return value
 
