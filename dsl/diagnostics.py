@@ -14,6 +14,7 @@ import functools
 
 import attrs
 
+
 @attrs.frozen
 class ErrorInfo:
     """One entry of the catalogue: a stable code, what it means, a short bad example and its fix.
@@ -546,7 +547,7 @@ def _source_lines(source: str) -> tuple[str, ...]:
     return tuple(ln.removesuffix("\r") for ln in source.split("\n"))
 
 
-def cap_per_file(diags: list["Diagnostic"]) -> list["Diagnostic"]:
+def cap_per_file(diags: list[Diagnostic]) -> list[Diagnostic]:
     """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note."""
     count: dict[str, int] = {}
     out: list[Diagnostic] = []
@@ -621,9 +622,9 @@ class RulesError(Exception):
     line and a caret like a content diagnostic (``format``)."""
 
     code = "E300"
-    diagnostic: "Diagnostic | None" = None
+    diagnostic: Diagnostic | None = None
 
-    def format(self, sources: "dict[str, str] | None" = None) -> str:
+    def format(self, sources: dict[str, str] | None = None) -> str:
         """The error as a person reads it: with its diagnostic, the source line and a caret."""
         d = self.diagnostic
         if d is None:
@@ -631,7 +632,7 @@ class RulesError(Exception):
         return d.format((sources or {}).get(d.span.path))
 
 
-def runtime_error(code: str, message: str, hint: str = "", span: "Span | None" = None) -> RulesError:
+def runtime_error(code: str, message: str, hint: str = "", span: Span | None = None) -> RulesError:
     """A RulesError raised while playing, with its own E3xx code and the content line at fault."""
     where = span or NO_SPAN
     text = f"{span}: {message}" if span is not None else message

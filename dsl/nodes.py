@@ -16,8 +16,6 @@ import attrs
 
 from .diagnostics import Span
 
-frozen = attrs.frozen
-
 
 # --- node families --------------------------------------------------------------------------
 class Node:
@@ -28,6 +26,7 @@ class Node:
     per node, found by name: ``exec_<snake>``, ``eval_<snake>``, ``_render_<snake>`` …)."""
 
     __slots__ = ()
+    span: Span  # every node's first field (declared on each class; here for the type checker)
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -153,7 +152,7 @@ def walk(root: Any) -> Iterator[Any]:
 
 
 # --- amounts --------------------------------------------------------------------------------
-@frozen
+@attrs.frozen
 class Count(Amount):
     span: Span
     what: str  # victims | minions | dead | rescued
@@ -165,7 +164,7 @@ class Count(Amount):
     )
 
 
-@frozen
+@attrs.frozen
 class That(Amount):
     """The amount of the event being replaced (in ``instead of`` blocks)."""
 
@@ -173,7 +172,7 @@ class That(Amount):
     PHRASES: ClassVar = ("that",)
 
 
-@frozen
+@attrs.frozen
 class LevelStat(Amount):
     """A number printed on the current bloodlust level besides move and damage (``level … spawn 2``);
     0 where the level does not print it (K6.3: how many minions a spawn places)."""
@@ -184,7 +183,7 @@ class LevelStat(Amount):
 
 
 # --- places: a location picked by a rule, written in parentheses where a location goes -------
-@frozen
+@attrs.frozen
 class PickPlace(Place):
     """A location chosen when the effect resolves, among the exits, the search locations, every
     location (``any``) or those with a tag: the one with the fewest minions of a kind (ties by
@@ -214,77 +213,77 @@ Num = Union[int, Amount]  # a number, or an amount node worked out as the effect
 
 
 # --- effects --------------------------------------------------------------------------------
-@frozen
+@attrs.frozen
 class GainTime(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("gain {n:amount} time",)
 
 
-@frozen
+@attrs.frozen
 class LoseTime(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("lose {n:amount} time",)
 
 
-@frozen
+@attrs.frozen
 class Heal(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("heal {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class LoseHealth(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("lose {n:amount} health",)
 
 
-@frozen
+@attrs.frozen
 class RaiseFear(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("raise fear {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class LowerFear(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("lower fear {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class MoveUpTo(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("move up to {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class DealDamage(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("deal {n:amount} damage",)
 
 
-@frozen
+@attrs.frozen
 class PreventDamage(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("prevent {n:amount} damage",)
 
 
-@frozen
+@attrs.frozen
 class SearchTake(Effect):
     span: Span
     n: int
     PHRASES: ClassVar = ("search take {n:int}",)
 
 
-@frozen
+@attrs.frozen
 class SearchLook(Effect):
     span: Span
     n: int
@@ -292,47 +291,47 @@ class SearchLook(Effect):
     PHRASES: ClassVar = ("search look {n:int} keep {keep:int}",)
 
 
-@frozen
+@attrs.frozen
 class EndActionPhase(Effect):
     span: Span
     PHRASES: ClassVar = ("end action phase",)
 
 
-@frozen
+@attrs.frozen
 class DrawEvent(Effect):
     span: Span
     PHRASES: ClassVar = ("draw event",)
 
 
-@frozen
+@attrs.frozen
 class GainItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("gain item {item:item}",)
 
 
-@frozen
+@attrs.frozen
 class DiscardItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("discard item {item:item}",)
 
 
-@frozen
+@attrs.frozen
 class RaiseBloodlust(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("raise bloodlust {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class LowerBloodlust(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("lower bloodlust {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class Hunt(Effect):
     """An enemy action (C9): target type, number of moves, number of attacks."""
 
@@ -348,7 +347,7 @@ class Hunt(Effect):
     )
 
 
-@frozen
+@attrs.frozen
 class KillVictims(Effect):
     span: Span
     n: Num
@@ -356,7 +355,7 @@ class KillVictims(Effect):
     PHRASES: ClassVar = ("kill {n:amount} victims at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class PlaceVictims(Effect):
     span: Span
     n: Num
@@ -364,7 +363,7 @@ class PlaceVictims(Effect):
     PHRASES: ClassVar = ("place {n:amount} victims at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class SpawnMinions(Effect):
     span: Span
     n: Num
@@ -373,61 +372,61 @@ class SpawnMinions(Effect):
     PHRASES: ClassVar = ("spawn {n:amount} {minion:minion} at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class MoveKillerTo(Effect):
     span: Span
     loc: Loc
     PHRASES: ClassVar = ("move killer to {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class HealKiller(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("heal killer {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class DamageKiller(Effect):
     span: Span
     n: Num
     PHRASES: ClassVar = ("damage killer {n:amount}",)
 
 
-@frozen
+@attrs.frozen
 class RevealDarkPower(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal dark power",)
 
 
-@frozen
+@attrs.frozen
 class RevealFinale(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal finale",)
 
 
-@frozen
+@attrs.frozen
 class SetMode(Effect):
     span: Span
     mode: str
     PHRASES: ClassVar = ("set mode {mode:mode}",)
 
 
-@frozen
+@attrs.frozen
 class SetFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("set flag {flag:name}",)
 
 
-@frozen
+@attrs.frozen
 class ClearFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("clear flag {flag:name}",)
 
 
-@frozen
+@attrs.frozen
 class OpenPath(Effect):
     span: Span
     a: Loc
@@ -435,14 +434,14 @@ class OpenPath(Effect):
     PHRASES: ClassVar = ("open path {a:loc} {b:loc}",)
 
 
-@frozen
+@attrs.frozen
 class PanicAt(Effect):
     span: Span
     loc: Loc
     PHRASES: ClassVar = ("panic at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class CollectToken(Effect):
     """The Final Girl takes a token of this type from LOC into her collection."""
 
@@ -452,7 +451,7 @@ class CollectToken(Effect):
     PHRASES: ClassVar = ("collect token {token:token} at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class PlaceToken(Effect):
     """A token of this type, drawn at random from its supply, is put at LOC."""
 
@@ -462,7 +461,7 @@ class PlaceToken(Effect):
     PHRASES: ClassVar = ("place token {token:token} at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class DrawCard(Effect):
     """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
 
@@ -471,7 +470,7 @@ class DrawCard(Effect):
     PHRASES: ClassVar = ("draw card {deck:deck}",)
 
 
-@frozen
+@attrs.frozen
 class AddStatus(Effect):
     span: Span
     status: str
@@ -484,14 +483,14 @@ class AddStatus(Effect):
     )
 
 
-@frozen
+@attrs.frozen
 class ClearStatus(Effect):
     span: Span
     status: str
     PHRASES: ClassVar = ("clear status {status:name}",)
 
 
-@frozen
+@attrs.frozen
 class TurnVictims(Effect):
     """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored."""
 
@@ -502,7 +501,7 @@ class TurnVictims(Effect):
     PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:minion}",)
 
 
-@frozen
+@attrs.frozen
 class TurnMinions(Effect):
     """Minions of a kind become victims again (K5.6)."""
 
@@ -514,7 +513,7 @@ class TurnMinions(Effect):
 
 
 # --- control lines (built from blocks, not phrases) -----------------------------------------
-@frozen
+@attrs.frozen
 class If(Control):
     span: Span
     cond: Condition
@@ -522,47 +521,47 @@ class If(Control):
     otherwise: tuple[Effect, ...] = ()
 
 
-@frozen
+@attrs.frozen
 class ModeBlock(Control):
     span: Span
     mode: str
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Repeat(Control):
     span: Span
     n: Num
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class ChooseOption(Decl):
     span: Span
     label: str
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Choose(Control):
     span: Span
     options: tuple[ChooseOption, ...]
 
 
-@frozen
+@attrs.frozen
 class RollRow(Decl):
     span: Span
     faces: tuple[int, ...]
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Roll(Control):
     span: Span
     rows: tuple[RollRow, ...]
 
 
-@frozen
+@attrs.frozen
 class SpendTokens(Control):
     """The player picks LOW..HIGH of her collected tokens of a type; they return to the supply and
     the block resolves with them (``each KIND { … }``, ``spent at least N``, ``spent covers …``)."""
@@ -574,7 +573,7 @@ class SpendTokens(Control):
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Each(Control):
     """Inside a spend block: once per spent token of this kind."""
 
@@ -583,7 +582,7 @@ class Each(Control):
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class KillMinions(Effect):
     """Kill N minions of a kind at a location (no bloodlust, C15). Under ``rule killing MINION may
     damage killers`` the player may instead deal N damage to a killer there (K6.7)."""
@@ -595,7 +594,7 @@ class KillMinions(Effect):
     PHRASES: ClassVar = ("kill {n:amount} {minion:minion} at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class FormKillers(Effect):
     """Every location holding at least N minions of a kind turns them into one new killer body,
     with health equal to their number and no last-breath token (K6.6); fires ``when killer forms``."""
@@ -606,7 +605,7 @@ class FormKillers(Effect):
     PHRASES: ClassVar = ("turn groups of {n:int} {minion:minion} into killers",)
 
 
-@frozen
+@attrs.frozen
 class ForEach(Control):
     """Run a block once for each location among the exits, search locations, every location
     (``any``) or a tag, in board order, skipping one location if asked; ``it`` is that location."""
@@ -630,7 +629,7 @@ CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTok
 
 
 # --- conditions -----------------------------------------------------------------------------
-@frozen
+@attrs.frozen
 class Compare(Condition):
     span: Span
     quantity: str  # fear | time | health | bloodlust
@@ -642,63 +641,63 @@ class Compare(Condition):
     )
 
 
-@frozen
+@attrs.frozen
 class FgAt(Condition):
     span: Span
     loc: Loc
     PHRASES: ClassVar = ("fg at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class FgAtTag(Condition):
     span: Span
     tag: str
     PHRASES: ClassVar = ("fg at tag {tag:tag}",)
 
 
-@frozen
+@attrs.frozen
 class VictimsAt(Condition):
     span: Span
     loc: Loc
     PHRASES: ClassVar = ("victims at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class KillerAt(Condition):
     span: Span
     loc: Loc
     PHRASES: ClassVar = ("killer at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class FlagSet(Condition):
     span: Span
     flag: str
     PHRASES: ClassVar = ("flag {flag:name}",)
 
 
-@frozen
+@attrs.frozen
 class InMode(Condition):
     span: Span
     mode: str
     PHRASES: ClassVar = ("mode {mode:mode}",)
 
 
-@frozen
+@attrs.frozen
 class HasItem(Condition):
     span: Span
     item: str
     PHRASES: ClassVar = ("has item {item:item}",)
 
 
-@frozen
+@attrs.frozen
 class Not(Condition):
     span: Span
     cond: Condition
     PHRASES: ClassVar = ("not {cond:cond}",)
 
 
-@frozen
+@attrs.frozen
 class TokenAt(Condition):
     span: Span
     token: str
@@ -706,7 +705,7 @@ class TokenAt(Condition):
     PHRASES: ClassVar = ("token {token:token} at {loc:loc}",)
 
 
-@frozen
+@attrs.frozen
 class CollectedAtLeast(Condition):
     span: Span
     token: str
@@ -714,14 +713,14 @@ class CollectedAtLeast(Condition):
     PHRASES: ClassVar = ("collected {token:token} at least {n:int}",)
 
 
-@frozen
+@attrs.frozen
 class SpentAtLeast(Condition):
     span: Span
     n: int
     PHRASES: ClassVar = ("spent at least {n:int}",)
 
 
-@frozen
+@attrs.frozen
 class SpentCovers(Condition):
     """The spent tokens include one of each listed kind (a ``wild`` kind stands in for any)."""
 
@@ -730,7 +729,7 @@ class SpentCovers(Condition):
     PHRASES: ClassVar = ("spent covers {kinds:names}",)
 
 
-@frozen
+@attrs.frozen
 class VictimsLeft(Condition):
     """How many victims are still on the board (not dead, not rescued)."""
 
@@ -743,7 +742,7 @@ class VictimsLeft(Condition):
     )
 
 
-@frozen
+@attrs.frozen
 class KillerHealth(Condition):
     """The health of the killer (with several bodies, the one nearest the Final Girl: K6.7 default)."""
 
@@ -756,7 +755,7 @@ class KillerHealth(Condition):
     )
 
 
-@frozen
+@attrs.frozen
 class PiecesCount(Condition):
     """How many enemies (minions and killers) or killer bodies are on the board, or how many exits
     the map has (K6.1's one-exit setup, K6.2's win and loss)."""
@@ -771,7 +770,7 @@ class PiecesCount(Condition):
     )
 
 
-@frozen
+@attrs.frozen
 class MinionsAt(Condition):
     span: Span
     loc: Loc
@@ -779,25 +778,25 @@ class MinionsAt(Condition):
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount,
-                                     Not)
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth,
+                                     PiecesCount, Not)
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
-@frozen
+@attrs.frozen
 class DiceModifier(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("dice {n:int}",)
 
 
-@frozen
+@attrs.frozen
 class AllModes(Rule):
     span: Span
     PHRASES: ClassVar = ("all modes",)
 
 
-@frozen
+@attrs.frozen
 class FollowerLimit(Rule):
     span: Span
     n: int
@@ -805,21 +804,21 @@ class FollowerLimit(Rule):
     PHRASES: ClassVar = ("followers at most {n:int} across {tag:pathtag}",)
 
 
-@frozen
+@attrs.frozen
 class EnemiesCannotCross(Rule):
     span: Span
     tag: str
     PHRASES: ClassVar = ("enemies cannot cross {tag:pathtag}",)
 
 
-@frozen
+@attrs.frozen
 class DamageTaken(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("damage taken {n:int}",)
 
 
-@frozen
+@attrs.frozen
 class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
@@ -827,7 +826,7 @@ class NoHealthCap(Rule):
     PHRASES: ClassVar = ("no health cap",)
 
 
-@frozen
+@attrs.frozen
 class StatusStopsMoves(Rule):
     """Enemies with this status do not move (they still attack), e.g. a daze (S5.5)."""
 
@@ -836,7 +835,7 @@ class StatusStopsMoves(Rule):
     PHRASES: ClassVar = ("enemies with status {status:name} do not move",)
 
 
-@frozen
+@attrs.frozen
 class KillersAbsorb(Rule):
     """Whenever a killer body shares a location with minions of this kind, they are removed and the
     body gains 1 health for each (K6.7); bodies never absorb each other."""
@@ -846,7 +845,7 @@ class KillersAbsorb(Rule):
     PHRASES: ClassVar = ("killers absorb {minion:minion}",)
 
 
-@frozen
+@attrs.frozen
 class KillsMayHitKillers(Rule):
     """``kill N MINION at LOC`` may be resolved as N damage to a killer at LOC instead (K6.7)."""
 
@@ -860,22 +859,23 @@ RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCa
 
 
 # --- triggers, replacements, state-based checks ---------------------------------------------
-@frozen
+@attrs.frozen
 class Trigger(Decl):
     span: Span
-    event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
+    # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
+    event: str
     arg: str
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Replacement(Decl):
     span: Span
     event: str  # bloodlust-rises | victim-dies | fg-loses-time
     body: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class EndCondition(Decl):
     span: Span
     side: str  # win | lose
@@ -883,7 +883,7 @@ class EndCondition(Decl):
     reason: str = ""  # said when the game ends this way ("" = a generic text)
 
 
-@frozen
+@attrs.frozen
 class Abilities(Decl):
     """Everything a source contributes while it is in play."""
 
@@ -900,14 +900,14 @@ NO_ABILITIES = Abilities()
 
 
 # --- declarations ---------------------------------------------------------------------------
-@frozen
+@attrs.frozen
 class Outcome(Decl):
     span: Span
     min_successes: int  # fail 0, success 1, great 2, best 3
     effects: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Card(Decl):
     span: Span
     id: str
@@ -922,7 +922,7 @@ class Card(Decl):
     owner: str = ""
 
 
-@frozen
+@attrs.frozen
 class Weapon(Decl):
     span: Span
     hands: int
@@ -930,14 +930,14 @@ class Weapon(Decl):
     bonus: int
 
 
-@frozen
+@attrs.frozen
 class ItemUse(Decl):
     span: Span
     time: int
     effects: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class Item(Decl):
     span: Span
     id: str
@@ -950,7 +950,7 @@ class Item(Decl):
     owner: str = ""
 
 
-@frozen
+@attrs.frozen
 class FinalGirl(Decl):
     span: Span
     id: str
@@ -963,7 +963,7 @@ class FinalGirl(Decl):
     signature: str
 
 
-@frozen
+@attrs.frozen
 class BloodlustLevel(Decl):
     span: Span
     move: int
@@ -972,7 +972,7 @@ class BloodlustLevel(Decl):
     stats: tuple[tuple[str, int], ...] = ()  # other numbers the level prints: (("spawn", 2),) (K6.3)
 
 
-@frozen
+@attrs.frozen
 class Finale(Decl):
     span: Span
     id: str
@@ -984,7 +984,7 @@ class Finale(Decl):
     abilities: Abilities
 
 
-@frozen
+@attrs.frozen
 class DarkPower(Decl):
     span: Span
     id: str
@@ -994,7 +994,7 @@ class DarkPower(Decl):
     abilities: Abilities
 
 
-@frozen
+@attrs.frozen
 class Terror(Decl):
     span: Span
     id: str
@@ -1005,7 +1005,7 @@ class Terror(Decl):
     owner: str = ""
 
 
-@frozen
+@attrs.frozen
 class Minion(Decl):
     span: Span
     id: str
@@ -1019,7 +1019,7 @@ class Minion(Decl):
     wanders: bool = False  # with no target within its move range, it wanders once after moving (K6.4)
 
 
-@frozen
+@attrs.frozen
 class Killer(Decl):
     span: Span
     id: str
@@ -1034,16 +1034,16 @@ class Killer(Decl):
     terror: tuple[Terror, ...]
     minions: tuple[Minion, ...]
     abilities: Abilities
-    tokens: tuple["Token", ...] = ()
-    actions: tuple["Action", ...] = ()
-    decks: tuple["Deck", ...] = ()
+    tokens: tuple[Token, ...] = ()
+    actions: tuple[Action, ...] = ()
+    decks: tuple[Deck, ...] = ()
     on_start: tuple[Effect, ...] = ()
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
-@frozen
+@attrs.frozen
 class Token(Decl):
     """A type of token: its kinds (faces), which kind is wild, and the supply on the table."""
 
@@ -1055,7 +1055,7 @@ class Token(Decl):
     supply: tuple[tuple[str, int], ...]
 
 
-@frozen
+@attrs.frozen
 class Action(Decl):
     """Something the Final Girl may do in the Action phase where a condition holds (S1.2, S3.3, S5.2)."""
 
@@ -1068,7 +1068,7 @@ class Action(Decl):
     effects: tuple[Effect, ...]
 
 
-@frozen
+@attrs.frozen
 class DeckCard(Decl):
     span: Span
     id: str
@@ -1078,7 +1078,7 @@ class DeckCard(Decl):
     abilities: Abilities
 
 
-@frozen
+@attrs.frozen
 class Deck(Decl):
     """A named deck of cards drawn by ``draw card DECK`` (side effects, highs, …)."""
 
@@ -1088,7 +1088,7 @@ class Deck(Decl):
     cards: tuple[DeckCard, ...]
 
 
-@frozen
+@attrs.frozen
 class Location(Decl):
     span: Span
     id: str
@@ -1098,7 +1098,7 @@ class Location(Decl):
     exit: bool
 
 
-@frozen
+@attrs.frozen
 class Path(Decl):
     span: Span
     a: str
@@ -1109,7 +1109,7 @@ class Path(Decl):
     closed: bool
 
 
-@frozen
+@attrs.frozen
 class Link(Decl):
     """Extra moves among all locations with a tag while a condition holds (S4.3)."""
 
@@ -1119,7 +1119,7 @@ class Link(Decl):
     followers: int  # -1 = as usual
 
 
-@frozen
+@attrs.frozen
 class SetupCard(Decl):
     span: Span
     id: str
@@ -1129,7 +1129,7 @@ class SetupCard(Decl):
     tokens: tuple[tuple[str, str], ...] = ()  # (token type, location): one random token from the supply each
 
 
-@frozen
+@attrs.frozen
 class EventCard(Decl):
     span: Span
     id: str
@@ -1139,7 +1139,7 @@ class EventCard(Decl):
     abilities: Abilities
 
 
-@frozen
+@attrs.frozen
 class Scenario(Decl):
     span: Span
     id: str
@@ -1162,7 +1162,7 @@ class Scenario(Decl):
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
-@frozen
+@attrs.frozen
 class Zone(Decl):
     span: Span
     low: int
@@ -1170,7 +1170,7 @@ class Zone(Decl):
     dice: int
 
 
-@frozen
+@attrs.frozen
 class Side(Decl):
     span: Span
     id: str
@@ -1182,7 +1182,7 @@ class Side(Decl):
     zones: tuple[Zone, ...]
 
 
-@frozen
+@attrs.frozen
 class PlayerBoard(Decl):
     span: Span
     id: str
@@ -1191,7 +1191,7 @@ class PlayerBoard(Decl):
     hand_limit: int
 
 
-@frozen
+@attrs.frozen
 class Pack(Decl):
     """A content pack: the folder it stands in (``pack.fg``), who made it and what it builds on."""
 
@@ -1203,4 +1203,5 @@ class Pack(Decl):
     depends: tuple[str, ...]
 
 
-TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)  # declared at the top of a file
+# declared at the top of a file
+TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)

@@ -25,8 +25,16 @@ import attrs
 
 from . import nodes as n
 
-__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "dsl_writer_for", "to_dsl",
-           "KIND_NAMES"]
+__all__ = [
+    "KIND_NAMES",
+    "Names",
+    "dsl_writer_for",
+    "render",
+    "render_condition",
+    "render_effects",
+    "renderer_for",
+    "to_dsl",
+]
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -41,7 +49,7 @@ class Names:
     decks: Mapping[str, str] = attrs.field(factory=dict)
 
     @classmethod
-    def from_ruleset(cls, rs: Any) -> "Names":
+    def from_ruleset(cls, rs: Any) -> Names:
         owners = [*rs.scenarios.values(), *rs.killers.values()]
         return cls({loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations},
                    {i: it.name for i, it in rs.items.items()},
@@ -49,7 +57,7 @@ class Names:
                    {t.id: t.name for o in owners for t in getattr(o, "tokens", ())},
                    {d.id: d.name for o in owners for d in getattr(o, "decks", ())})
 
-    def within(self, decl: Any) -> "Names":
+    def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
         locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
         tokens, decks = dict(self.tokens), dict(self.decks)
@@ -63,9 +71,9 @@ class Names:
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
         return Names(locs, items, minions, tokens, decks)
 
-    def loc(self, loc: "n.Loc") -> str:
-        if isinstance(loc, n.PickPlace):
-            return _render_pick_place(loc, self)
+    def loc(self, loc: n.Loc) -> str:
+        if isinstance(loc, n.Place):
+            return _clause(loc, self)
         if loc == "here":
             return "your location"
         if loc == "killer-location":
@@ -367,7 +375,8 @@ def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
 # --- control lines ----------------------------------------------------------------------------
 def _render_kill_minions(node: n.KillMinions, r: Names) -> str:
     name = r.minion(node.minion)
-    return _amt(node.n, r, f"kill {{n}} {name} minions at {r.loc(node.loc)}", f"kill 1 {name} minion at {r.loc(node.loc)}")
+    where = r.loc(node.loc)
+    return _amt(node.n, r, f"kill {{n}} {name} minions at {where}", f"kill 1 {name} minion at {where}")
 
 
 def _render_form_killers(node: n.FormKillers, r: Names) -> str:

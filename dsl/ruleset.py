@@ -13,11 +13,10 @@ depending on ``core`` only. The checker uses the packs for the rules on shared i
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Optional
-
-import re
 
 import attrs
 
@@ -156,11 +155,11 @@ def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional
         for decl in got:
             if not isinstance(decl, n.Pack):
                 decls.append(decl)
-            elif f.name != PACK_FILE or folder_of[f] is None:
+            elif f.name != PACK_FILE or (folder := folder_of[f]) is None:
                 diags.append(Diagnostic(decl.span, "E210", f"the pack '{decl.id}' is declared outside a pack.fg",
                                         "a pack is declared in the file pack.fg at the top of its folder"))
             else:
-                declared.setdefault(folder_of[f], []).append(decl)
+                declared.setdefault(folder, []).append(decl)
         refs.extend(r)
         diags.extend(d2)
     packs, file_pack, d4 = _packs(files, folder_of, declared, parsed)

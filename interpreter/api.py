@@ -15,12 +15,12 @@ from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine
 from .bots import first_policy, greedy_policy, random_policy
-from .engine import Game, advance, apply
+from .engine import Game, apply
 from .state import Choice, Event, GameState
 
 Policy = Callable[[GameState, Choice], str]
 
-__all__ = ["new_game", "apply", "load_ruleset", "random_policy", "first_policy", "greedy_policy", "play", "defaults"]
+__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "random_policy"]
 
 
 def defaults(rs: Ruleset) -> dict[str, str]:
@@ -67,6 +67,7 @@ def play(state: GameState, policy: Policy, max_choices: int = 20000,
     for _ in range(max_choices):
         if state.over:
             return state
+        assert state.choice is not None
         state, events = apply(state, policy(state, state.choice))
         if on_events is not None:
             on_events(events)

@@ -34,7 +34,7 @@ import sys
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
 from lastbreath.dsl.format import format_file
@@ -491,6 +491,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     for text in _format_diags(diags, rs.sources if rs is not None else None):
         print(text)
     if ok:
+        assert rs is not None
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
         fan = [p for p in rs.packs if p != "core"]
         summary += f"; packs: {', '.join(['core', *fan] if 'core' in rs.packs else fan)}" if fan else ""
@@ -504,7 +505,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_explain_error(args: argparse.Namespace) -> int:
     import attrs
-
     from lastbreath.dsl.diagnostics import CATALOGUE, errors_markdown, lookup
 
     if args.markdown:
@@ -950,6 +950,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise CliError("--hand must be 0 or more")
     if args.dice is not None and args.dice < 0:
         raise CliError("--dice must be 0 or more")
+    checks: list[tuple[Optional[int], Optional[int], int]]
     if args.dice is not None:
         checks = [(None, None, args.dice)]
     elif args.fear is not None:
@@ -989,13 +990,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
     print(f"{card.name}: fear check odds ({side.id} side; {hand} card{'s' if hand != 1 else ''} left in hand, "
           f"two discarded per 3–4 turned into a success)")
     for r in result:
-        base = f"{r['base_dice']} {'die' if r['base_dice'] == 1 else 'dice'}"
+        dice_text = f"{r['base_dice']} {'die' if r['base_dice'] == 1 else 'dice'}"
         if r["fear_low"] is None:
-            head = f"{base} (--dice)"
+            head = f"{dice_text} (--dice)"
         elif r["fear_low"] == r["fear_high"]:
-            head = f"Fear {r['fear_low']}: {base}"
+            head = f"Fear {r['fear_low']}: {dice_text}"
         else:
-            head = f"Fear {r['fear_low']}–{r['fear_high']}: {base}"
+            head = f"Fear {r['fear_low']}–{r['fear_high']}: {dice_text}"
         extra = [(card.dice, "card"), (int(args.fg_last_breath), "your last breath"),
                  (int(args.killer_last_breath), "the killer's last breath")]
         head += "".join(f" {'+' if k > 0 else '-'} {abs(k)} ({why})" for k, why in extra if k)
@@ -1030,7 +1031,7 @@ def _add_content(p: argparse.ArgumentParser) -> None:
 
 
 def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
-    many = {"action": "append"} if repeatable else {}
+    many: dict[str, Any] = {"action": "append"} if repeatable else {}
     again = " (repeatable)" if repeatable else ""
     p.add_argument("--killer", metavar="ID", **many,
                    help=f"the killer's id (default: the first killer in id order){again}")

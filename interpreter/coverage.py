@@ -27,7 +27,6 @@ import time
 from typing import Any, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import Span
 from lastbreath.dsl.ruleset import Ruleset
@@ -104,20 +103,20 @@ class _Walker:
             return
         self.seen.add(id(x))
         t = type(x)
-        if t is n.Trigger:
+        if isinstance(x, n.Trigger):
             what = x.event.replace(":", " of ").replace("start of", "at start of").replace("end of", "at end of")
             label = _snippet(self.sources, x.span) or what
             if x.body:
                 i = self.add("trigger", x.span, x.body[0].span, label, where, -1)
                 self.body(x.body, where, i)
             return
-        if t is n.Replacement:
+        if isinstance(x, n.Replacement):
             if x.body:
                 i = self.add("replacement", x.span, x.body[0].span,
                              _snippet(self.sources, x.span) or x.event, where, -1)
                 self.body(x.body, where, i)
             return
-        if t is n.Outcome:
+        if isinstance(x, n.Outcome):
             i = self.add("outcome", x.span, x.span, f"{TIERS.get(x.min_successes, str(x.min_successes) + '+')} outcome",
                          where, -1)
             if x.effects:
@@ -233,7 +232,7 @@ def play_games(rs: Ruleset, games: Sequence[tuple[dict, str]], max_choices: int 
             try:
                 state, _ = api.new_game(rs, **setup)
                 api.play(state, BOTS[bot](setup["seed"]), max_choices=max_choices)
-            except Exception as err:  # noqa: BLE001 - a failing game is reported, the rest still count
+            except Exception as err:
                 errors.append(f"seed {setup['seed']} ({setup['killer']} / {setup['scenario']}, {bot} bot): "
                               f"{type(err).__name__}: {err}")
     return {"reached": reached, "errors": errors}

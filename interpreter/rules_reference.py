@@ -28,9 +28,24 @@ from typing import Any, Iterable, Optional
 
 import attrs
 
-__all__ = ["Rule", "Family", "Reference", "RulesPageError", "parse", "load_reference", "rules_text",
-           "normalize", "cite_pattern", "content_citing", "tests_citing", "tests_dir", "lookup_data",
-           "render_text", "listing_text", "listing_data"]
+__all__ = [
+    "Family",
+    "Reference",
+    "Rule",
+    "RulesPageError",
+    "cite_pattern",
+    "content_citing",
+    "listing_data",
+    "listing_text",
+    "load_reference",
+    "lookup_data",
+    "normalize",
+    "parse",
+    "render_text",
+    "rules_text",
+    "tests_citing",
+    "tests_dir",
+]
 
 RULES_PACKAGE = "lastbreath.docs"
 RULES_FILE = "rules.md"
@@ -159,6 +174,7 @@ def parse(text: str, source: str = RULES_FILE) -> Reference:
         if rule["open"] != bool(default):
             raise fail(rule["line"], f"rule {rule['id']}: a heading marked {_OPEN} and a {_DEFAULT} "
                                      "paragraph go together")
+        assert fam is not None  # a rule heading outside a family is refused where it is read
         rules[rule["id"]] = Rule(rule["id"], fam["id"], rule["title"], _clean("\n\n".join(paras)),
                                  rule["open"], _clean(default), rule["line"])
         fam["rules"].append(rule["id"])
@@ -361,7 +377,7 @@ def tests_citing(folder: Path, ids: Iterable[str]) -> list[dict[str, Any]]:
                 via.append("docstring")
             cases: list[tuple[str, list[str]]] = []
             for dec in node.decorator_list:
-                if _is_parametrize(dec):
+                if isinstance(dec, ast.Call) and _is_parametrize(dec):
                     for pid in _param_ids(dec):
                         hit = [m.group(1) for m in cite.finditer(pid)]
                         if hit:

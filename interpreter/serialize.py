@@ -14,7 +14,6 @@ from typing import Any
 
 import attrs
 import cattrs
-
 from lastbreath.dsl import SaveError
 
 from .engine import Game
@@ -61,7 +60,7 @@ def _state_data(state: GameState) -> dict[str, Any]:
 
 def to_json(state: GameState) -> dict[str, Any]:
     """A JSON-ready save of the state."""
-    game: Game = state.game  # type: ignore[assignment]
+    game: Game = state.game
     return {"format": FORMAT, "version": VERSION, "content": content_hash(game.ruleset), "game": game.ids,
             "state": _state_data(state)}
 
@@ -117,7 +116,7 @@ def from_json(ruleset, data: dict[str, Any]) -> GameState:
         game = Game(ruleset, k, s, fg, ids["difficulty"], bool(ids["legendary"]), ids["tie_policy"])
     except KeyError as err:
         raise SaveError(f"the save names content that is not loaded: {err}") from None
-    return _build_state(game, data.get("state"))
+    return _build_state(game, data.get("state"))  # type: ignore[arg-type]  # _build_state refuses a non-object
 
 
-__all__ = ["to_json", "from_json", "content_hash", "Option"]
+__all__ = ["Option", "content_hash", "from_json", "to_json"]

@@ -40,9 +40,24 @@ CANNOT_UNDO = 1006
 
 MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
 
-__all__ = ["Server", "serve", "public_state", "RpcError", "MAX_MESSAGE", "PARSE_ERROR", "INVALID_REQUEST",
-           "METHOD_NOT_FOUND", "INVALID_PARAMS", "INTERNAL_ERROR", "ILLEGAL_OPTION", "UNKNOWN_CONTENT",
-           "BAD_SAVE", "UNKNOWN_GAME", "TOO_LARGE", "CANNOT_UNDO"]
+__all__ = [
+    "BAD_SAVE",
+    "CANNOT_UNDO",
+    "ILLEGAL_OPTION",
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "INVALID_REQUEST",
+    "MAX_MESSAGE",
+    "METHOD_NOT_FOUND",
+    "PARSE_ERROR",
+    "TOO_LARGE",
+    "UNKNOWN_CONTENT",
+    "UNKNOWN_GAME",
+    "RpcError",
+    "Server",
+    "public_state",
+    "serve",
+]
 
 
 class RpcError(Exception):
@@ -236,7 +251,7 @@ class Server:
             result = fn(params)
         except RpcError as err:
             return None if notification else self._error(echo, err)
-        except Exception as err:  # noqa: BLE001 - a bug must not take the server down
+        except Exception as err:
             return None if notification else self._error(
                 echo, RpcError(INTERNAL_ERROR, f"internal error: {type(err).__name__}: {err}"))
         if notification:
@@ -294,7 +309,7 @@ class Server:
 
     def game_state(self, params: Any) -> dict[str, Any]:
         gid, s = self._game(_params(params, {"game": (str, True)}))
-        board = s.state.game.board  # type: ignore[attr-defined]
+        board = s.state.game.board
         return {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(s.state),
                 "locations": [{"id": i, "name": nm} for i, nm in zip(board.ids, board.names)]}
 
@@ -385,7 +400,7 @@ def serve(ruleset: Ruleset, inp: BinaryIO, out: BinaryIO, max_message: int = MAX
         else:
             try:
                 reply = server.handle_line(body)
-            except Exception as err:  # noqa: BLE001 - last line of defence: never die on input
+            except Exception as err:
                 reply = server._dump(server._error(None, RpcError(INTERNAL_ERROR, f"internal error: {err}")))
         if reply is not None:
             out.write(reply.encode("utf-8") + b"\n")

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 class Attack:
     """An attack on the Final Girl in progress: reactions may lower its damage or hit back."""
 
-    __slots__ = ("damage", "attacker", "minion_index")
+    __slots__ = ("attacker", "damage", "minion_index")
 
     def __init__(self, damage: int, attacker: str, minion_index: int = -1):
         self.damage = damage

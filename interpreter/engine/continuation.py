@@ -66,8 +66,23 @@ class Replay:
     """What replays: the answers of the step and where the run stands in them, the events seen,
     the step's starting point, and (in a greenlet) how the run is answered."""
 
-    __slots__ = ("answers", "pos", "complete", "count", "skip", "events", "sources", "start", "start_fields",
-                 "steps", "run", "policy", "hook", "budget", "given")
+    __slots__ = (
+        "answers",
+        "budget",
+        "complete",
+        "count",
+        "events",
+        "given",
+        "hook",
+        "policy",
+        "pos",
+        "run",
+        "skip",
+        "sources",
+        "start",
+        "start_fields",
+        "steps",
+    )
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True,
                  start: Optional[GameState] = None, run: bool = False):
@@ -77,7 +92,7 @@ class Replay:
         self.count = 0  # events emitted in this step so far
         self.skip = skip  # events of this step already seen by the caller (not emitted again)
         self.events: list[Event] = []
-        self.sources: dict[int, tuple[Any, str]] = start.game.span_text if start is not None else {}  # type: ignore[attr-defined]
+        self.sources: dict[int, tuple[Any, str]] = start.game.span_text if start is not None else {}
         self.start = start  # the checkpoint the step resumes from, as a state …
         self.start_fields: Optional[dict[str, Any]] = None  # … or as the fields of one (made a state on need)
         self.steps = 0  # steps run since the last answer (bounded: MAX_STEPS)
@@ -105,7 +120,7 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("node", "depth", "it")
+    __slots__ = ("depth", "it", "node")
 
     def __init__(self) -> None:
         self.node: Any = None
@@ -125,7 +140,7 @@ class Work:
     at once) makes it.
     """
 
-    __slots__ = ("ctl", "scope", "__dict__")
+    __slots__ = ("__dict__", "ctl", "scope")
 
     if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
         game: Game
@@ -259,7 +274,7 @@ def _pause(w: Work, choice: Choice) -> str:
     # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
     # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
     # RUNS) would never be freed. The state goes out through an attribute of the greenlet.
-    run = _greenlet_module.getcurrent()  # type: ignore[union-attr]
+    run = _greenlet_module.getcurrent()
     d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
     d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, ctl.start_state(), ctl.count
     if ctl.policy is not None and ctl.budget > 0:
@@ -429,10 +444,10 @@ def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple
 def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
     """What a switch into ``run`` gave back: the game's end, or a pause (kept for apply)."""
     if run.dead:
-        return out  # type: ignore[no-any-return]
+        return out
     out, run.out = run.out, None
     RUNS.keep(out[0], run)
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
@@ -440,7 +455,7 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
 
     ctl = Replay(answers, skip, start=checkpoint, run=run)
     if run:
-        GREENLET.getcurrent().ctl = ctl  # type: ignore[union-attr]  # for play_out (the run holds ctl; ctl does not hold the run)
+        GREENLET.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)
     scope = w.scope
     ends = w.game.has_ends
@@ -478,7 +493,7 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
     _check_option(state.choice, key)
     run = RUNS.take(state)
     if run is not None:
-        run.parent = GREENLET.getcurrent()  # type: ignore[union-attr]
+        run.parent = GREENLET.getcurrent()
         return _settle(run, run.switch(key))
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
 
@@ -522,5 +537,24 @@ def work(state: GameState, answers: tuple[str, ...] = ()) -> Work:
     return Work(state, Replay(tuple(answers), 0, complete=False, start=state))
 
 
-__all__ = ["NeedChoice", "GameOver", "PhaseEnd", "Replay", "Scope", "Work", "ask", "opt", "emit", "roll_die",
-           "rand", "shuffled", "advance", "apply", "play_out", "replace", "work", "RUNS", "MAX_STEPS"]
+__all__ = [
+    "MAX_STEPS",
+    "RUNS",
+    "GameOver",
+    "NeedChoice",
+    "PhaseEnd",
+    "Replay",
+    "Scope",
+    "Work",
+    "advance",
+    "apply",
+    "ask",
+    "emit",
+    "opt",
+    "play_out",
+    "rand",
+    "replace",
+    "roll_die",
+    "shuffled",
+    "work",
+]

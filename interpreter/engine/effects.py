@@ -21,8 +21,17 @@ from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
 from .game import loc_name
 from .items import discard_item, gain_item, search
-from .killers import absorb, body_name, ctx_body, damage_killer, enemies_at, heal_killer, piece_status, \
-    the_killer, update_piece
+from .killers import (
+    absorb,
+    body_name,
+    ctx_body,
+    damage_killer,
+    enemies_at,
+    heal_killer,
+    piece_status,
+    the_killer,
+    update_piece,
+)
 from .movement import move_fg
 from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
@@ -112,7 +121,8 @@ def exec_lower_bloodlust(w: Work, e: n.LowerBloodlust, ctx: Ctx) -> None:  # low
     lower_bloodlust(w, amount(w, e.n, ctx))
 
 
-def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:  # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
+def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
+    # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
     hunt(w, e.who, e.target, e.moves, e.attacks)
 
 

@@ -48,8 +48,8 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
-        for i, k in enumerate(w.killers):
-            if i < len(w.killers) and k is w.killers[i] and k.alive and k.loc >= 0:
+        for i, body in enumerate(w.killers):
+            if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0:
                 lvl = w.game.levels[w.bloodlust]
                 enemy_act(w, ("killer", i), target, moves, attacks, lvl.move, lvl.damage)
             if w.result:

@@ -88,7 +88,8 @@ def _reroll_targets(faces: list[int], card: n.Card, converted: int) -> list[int]
     cands = sorted((f, i) for i, f in enumerate(faces) if f < 5)
     out: list[int] = []
     for f, i in cands:
-        if f in (3, 4) and protected > 0 and sum(1 for g in faces if g in (3, 4)) - len([j for j in out if faces[j] in (3, 4)]) <= protected:
+        taken34 = len([j for j in out if faces[j] in (3, 4)])
+        if f in (3, 4) and protected > 0 and sum(1 for g in faces if g in (3, 4)) - taken34 <= protected:
             continue
         out.append(i)
     return out[:k]

@@ -66,7 +66,8 @@ class Game:
         self.bot_cache: dict[Any, Any] = {}  # what bots work out from the content (bots.py)
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
-        self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time") for cid, c in self.cards.items()}
+        self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
+                             for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
         self.costs = {cid: c.cost for cid, c in self.cards.items()}
         self.action_opts = tuple(  # the Action menu's option for each of self.actions

@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 
 def hands_used(w: Work) -> int:
-    return sum(w.game.items[h.id].weapon.hands for h in w.held if w.game.items[h.id].weapon)  # type: ignore[union-attr]
+    return sum(wp.hands for h in w.held if (wp := w.game.items[h.id].weapon) is not None)
 
 
 def gain_item(w: Work, iid: str, how: str) -> None:

@@ -59,8 +59,8 @@ def move_fg(w: Work, steps: int) -> None:
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
         fire(w, "fg-leaves")  # 'here' is still the location she leaves
         w.fg_loc = dest
-        emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}" + (f" with {follow} victim(s)" if follow else ""),
-             "C5.1")
+        with_them = f" with {follow} victim(s)" if follow else ""
+        emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
         if follow:
             set_victims(w, here, w.victims[here] - follow)
             set_victims(w, dest, w.victims[dest] + follow)

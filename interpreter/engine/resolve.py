@@ -38,7 +38,7 @@ PLACE: dict[type, Callable[..., int]] = {}
 class Ctx:
     """What an effect needs to know about where it is resolving."""
 
-    __slots__ = ("source", "attack", "that", "killer", "spent", "spent_token")
+    __slots__ = ("attack", "killer", "source", "spent", "spent_token", "that")
 
     def __init__(self, source: str = "", attack: Optional[Attack] = None, that: int = 0, killer: int = -1,
                  spent: tuple[str, ...] = (), spent_token: str = ""):
@@ -111,7 +111,7 @@ def condition(w: Work, c: n.Condition, ctx: Ctx) -> bool:
 def amount(w: Work, a: n.Num, ctx: Ctx) -> int:
     """What an amount comes to now (a number is itself)."""
     if a.__class__ is int:
-        return a  # type: ignore[return-value]
+        return a
     return AMOUNT[type(a)](w, a, ctx)
 
 
@@ -128,4 +128,4 @@ def loc(w: Work, name: n.Loc) -> int:
         return w.game.setup_killer.get(w.setup_card, -1)
     if name == "it":
         return w.scope.it
-    return w.game.board.index.get(name, -1)  # type: ignore[arg-type]
+    return w.game.board.index.get(name, -1)

@@ -34,7 +34,8 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     if not here:
         return
     if len(here) > 1:
-        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in dict.fromkeys(k for _i, k in here)])
+        kinds = dict.fromkeys(k for _i, k in here)
+        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in kinds])
         here = [(i, k) for i, k in here if k == key[6:]]
     i, kind = here[0]
     w.tokens = w.tokens[:i] + w.tokens[i + 1:]
