@@ -342,6 +342,14 @@ def _save_game(session, args: argparse.Namespace) -> None:
     print(f"{PROG}: saved the game to {args.save}", file=sys.stderr)
 
 
+def _stopped(err: RulesError, session, seed: int) -> CliError:
+    """A game that stopped with a rules error: with the content line at fault and a caret (E31x)."""
+    d = err.diagnostic
+    if d is not None and d.span.line > 0:
+        return CliError(f"the game stopped (seed {seed}):\n{err.format(session.ruleset.sources)}", 1)
+    return CliError(f"the game stopped: {err} (seed {seed})", 1)
+
+
 def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
     policy = BOTS[args.bot](seed)
     log = _GameLog(args.json, args.explain)
@@ -358,7 +366,7 @@ def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
             events = session.apply(key)
             log.choice(label, key, events)
     except RulesError as err:
-        raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
+        raise _stopped(err, session, seed) from err
     log.finish(session.state, seed, choices, args.bot)
     _save_game(session, args)
     return 0
@@ -429,7 +437,7 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
         try:
             events = session.apply(key)
         except RulesError as err:
-            raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
+            raise _stopped(err, session, seed) from err
         show_events(events)
         show = True
     print(result_line(session.state))

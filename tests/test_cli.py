@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lastbreath.dsl import RulesError
 from lastbreath.interpreter.cli import main
 
 BAD = 'killer oops {\n  name "Oops"\n  health seven\n}\n'
@@ -114,3 +115,35 @@ def test_installed_script():
     assert ok.returncode == 0 and "big-bad-wolf" in json.loads(ok.stdout)["killers"][0]["id"]
     bad = subprocess.run([str(exe), "simulate", "--killer", "nobody"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "unknown killer" in bad.stderr
+
+
+def test_a_game_stopped_by_content_that_feeds_itself_shows_the_line_with_a_caret(tmp_path, capsys):
+    """E310: a runtime rules error carries its span and code, printed like a content diagnostic."""
+    pack = tmp_path / "loop"
+    pack.mkdir()
+    (pack / "loop.fg").write_text('''killer loop-test {
+  name "Loop Test"
+  health 5
+  fear 7
+  bloodlust { level move 1 damage 1; at max { raise fear 1 } }
+  finale f { name "F"; back { raise fear 1 }; face { raise fear 1 } }
+  dark_power d { name "D" }
+}
+''', encoding="utf-8")
+    code = main(["play", "--content", str(pack), "--killer", "loop-test", "--bot", "random", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "loop.fg:5:47: error[E310]: effects set each other off more than 60 deep" in err
+    assert "at max { raise fear 1 }" in err and "^~~~" in err
+
+
+def test_the_step_limit_is_a_rules_error_with_its_own_code(monkeypatch):
+    """E311: steps that run on without a decision stop with a RulesError that says so, with its code."""
+    from lastbreath.dsl import load_ruleset
+    from lastbreath.interpreter.api import new_game
+    from lastbreath.interpreter.engine import continuation
+    monkeypatch.setattr(continuation, "MAX_STEPS", 1)  # the setup step alone, then no decision yet
+    with pytest.raises(RulesError, match="did not reach a decision") as info:
+        new_game(load_ruleset(), seed=1)
+    assert info.value.code == "E311" and info.value.diagnostic.code == "E311"
+    assert "error[E311]" in info.value.format()
