@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import attrs
 import pytest
 from conftest import L, load_with, make_work, need, rig, settle, victims_at
 
@@ -396,3 +397,54 @@ def test_it_outside_for_each_is_a_diagnostic(tmp_path):
     _rs, diags = load_content([*bundled_paths(), f])
     (d,) = diags
     assert d.code == "E204" and "for each" in d.message and d.span.line == 1
+
+
+def _nodes(obj, kind):
+    """Every node of a kind in a content tree (attrs nodes, tuples)."""
+    if isinstance(obj, kind):
+        yield obj
+    if attrs.has(type(obj)):
+        for f in attrs.fields(type(obj)):
+            if f.name != "span":
+                yield from _nodes(getattr(obj, f.name), kind)
+    elif isinstance(obj, (tuple, list)):
+        for x in obj:
+            yield from _nodes(x, kind)
+
+
+def test_K6_3_every_spawn_in_play_reads_the_bloodlust_card_and_ties_go_farthest(rs):
+    """K6.3: a spawn places the number printed on the bloodlust card, each zombie at the exit with
+    the fewest zombies then, ties to the exit farthest from the Final Girl. Only the setup (K6.1,
+    'when game starts') places fixed numbers at fixed places."""
+    k = rs.killers["zombies"]
+    in_play = (k.finales, k.dark_powers, k.terror, k.bloodlust, k.at_max,
+               tuple(t for t in k.abilities.triggers if t.event != "game-starts"))
+    spawns = list(_nodes(in_play, n.SpawnMinions))
+    assert len(spawns) >= 8
+    for s in spawns:
+        where = f"{s.span.path}:{s.span.line}"
+        assert isinstance(s.n, n.LevelStat) and s.n.stat == "spawn", where
+        assert isinstance(s.loc, n.Place), where
+        assert (s.loc.how, s.loc.among, s.loc.minion, s.loc.tie) == ("fewest", "exit", "zombie", "farthest"), where
+
+
+@pytest.mark.parametrize("terror", ["broken-windows", "scratching-at-the-door"])
+def test_K6_3_a_terror_spawn_places_the_bloodlust_cards_number(zw, terror):
+    """K6.3: the same terror card spawns one zombie on the first bloodlust level and three on the
+    last (the numbers printed on the bloodlust card), not a number of its own."""
+    card = zw.game.terror[terror]
+    for lvl in (0, len(zw.game.levels) - 1):
+        k = dict(zw.game.levels[lvl].stats)["spawn"]
+        w = make_work(settle(zw, bloodlust=lvl, fg_loc=L(zw, "woodcutters-camp")))
+        engine.run(w, card.effects, Ctx())
+        spawned = [e for e in w.ctl.events if e.kind == "minion" and "appears" in e.text]
+        assert len(spawned) == k, (lvl, [e.text for e in spawned])
+
+
+def test_K6_3_fresh_dead_rise_at_the_exit_farthest_from_her(zw):
+    """K6.3: two exits with no zombie: the new one rises at the exit farthest from the Final Girl
+    (she is next to the Hollow Gate, so Lantern Road), never at the one by her side."""
+    st = settle(zw, fg_loc=L(zw, "sugar-roof-cottage"))
+    w = make_work(st)
+    engine.run(w, st.game.terror["fresh-dead"].effects, Ctx())
+    assert [m.loc for m in w.minions] == [L(st, "lantern-road")]
