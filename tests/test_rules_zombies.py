@@ -448,3 +448,30 @@ def test_K6_3_fresh_dead_rise_at_the_exit_farthest_from_her(zw):
     w = make_work(st)
     engine.run(w, st.game.terror["fresh-dead"].effects, Ctx())
     assert [m.loc for m in w.minions] == [L(st, "lantern-road")]
+
+
+# === K6 components ===========================================================================
+def test_K6_components_three_finales_three_dark_powers_sixteen_terror_and_no_card(rs):
+    """K6 components: 2 bloodlust cards, 3 finales, 3 dark powers, 16 terror cards, the horde and
+    zombie tokens; no legendary finale or dark power and no action card of its own."""
+    k = rs.killers["zombies"]
+    assert len(k.finales) == 3 and not any(f.legendary for f in k.finales)
+    assert len(k.dark_powers) == 3 and not any(d.legendary for d in k.dark_powers)
+    assert len(k.terror) == 16
+    assert k.cards == ()
+
+
+@pytest.mark.parametrize("legendary", [False, True])
+def test_K6_components_no_card_joins_the_market_and_no_legendary_is_drawn(rs, legendary):
+    """K6 components: playing 'legendary' (C17.3) with the zombies shuffles in nothing, and the
+    market is the core deck's alone."""
+    core = Counter({c.id: c.copies for c in rs.cards.values() if c.span.path.endswith("core.fg")})
+    assert sum(core.values()) == 23  # C3.9
+    finales, powers = set(), set()
+    for seed in range(12):
+        state, _ = api.new_game(rs, killer="zombies", scenario="wolfe-asylum", seed=seed, legendary=legendary)
+        assert Counter(state.market) + Counter(state.hand) == core
+        finales.add(state.finale)
+        powers.add(state.dark_power)
+    assert finales <= {f.id for f in rs.killers["zombies"].finales if not f.legendary}
+    assert powers <= {d.id for d in rs.killers["zombies"].dark_powers if not d.legendary}
