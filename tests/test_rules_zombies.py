@@ -450,6 +450,29 @@ def test_K6_3_fresh_dead_rise_at_the_exit_farthest_from_her(zw):
     assert [m.loc for m in w.minions] == [L(st, "lantern-road")]
 
 
+# === C8.3 on the zombies' own terror cards ===================================================
+def test_C8_3_every_zombie_terror_hunt_moves_the_zombies_then_the_hordes(rs):
+    """C8.3: on a terror card all minions act, then the killer: the zombies' terror cards hunt
+    with 'enemies' (zombies first, then every horde), never with the zombies or the hordes alone."""
+    k = rs.killers["zombies"]
+    hunts = [(t.id, h.who) for t in k.terror for h in _nodes(t.effects, n.Hunt)]
+    assert len(hunts) >= 8
+    assert [(tid, who) for tid, who in hunts if who != "enemies"] == []
+
+
+def test_C8_3_a_horde_acts_on_grasping_hands_after_the_zombies(zw):
+    """C8.3: on 'Grasping Hands' the zombie next to her steps in and bites, then the horde two
+    away comes after her too (it would stand still if only the zombies acted)."""
+    st = settle(zw, fg_loc=L(zw, "hollow-gate"), fg_health=6, hand=(), minions=zombies(zw, "sugar-roof-cottage"),
+                killers=(horde(zw, "willow-ford", 3),))
+    w = make_work(st)
+    engine.run(w, st.game.terror["grasping-hands"].effects, Ctx())
+    assert [m.loc for m in w.minions] == [L(st, "hollow-gate")]
+    assert w.killers[0].loc != L(st, "willow-ford")
+    moved = [e.text for e in w.ctl.events if e.kind == "enemy-move"]
+    assert "Zombie" in moved[0] and "Horde 1" in moved[-1]
+
+
 # === K6 components ===========================================================================
 def test_K6_components_three_finales_three_dark_powers_sixteen_terror_and_no_card(rs):
     """K6 components: 2 bloodlust cards, 3 finales, 3 dark powers, 16 terror cards, the horde and
