@@ -320,13 +320,16 @@ def test_regenerates_every_killer_phase(asy):
     assert w.killers[0].health == 10  # past her starting health
 
 
-def test_no_mending_while_the_final_girl_is_at_her_side(asy):
-    """K5.1: our content's counter to her regeneration: she mends only when left alone."""
-    s = settle(asy, phase="killer", sub=0, fg_loc=L(asy, "padded-cells"),
-               killers=(attrs.evolve(asy.killers[0], health=6),))
-    w = make_work(s)
-    engine.step_killer(w)
-    assert w.killers[0].health == 6
+def test_K5_1_she_mends_even_with_the_final_girl_at_her_side(asy):
+    """K5.1: she regenerates strongly, with no condition: the Final Girl standing with her (among
+    her maniacs or alone) does not stop it (0004: +1 health at the start of each Killer phase)."""
+    for minions in ((), maniacs(asy, "padded-cells", "padded-cells")):
+        s = settle(asy, phase="killer", sub=0, fg_loc=L(asy, "padded-cells"), minions=minions,
+                   killers=(attrs.evolve(asy.killers[0], health=6),))
+        w = make_work(s)
+        engine.step_killer(w)
+        assert w.killers[0].health == 7
+        assert "the killer heals to 7" in [e.text for e in w.ctl.events]
 
 
 def test_other_killers_keep_their_cap(wolf_asy):
