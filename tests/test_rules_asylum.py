@@ -190,6 +190,19 @@ def test_pills_may_be_taken_again_in_the_same_round(asy):
     assert s3.time == 6 + 2  # a free action
 
 
+def test_S5_3_a_dose_is_one_to_three_pills(asy):
+    """S5.3: a dose of two or three draws a side effect; a dose of four or more is not offered
+    (docs/content-notes.md: by the letter it would draw none), so with four pills collected the
+    largest dose on the menu is three, and every three-pill mix is there."""
+    four = (("pill", "yellow"), ("pill", "blue"), ("pill", "pink"), ("pill", "wild"))
+    m = menu(settle(asy, collected=four))
+    s2, _ = engine.apply(m, "action:take-pills")
+    assert s2.choice.kind == "spend"
+    sizes = Counter(len(k.removeprefix("spend:").split("+")) for k in s2.choice.keys() if k.startswith("spend:"))
+    assert sizes == Counter({1: 4, 2: 6, 3: 4})
+    assert "spend:blue+pink+wild+yellow" not in s2.choice.keys()
+
+
 def test_spent_pills_return_to_the_table_only_when_it_is_empty(asy):
     """S5.3"""
     s = settle(asy, collected=(("pill", "pink"),), supply=(("pill", "blue"),), token_discard=())
