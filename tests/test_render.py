@@ -288,7 +288,7 @@ def test_english_uses_names():
     sc = RS.scenarios["storybook-woods"]
     text = render(sc, NAMES)
     assert "Heron Reeds (panic 5) -- (panic 5) The Old Millpond [bridge path]" in text
-    assert "no victim may follow" in text
+    assert "any two river locations; victims follow as usual" in text
     wolf = render(RS.killers["big-bad-wolf"], NAMES)
     assert "Level  Move  Damage  On reaching it" in wolf  # the bloodlust track as a table
     assert render_effects([], NAMES) == "Nothing happens."

@@ -90,13 +90,18 @@ def test_raft_lets_fg_move_between_river_locations(st):
     assert set(c.keys()) == {"stop", "move:hollow-gate", "move:woodcutters-camp", "move:heron-reeds"}
 
 
-def test_victims_cannot_follow_by_raft(st):
-    """S4.3"""
-    s = settle(st, fg_loc=L(st, "heron-reeds"), victims=victims(st, heron_reeds=2), flags=frozenset({"raft-found"}))
-    w = make_work(s, ["move:ferrymans-landing"])
-    engine.move_fg(w, 1)  # no follow question
+def test_S4_3_victims_follow_by_raft_as_on_any_move(st):
+    """S4.3 with C5.3: the base scenario puts no limit on followers by raft (only the Vehicles
+    module's raft, V8, leaves them behind, and the module is not played), so up to two victims
+    may follow her across the river by raft, where a bridge lets only one (S4.2)."""
+    s = settle(st, fg_loc=L(st, "heron-reeds"), victims=victims(st, heron_reeds=3), flags=frozenset({"raft-found"}),
+               killers=(attrs.evolve(st.killers[0], loc=L(st, "lantern-road")),))
+    c = need(make_work(s, ["move:ferrymans-landing"]), engine.move_fg, 1)
+    assert c.kind == "follow" and c.keys() == ["follow:2", "follow:1", "follow:0"]
+    w = make_work(s, ["move:ferrymans-landing", "follow:2"])
+    engine.move_fg(w, 1)
     assert w.fg_loc == L(st, "ferrymans-landing")
-    assert w.victims[L(st, "heron-reeds")] == 2 and w.victims[L(st, "ferrymans-landing")] == 0
+    assert w.victims[L(st, "heron-reeds")] == 1 and w.victims[L(st, "ferrymans-landing")] == 2
 
 
 # === K4 the big bad wolf =====================================================================
