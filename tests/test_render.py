@@ -207,6 +207,15 @@ def test_declarations_have_renderers():
         assert renderer_for(cls) is not None, cls.__name__
 
 
+def test_link_follower_limits_in_english():
+    """S4.3: a link's follower limit, as usual (the woods' raft), none, or a number."""
+    span = RS.scenarios["storybook-woods"].links[0].span
+    texts = [renderer_for(n.Link)(n.Link(span, "river", None, k), NAMES) for k in (-1, 0, 1)]
+    assert texts == ["You may move directly between any two river locations; victims follow as usual.",
+                     "You may move directly between any two river locations; no victim may follow.",
+                     "You may move directly between any two river locations; at most 1 victim may follow."]
+
+
 # --- to_dsl round trips -----------------------------------------------------------------------
 @pytest.mark.parametrize(("cls", "text"), list(_sample_params()))
 def test_to_dsl_round_trip_samples(cls, text):
