@@ -424,7 +424,7 @@ def test_turning_a_victim_into_a_maniac_is_not_a_death(asy):
     """K5.5"""
     s = settle(asy, killers=killer_at(asy, "east-ward"), victims=at(asy, east_ward=2), fg_loc=L(asy, "front-gate"))
     w = make_work(s)
-    engine.run(w, asy.game.terror["dosage-increased"].effects, Ctx())  # turn 1 victim; heal killer 1
+    engine.run(w, asy.game.terror["dosage-increased"].effects, Ctx())  # turn 1 victim; lose 1 time
     assert w.victims[L(asy, "east-ward")] == 1 and [m.loc for m in w.minions] == [L(asy, "east-ward")]
     assert w.dead == 0 and w.bloodlust == 0 and w.deaths_round == 0
 
