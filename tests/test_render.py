@@ -199,6 +199,15 @@ def test_declarations_have_renderers():
         assert renderer_for(cls) is not None, cls.__name__
 
 
+def test_link_follower_limits_in_english():
+    """S4.3: a link's follower limit, as usual (the woods' raft), none, or a number."""
+    span = RS.scenarios["storybook-woods"].links[0].span
+    texts = [renderer_for(n.Link)(n.Link(span, "river", None, k), NAMES) for k in (-1, 0, 1)]
+    assert texts == ["You may move directly between any two river locations; victims follow as usual.",
+                     "You may move directly between any two river locations; no victim may follow.",
+                     "You may move directly between any two river locations; at most 1 victim may follow."]
+
+
 # --- to_dsl round trips -----------------------------------------------------------------------
 @pytest.mark.parametrize(("cls", "text"), list(_sample_params()))
 def test_to_dsl_round_trip_samples(cls, text):
@@ -267,7 +276,7 @@ def test_english_uses_names():
     sc = RS.scenarios["storybook-woods"]
     text = render(sc, NAMES)
     assert "Heron Reeds (panic 5) -- (panic 5) The Old Millpond [bridge path]" in text
-    assert "no victim may follow" in text
+    assert "any two river locations; victims follow as usual" in text
     wolf = render(RS.killers["big-bad-wolf"], NAMES)
     assert "Level  Move  Damage  On reaching it" in wolf  # the bloodlust track as a table
     assert render_effects([], NAMES) == "Nothing happens."
