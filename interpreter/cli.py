@@ -246,10 +246,11 @@ def result_line(state: GameState) -> str:
     return f"result: {who} ({state.end_reason}) in round {state.round}"
 
 
-def _title(state: GameState, seed: int) -> str:
+def _title(state: GameState) -> str:
+    """The game's line under ``seed: N`` (the seed is printed once, on its own line)."""
     g = state.game
     mode = g.difficulty + (", legendary" if g.legendary else "")
-    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode}) · seed {seed}"
+    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode})"
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -291,7 +292,7 @@ class _GameLog:
     def start(self, state: GameState, events: list[Event], seed: int) -> None:
         self.game = state.game
         if not self.as_json:
-            print(_title(state, seed))
+            print(_title(state))
         self.events(events)
 
     def events(self, events: list[Event]) -> None:
@@ -325,7 +326,7 @@ class _GameLog:
             print(result_line(state))
         else:
             print(f"game left unfinished after {choices} choice{'s' if choices != 1 else ''}, "
-                  f"in round {state.round} (seed {seed})")
+                  f"in round {state.round}")
 
 
 def _save_game(session, args: argparse.Namespace) -> None:
@@ -382,7 +383,7 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
         for line in lines:
             print(line)
 
-    print(_title(session.state, seed))
+    print(_title(session.state))
     print("Type an option's number, '?' to show the board again, 'u' to undo your last choice, 'q' to quit.")
     show_events(session.events)
     show = True
@@ -487,14 +488,15 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
         return 0 if ok else 1
+    # diagnostics and the summary go to one stream (stderr, as compilers do), in the order written
     for text in _format_diags(diags, rs.sources if rs is not None else None):
-        print(text)
+        print(text, file=sys.stderr)
     if ok:
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
         fan = [p for p in rs.packs if p != "core"]
         summary += f"; packs: {', '.join(['core', *fan] if 'core' in rs.packs else fan)}" if fan else ""
         tail = f" ({_summary_line(diags)})" if diags else ""
-        print(f"ok: {summary}{tail}")
+        print(f"ok: {summary}{tail}", file=sys.stderr)
         return 0
     first = next(d.code for d in diags if d.severity == "error")
     print(f"{_summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
@@ -634,10 +636,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.csv:
         print(simulate.csv_text(rows), end="")
     elif args.json:
+        if not args.full:  # compact: the per-round series only on request
+            rows = [simulate.compact(r) for r in rows]
+            total = simulate.compact(total)
         if args.matrix:
-            print(json.dumps({"pairs": rows, "total": {**total, **run}}, indent=2))
+            print(json.dumps({"pairs": rows, "total": {**total, **run}}))
         else:
-            print(json.dumps({**rows[0], **run}, indent=2))
+            print(json.dumps({**rows[0], **run}))
     elif not args.matrix:
         r, setup = rows[0], setups[0]
         g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
@@ -1085,7 +1090,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check content files for errors",
                        description="Parse, build and cross-check .fg content; print each problem with its "
-                                   "code, its source line and a caret. Warnings (W2xx) are printed but do not "
+                                   "code, its source line and a caret, then a summary, all on stderr (--json: "
+                                   "on stdout). Warnings (W2xx) are printed but do not "
                                    "fail. Exit 0 when there are no errors, 1 otherwise. "
                                    f"'{PROG} explain-error CODE' explains a code.")
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -1138,8 +1144,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
                           "finished game), win_rate_ci (95%% Wilson), mean_rounds, rounds (mean, median, "
                           "distribution), mean_rescued, mean_killed, end_reasons, mean_bloodlust, "
-                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}")
-    out.add_argument("--csv", action="store_true", help="print a CSV line per pair")
+                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}; "
+                          "on one line, without the per-round series (see --full)")
+    out.add_argument("--csv", action="store_true",
+                     help="print a CSV line per pair (only figures that a rerun reproduces: no timings)")
+    p.add_argument("--full", action="store_true",
+                   help="with --json: also the per-round series (mean_bloodlust: the mean bloodlust level at "
+                        "the start of each round)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a dask.distributed cluster at ADDRESS, or 'local' for a cluster of "
                         "--jobs processes on this machine (needs: pip install 'lastbreath[dask]')")

@@ -35,17 +35,19 @@ def test_content_table(capsys):
 
 def test_check_bundled_is_clean(capsys):
     assert main(["check"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("ok:") and re.search(r"\b\d+ killers?\b", out)
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ok:") and re.search(r"\b\d+ killers?\b", err)
 
 
 def test_check_bad_file(tmp_path, capsys):
     bad = tmp_path / "bad.fg"
     bad.write_text(BAD, encoding="utf-8")
     assert main(["check", str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert f"{bad}:3:3: error[E205]" in out
-    assert "    health seven\n" in out and "^" in out  # the source line and a caret
+    out, err = capsys.readouterr()
+    assert out == ""  # diagnostics and the summary share stderr, in order
+    assert f"{bad}:3:3: error[E205]" in err
+    assert "    health seven\n" in err and "^" in err  # the source line and a caret
+    assert re.match(r"\d+ errors? \(", err.rstrip().splitlines()[-1])
 
 
 def test_check_bad_file_json(tmp_path, capsys):
@@ -77,6 +79,7 @@ def test_play_bot(capsys):
     assert main(["play", "--bot", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0] == "seed: 3"
+    assert not any("seed" in line for line in out[1:])  # the seed is printed once
     assert out[-1].startswith("result: ")
 
 
