@@ -201,7 +201,8 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
         if m.status:
             out.append(("Status", f"{_name(g.minions, m.kind)} at {_where(state, m.loc)}{_statuses(m.status)}"))  # type: ignore
     if state.secondary:
-        name = _name(g.dark_powers, state.secondary)  # type: ignore[attr-defined]
+        name = _name(g.terror, state.secondary) if state.secondary in g.terror else \
+            _name(g.dark_powers, state.secondary)  # type: ignore[attr-defined]
         out.append(("Second dark power", name + (f" (health {state.secondary_health})"
                                                   if state.secondary_health else "")))
     if state.tokens:
@@ -294,7 +295,20 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
     for label, text in status_facts(state, extras_only=True):
         if label == "Status":
             continue  # shown with each killer above, and with each minion on the map
-        extra.append((f"{label.lower()}: {text}", None))
+        if label == "Tokens":  # where they lie is on the map: here, how many of each
+            count = Counter(_token_name(state, t) for t, _kind, _loc in state.tokens)
+            extra.append((f"tokens on the map: {', '.join(f'{k} {n}' for n, k in count.items())}", None))
+        elif label == "Token supply":
+            extra.append(("supply: " + text.replace(" in the supply", ""), None))
+        elif label == "Deck":  # the decks on one part: "decks: A 10, B 5"
+            name, _, left = text.rpartition(": ")
+            short = f"{name} {left.split()[0]}"
+            if extra and extra[-1][0].startswith("decks: "):
+                extra[-1] = (extra[-1][0] + f", {short}", None)
+            else:
+                extra.append((f"decks: {short}", None))
+        else:
+            extra.append((f"{label.lower()}: {text}", None))
     out = []
     for parts in (you, enemies, victims, extra):
         forms = [t for t, _short_form in parts]
@@ -794,7 +808,8 @@ def _map_grid(state: GameState, width: int, occupied_only: bool = False):
         grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
     for i in range(nrows):
         grid.add_row(*[cells[c * nrows + i] if c * nrows + i < len(cells) else Text("") for c in range(cols)])
-    legend = ["YOU you", "K killer", "v victims", "m minions", "t tokens"]
+    legend = ["YOU you"] + [word for word, there in (("K killer", state.killers), ("v victims", any(state.victims)),
+                                                     ("m minions", state.minions), ("t tokens", state.tokens)) if there]
     if not occupied_only:
         legend += [f"{m} {t}" for t, m in marks.items()] + (["✗ closed"] if any(
             p[5] for p in state.game.board.paths) else [])  # type: ignore[attr-defined]
@@ -843,8 +858,9 @@ def _hand_lines(state: GameState, detail: str) -> list:
     return out
 
 
-def _menu_block(parts: Parts, notes: bool, width: int) -> list:
-    """The prompt and options: one per line with what each does, or in columns."""
+def _menu_block(parts: Parts, mode: str, width: int) -> list:
+    """The prompt and options: one per line with what each does (``notes``), or in columns
+    (``cols``; ``tight`` cuts long labels to fit more columns)."""
     _G, Table, Text = _rich()
     choice = parts.state.choice
     if choice is None or not parts.menu:
@@ -853,48 +869,58 @@ def _menu_block(parts: Parts, notes: bool, width: int) -> list:
     kw = max(len(e.key) for e in parts.menu)
     cells = []
     for e in parts.menu:
-        t = Text(f"  {e.key:>{kw}} " if notes else f"{e.key:>{kw}} ", style=STYLE["key"])
+        t = Text(f"  {e.key:>{kw}} ", style=STYLE["key"])
         t.append(e.option.label)
-        if e.note and notes:
+        if e.note and mode == "notes":
             t.append("  " + e.note, style=STYLE["note"])
         t.no_wrap = True
         t.overflow = "ellipsis"
         cells.append(t)
-    if notes:
+    if mode == "notes":
         out.extend(cells)
         return out
-    longest = max(len(t.plain) for t in cells) + 3
-    ncols = max(1, min(len(cells), (width - 2) // longest))
+    cap = 26 if mode == "tight" else width
+    gap = 2
+    room = width
+    ncols, widths = 1, [min(room, max(len(t.plain) for t in cells))]
+    for n in range(min(len(cells), 6), 1, -1):  # the most columns whose widest cells fit side by side
+        rows = -(-len(cells) // n)
+        ws = [min(cap, max(len(t.plain) for t in cells[c * rows:(c + 1) * rows])) for c in range(n)
+              if cells[c * rows:(c + 1) * rows]]
+        if sum(ws) + gap * (len(ws) - 1) <= room:
+            ncols, widths = len(ws), ws
+            break
     nrows = -(-len(cells) // ncols)
-    grid = Table.grid(padding=(0, 3), pad_edge=False)
-    grid.add_column(width=0)
-    for _ in range(ncols):
-        grid.add_column(no_wrap=True, overflow="ellipsis")
+    grid = Table.grid(padding=(0, gap, 0, 0), pad_edge=False)
+    for w in widths:
+        grid.add_column(no_wrap=True, overflow="ellipsis", width=w)
     for r in range(nrows):
-        grid.add_row(Text(""), *[cells[c * nrows + r] if c * nrows + r < len(cells) else Text("")
-                                 for c in range(ncols)])
+        grid.add_row(*[cells[c * nrows + r] if c * nrows + r < len(cells) else Text("") for c in range(ncols)])
     out.append(grid)
     return out
 
 
-# The layouts tried from the fullest down until one fits the terminal's height:
-# (map: full | rows | grid | occupied, hand: full | line | names, events shown, notes on options)
+# The layouts tried from the fullest down until one fits the terminal's height: the map (full,
+# rows, grid, occupied locations only, or a line), the hand (full text, a line per card, names),
+# how many of the last events, and the options (one per line with notes, or columns).
 LAYOUTS = (
-    ("full", "full", 12, True),
-    ("rows", "line", 6, True),
-    ("rows", "line", 3, False),
-    ("grid", "line", 3, True),
-    ("grid", "names", 2, True),
-    ("grid", "names", 2, False),
-    ("grid", "names", 1, False),
-    ("occupied", "names", 1, False),
+    ("full", "full", 12, "notes"),
+    ("rows", "line", 6, "notes"),
+    ("rows", "line", 3, "cols"),
+    ("grid", "line", 3, "notes"),
+    ("grid", "names", 2, "notes"),
+    ("grid", "names", 2, "cols"),
+    ("grid", "names", 1, "cols"),
+    ("occupied", "names", 1, "cols"),
+    ("occupied", "names", 0, "tight"),
+    ("line", "names", 0, "tight"),
 )
 
 
 def render_screen(parts: Parts, width: int, layout: int = 0):
     """The screen in one of the ``LAYOUTS``, as a rich renderable."""
     Group, _T, Text = _rich()
-    map_mode, hand_mode, keep, notes = LAYOUTS[layout]
+    map_mode, hand_mode, keep, menu_mode = LAYOUTS[layout]
     state = parts.state
     g = state.game
     full = map_mode == "full"
@@ -910,16 +936,19 @@ def render_screen(parts: Parts, width: int, layout: int = 0):
         rows.append(_head(f"Map of {g.scenario.name} · {map_legend(state)}", width))  # type: ignore[attr-defined]
     if map_mode in ("full", "rows"):
         rows.append(_map_table(state, full))
+    elif map_mode == "line":
+        rows.append(Text(f"Map: you are at {_where(state, state.fg_loc)} ('map' shows it)", style=STYLE["dim"],
+                         no_wrap=True, overflow="ellipsis"))
     else:
         rows.extend(_map_grid(state, width, occupied_only=map_mode == "occupied"))
     if full:
         rows.append(_head("Hand and items", width))
     rows.extend(_hand_lines(state, hand_mode))
-    if parts.events:
+    if parts.events and keep:
         if full:
             rows.append(_head("What happened", width))
         shown = parts.events[-keep:]
-        if len(parts.events) > keep:
+        if len(parts.events) > keep > 2:
             rows.append(Text(f"  … {len(parts.events) - keep} more above ('log' shows them)", style=STYLE["dim"]))
         for line in shown:
             rows.append(Text(line, style=STYLE["phase"] if not line.startswith(" ") else STYLE["event"],
@@ -929,7 +958,7 @@ def render_screen(parts: Parts, width: int, layout: int = 0):
     if state.over:
         rows.append(Text(_result_line(state), style="bold"))
     else:
-        rows.extend(_menu_block(parts, notes, width))
+        rows.extend(_menu_block(parts, menu_mode, width))
     return Group(*rows)
 
 
