@@ -946,6 +946,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {_version()}",
                         help="print the version and exit")
     parser.add_argument("--debug", action="store_true", help="show a Python traceback on internal errors")
+    parser.add_argument("--completion", choices=("bash", "zsh", "fish"), metavar="SHELL",
+                        help="print a shell completion script for bash, zsh or fish and exit "
+                             "(bash: eval \"$(lastbreath --completion bash)\")")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a game, interactively or with a bot",
@@ -1197,6 +1200,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors: argparse already printed
         return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.completion:
+        from .completion import script
+
+        sys.stdout.write(script(args.completion, parser))
+        return 0
     if not args.command:
         parser.print_help(sys.stderr)
         return 2

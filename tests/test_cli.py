@@ -117,3 +117,36 @@ def test_installed_script():
     assert ok.returncode == 0 and "big-bad-wolf" in json.loads(ok.stdout)["killers"][0]["id"]
     bad = subprocess.run([str(exe), "simulate", "--killer", "nobody"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "unknown killer" in bad.stderr
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_name_every_command(shell, capsys):
+    assert main(["--completion", shell]) == 0
+    out = capsys.readouterr().out
+    for command in ("play", "check", "simulate", "render", "fuzz"):
+        assert command in out
+    assert ("-l no-color" if shell == "fish" else "--no-color") in out  # options…
+    assert "random first greedy" in out  # …and an option's choices
+
+
+def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys):
+    import shutil
+
+    if shutil.which("bash") is None:
+        pytest.skip("no bash")
+    assert main(["--completion", "bash"]) == 0
+    script = tmp_path / "lastbreath.bash"
+    script.write_text(capsys.readouterr().out, encoding="utf-8")
+
+    def complete(*words: str) -> list[str]:
+        arr = " ".join(f"'{w}'" for w in ("lastbreath", *words))
+        run = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({arr}); COMP_CWORD={len(words)}; "
+                              '_lastbreath; printf "%s\\n" "${COMPREPLY[@]}"'], capture_output=True, text=True,
+                             timeout=10)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.split()
+
+    assert complete("pl") == ["play"]
+    assert complete("play", "--no-c") == ["--no-color"]
+    assert complete("play", "--bot", "") == ["random", "first", "greedy"]
+    assert complete("--completion", "f") == ["fish"]
