@@ -38,7 +38,7 @@ from .state import Choice, Event, GameState, Option
 __all__ = ["HELP", "GameStopped", "Keys", "MenuEntry", "Parts", "Plain", "Step", "Terminal", "View", "board_summary",
            "card_text", "choice_text", "fit_screen", "hand_rows", "item_rows", "killer_steps", "load_session",
            "map_rows", "map_text", "option_note", "pick", "play", "render_screen", "rule_text", "screen_text",
-           "status_facts", "targeting_note", "tracks_lines", "use_color"]
+           "status_facts", "targeting_note", "token_label", "tracks_lines", "use_color"]
 
 COMMANDS = (
     ("NUMBER or NAME", "choose an option: its key, or the first letters of its words ('wa', 'play wa')"),
@@ -161,6 +161,13 @@ def _token_name(state: GameState, token: str) -> str:
     return _name(state.game.tokens, token)  # type: ignore[attr-defined]
 
 
+def token_label(kind: str, name: str) -> str:
+    """A token of a kind: "blue Pill"; a kind named like its token is not said twice ("Pass", not "pass Pass")."""
+    if kind.lower() == name.lower() or name.lower().startswith(kind.lower() + " "):
+        return name
+    return f"{kind} {name}"
+
+
 def _statuses(status: frozenset) -> str:
     return f" [{', '.join(sorted(status))}]" if status else ""
 
@@ -210,7 +217,7 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
         out.append(("Tokens", ", ".join(f"{_token_name(state, t)}{' x' + str(k) if k > 1 else ''} at "
                                         f"{_where(state, loc)}" for (t, loc), k in here.items())))
     if state.collected:
-        out.append(("Collected", _counted(f"{kind} {_token_name(state, t)}" for t, kind in state.collected)))
+        out.append(("Collected", _counted(token_label(kind, _token_name(state, t)) for t, kind in state.collected)))
     if state.supply or state.token_discard:
         types = dict.fromkeys([t for t, _ in state.supply] + [t for t, _ in state.token_discard])
         parts = []

@@ -340,3 +340,9 @@ def test_positions_helpers_stay_in_range(game):
     assert "off the board" in "\n".join(screen.tracks_lines(off))
     assert screen.map_rows(off) and L(game, game.game.board.ids[0]) == 0
     assert new_game  # the API the screen reads is the public one
+
+
+def test_a_token_kind_named_like_its_token_is_not_said_twice():
+    assert screen.token_label("blue", "Pill") == "blue Pill"
+    assert screen.token_label("pass", "Pass") == "Pass"
+    assert screen.token_label("red", "Red Keycard") == "Red Keycard"
