@@ -25,7 +25,7 @@ import attrs
 
 from . import nodes as n
 
-__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "CONTROL_DSL",
+__all__ = ["Names", "count_of", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "CONTROL_DSL",
            "KIND_NAMES"]
 
 
@@ -265,6 +265,11 @@ _TARGET = {"fg": "the Final Girl", "victims": "victims", "fg-or-victims": "the F
 
 def _count(k: int, word: str, plural: str = "") -> str:
     return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+
+def count_of(k: int, word: str, plural: str = "") -> str:
+    """A count with its noun, plural by count: "1 victim", "2 victims", "2 copies" (for logs and screens)."""
+    return _count(k, word, plural)
 
 
 def _render_hunt(node: n.Hunt, r: Names) -> str:

@@ -31,7 +31,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence, TextIO
 
 from lastbreath.dsl import RulesError
-from lastbreath.dsl.render import Names, render, render_effects
+from lastbreath.dsl.render import Names, count_of, render, render_effects
 
 from .state import Choice, Event, GameState, Option
 
@@ -71,8 +71,7 @@ def _counted(names: Iterable[str]) -> str:
     return ", ".join(f"{n} x{k}" if k > 1 else n for n, k in c.items()) or "(none)"
 
 
-def _plural(k: int, word: str, plural: str = "") -> str:
-    return f"{k} {word if k == 1 else (plural or word + 's')}"
+_plural = count_of
 
 
 def _where(state: GameState, loc: int) -> str:
@@ -162,7 +161,7 @@ def _token_name(state: GameState, token: str) -> str:
 
 
 def token_label(kind: str, name: str) -> str:
-    """A token of a kind: "blue Pill"; a kind named like its token is not said twice ("Pass", not "pass Pass")."""
+    """A token of a kind: "blue Chip"; a kind named like its token is not said twice ("Pass", not "pass Pass")."""
     if kind.lower() == name.lower() or name.lower().startswith(kind.lower() + " "):
         return name
     return f"{kind} {name}"
