@@ -942,6 +942,8 @@ def render_screen(parts: Parts, width: int, layout: int = 0):
         rows.append(_head(f"Map of {g.scenario.name} · {map_legend(state)}", width))  # type: ignore[attr-defined]
     if map_mode in ("full", "rows"):
         rows.append(_map_table(state, full))
+        if not full:
+            rows.append(Text(map_legend(state), style=STYLE["dim"], no_wrap=True, overflow="ellipsis"))
     elif map_mode == "line":
         rows.append(Text(f"Map: you are at {_where(state, state.fg_loc)} ('map' shows it)", style=STYLE["dim"],
                          no_wrap=True, overflow="ellipsis"))
