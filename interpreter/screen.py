@@ -768,7 +768,6 @@ def _map_table(state: GameState, full: bool):
 
 def _short_here(state: GameState, r: MapRow) -> str:
     """What stands at a location in a few letters: YOU, K (killer), 2v (victims), 3m (minions), 1t (tokens)."""
-    board = state.game.board  # type: ignore[attr-defined]
     i = r.number - 1
     parts = []
     if state.fg_loc == i:
@@ -784,7 +783,6 @@ def _short_here(state: GameState, r: MapRow) -> str:
     t = sum(1 for _tok, _kind, loc in state.tokens if loc == i)
     if t:
         parts.append(f"{t}t")
-    del board
     return " ".join(parts)
 
 
