@@ -28,6 +28,7 @@ from . import nodes as n
 __all__ = [
     "KIND_NAMES",
     "Names",
+    "count_of",
     "dsl_writer_for",
     "render",
     "render_condition",
@@ -280,6 +281,11 @@ def _count(k: int, word: str, plural: str = "") -> str:
     return f"{k} {word if k == 1 else (plural or word + 's')}"
 
 
+def count_of(k: int, word: str, plural: str = "") -> str:
+    """A count with its noun, plural by count: "1 victim", "2 victims", "2 copies" (for logs and screens)."""
+    return _count(k, word, plural)
+
+
 def _render_hunt(node: n.Hunt, r: Names) -> str:
     return f"{_WHO[node.who]} {_TARGET[node.target]}: {_count(node.moves, 'move')}, {_count(node.attacks, 'attack')}"
 
@@ -448,12 +454,33 @@ def _render_each(node: n.Each, r: Names) -> str:
 _QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level"}
 
 
+def _bound(op: str, k: int, neg: bool) -> str:
+    """A number compared with ``k``: "at least 2", "below 2", "at most 3", "above 3"; never "at most 0"."""
+    if op == "at-least":
+        return f"below {k}" if neg else f"at least {k}"
+    if k == 0 and not neg:
+        return "0 or less"
+    return f"above {k}" if neg else f"at most {k}"
+
+
+def _how_many(op: str, k: int, neg: bool) -> str:
+    """How many things, as the head of a clause: "at least 2", "no" (for at most 0 or fewer than 1)."""
+    if op == "at-least":
+        if neg:
+            return "no" if k <= 1 else f"fewer than {k}"
+        return f"at least {k}"
+    if neg:
+        return "at least 1" if k == 0 else f"more than {k}"
+    return "no" if k == 0 else f"at most {k}"
+
+
+def _one(op: str, k: int, neg: bool) -> bool:
+    """Whether ``_how_many`` reads as a single thing ("at most 1 victim is")."""
+    return _how_many(op, k, neg) in ("at least 1", "at most 1")
+
+
 def _render_compare(node: n.Compare, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"below {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"above {node.n}" if neg else f"at most {node.n}"
-    return f"{_QUANTITY[node.quantity]} is {rel}"
+    return f"{_QUANTITY[node.quantity]} is {_bound(node.op, node.n, neg)}"
 
 
 def _render_fg_at(node: n.FgAt, r: Names, neg: bool = False) -> str:
@@ -504,29 +531,20 @@ def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> st
 
 
 def _render_victims_left(node: n.VictimsLeft, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"more than {node.n}" if neg else f"at most {node.n}"
-    return f"{rel} victims are left on the board"
+    return f"{_how_many(node.op, node.n, neg)} {'victim is' if _one(node.op, node.n, neg) else 'victims are'} " \
+           f"left on the board"
 
 
 def _render_killer_health(node: n.KillerHealth, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"below {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"above {node.n}" if neg else f"at most {node.n}"
-    return f"the killer's health is {rel}"
+    return f"the killer's health is {_bound(node.op, node.n, neg)}"
 
 
 def _render_pieces_count(node: n.PiecesCount, r: Names, neg: bool = False) -> str:
-    what = {"enemies": "enemies (minions and killers) are on the board", "killers": "killers are on the board",
-            "exits": "exits are on the map"}[node.what]
-    if node.op == "at-least":
-        rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"more than {node.n}" if neg else f"at most {node.n}"
-    return f"{rel} {what}"
+    one, many = {"enemies": ("enemy (minion or killer) is on the board",
+                             "enemies (minions and killers) are on the board"),
+                 "killers": ("killer is on the board", "killers are on the board"),
+                 "exits": ("exit is on the map", "exits are on the map")}[node.what]
+    return f"{_how_many(node.op, node.n, neg)} {one if _one(node.op, node.n, neg) else many}"
 
 
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:

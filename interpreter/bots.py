@@ -202,11 +202,11 @@ class Greedy:
     def regen(state: GameState) -> int:
         """How much the killer heals by itself each round (its printed abilities, public)."""
         g = state.game
-        got = g.bot_cache.get("regen")
+        got = g.derived.get("bot:regen")
         if got is None:
             got = sum(_amount(e.n) for t in g.killer.abilities.triggers for e in _walk(t.body)
                       if type(e) is n.HealKiller)
-            g.bot_cache["regen"] = got
+            g.derived["bot:regen"] = got
         return got
 
     @staticmethod
@@ -550,7 +550,7 @@ class Greedy:
     @staticmethod
     def _find_choose(state: GameState, labels: tuple):
         g = state.game
-        cache = g.bot_cache.setdefault("choose", {})
+        cache = g.derived.setdefault("bot:choose", {})
         if labels in cache:
             return cache[labels]
         found = None

@@ -37,10 +37,12 @@ from .engine import play_out
 from .serialize import content_hash
 
 __all__ = [
+    "SERIES",
     "GameRecord",
     "Progress",
     "SimulationError",
     "Simulator",
+    "compact",
     "csv_text",
     "matrix_setups",
     "play_one",
@@ -457,9 +459,17 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
 
 
 # --- output -------------------------------------------------------------------------------------
+# only figures that a rerun with the same seeds reproduces: timings (games per second) stay out,
+# so two runs' CSV files compare equal
 CSV_COLUMNS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "games", "wins", "losses", "errors",
                "win_rate", "win_rate_lower", "win_rate_upper", "mean_rounds", "median_rounds", "rounds_distribution",
-               "mean_rescued", "mean_killed", "end_reasons", "games_per_second")
+               "mean_rescued", "mean_killed", "end_reasons")
+SERIES = ("mean_bloodlust",)  # per-round series: in ``simulate --json --full`` only
+
+
+def compact(summary: Mapping) -> dict:
+    """A summary without its per-round series (``SERIES``)."""
+    return {k: v for k, v in summary.items() if k not in SERIES}
 
 
 def csv_text(rows: Sequence[Mapping]) -> str:
@@ -476,8 +486,7 @@ def csv_text(rows: Sequence[Mapping]) -> str:
                       str(bool(r.get("legendary", False))).lower(), r["games"], r["wins"], r["losses"], r["errors"],
                       r["win_rate"], r["win_rate_ci"][0], r["win_rate_ci"][1], r["mean_rounds"],
                       r["rounds"]["median"], ";".join(f"{k}:{v}" for k, v in r["rounds"]["distribution"].items()),
-                      r["mean_rescued"], r["mean_killed"], ";".join(f"{k}:{v}" for k, v in r["end_reasons"].items()),
-                      r["games_per_second"]])
+                      r["mean_rescued"], r["mean_killed"], ";".join(f"{k}:{v}" for k, v in r["end_reasons"].items())])
     return buf.getvalue()
 
 

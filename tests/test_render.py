@@ -267,6 +267,15 @@ def test_to_dsl_phrases():
      'Choose one: "Rest" (heal 1) or "Hurry" (gain 2 time).'),
     ("roll {\n on 1 2 3 { lose 1 time }\n on 4 6 { gain 1 time }\n}",
      "Roll a die; on 1–3: lose 1 time; on 4 or 6: gain 1 time."),
+    # counts read as English: never "at most 0", a count of one is singular
+    ("if victims left at most 0 { raise fear 1 }", "If no victims are left on the board: raise fear by 1."),
+    ("if not victims left at most 0 { raise fear 1 }",
+     "If at least 1 victim is left on the board: raise fear by 1."),
+    ("if victims left at most 1 { raise fear 1 }", "If at most 1 victim is left on the board: raise fear by 1."),
+    ("if not victims left at least 1 { raise fear 1 }", "If no victims are left on the board: raise fear by 1."),
+    ("if victims left at least 3 { raise fear 1 }", "If at least 3 victims are left on the board: raise fear by 1."),
+    ("if time at most 0 { raise fear 1 }", "If your time is 0 or less: raise fear by 1."),
+    ("if time at most 2 { raise fear 1 }", "If your time is at most 2: raise fear by 1."),
 ])
 def test_english(dsl, english):
     assert render_effects(effects_of(dsl)) == english

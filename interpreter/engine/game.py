@@ -63,7 +63,7 @@ class Game:
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
         self.option_cache: dict[tuple[str, str], Option] = {}
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
-        self.bot_cache: dict[Any, Any] = {}  # what bots work out from the content (bots.py)
+        self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
