@@ -172,6 +172,11 @@ class _Walker:
             self.block("repeat block", e.span, e.body, where, me)
         elif t is n.SpendTokens:
             self.block(f"spend {e.token} block", e.span, e.body, where, me)
+        else:  # any other line with a block ('for each', …): its blocks, named after its first words
+            words = head.split("{", 1)[0].strip() or n.snake(t.__name__).replace("_", " ")
+            for _name, value in n.fields(e):
+                if isinstance(value, tuple) and value and all(isinstance(x, n.Effect) for x in value):
+                    self.block(f"{words} block", value[0].span, value, where, me)
 
 
 def coverable(rs: Ruleset, killers: Sequence[str], scenarios: Sequence[str],

@@ -207,3 +207,12 @@ def test_fuzz_cli(tmp_path, capsys, monkeypatch):
     assert "VIOLATION bounds" in out and "shortest choice list" in out
     saved = json.loads(repro.read_text())
     assert saved["choices"] and saved["seed"] >= 0
+
+
+def test_coverage_looks_inside_for_each_blocks(packed):
+    """Issue #13 (9): the effects inside a 'for each' (the zombies' setup spawns) are coverable items."""
+    items = coverage.coverable(packed, ["zombies"], ["storybook-woods"], ["nell-arden"])
+    loop_blocks = [i for i in items if i.kind == "branch" and i.label.startswith("for each")]
+    assert loop_blocks, "no 'for each' block is listed"
+    inside = [i for i in items if i.kind == "effect" and i.parent in {items.index(b) for b in loop_blocks}]
+    assert inside and all("spawn" in i.label for i in inside)

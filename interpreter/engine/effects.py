@@ -187,21 +187,27 @@ def exec_damage_killer(w: Work, e: n.DamageKiller, ctx: Ctx) -> None:  # damage 
 
 
 def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn groups of N MINION into killers
+    """K6.6: every location with at least N such minions, in board order, until none is left: a
+    formation that brings more minions (a dark power revealed by it) is followed by another pass."""
     g = w.game
-    for where in range(g.board.n):
-        group = [m for m in w.minions if m.kind == e.minion and m.loc == where]
-        if len(group) < e.n:
-            continue
-        w.minions = tuple(m for m in w.minions if not (m.kind == e.minion and m.loc == where))
-        used = {k.label for k in w.killers}
-        num = next(j for j in range(1, len(w.killers) + 2) if f"{g.body_name} {j}" not in used)
-        label = f"{g.body_name} {num}"
-        w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label),)
-        emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
-                        f"(health {len(group)})", "")
-        fire(w, "killer-forms", body=len(w.killers) - 1)
-        if w.result:
-            return
+    formed = True
+    while formed:  # each formation removes at least N minions: it ends
+        formed = False
+        for where in range(g.board.n):
+            group = [m for m in w.minions if m.kind == e.minion and m.loc == where]
+            if len(group) < max(1, e.n):
+                continue
+            formed = True
+            w.minions = tuple(m for m in w.minions if not (m.kind == e.minion and m.loc == where))
+            used = {k.label for k in w.killers}
+            num = next(j for j in range(1, len(w.killers) + 2) if f"{g.body_name} {j}" not in used)
+            label = f"{g.body_name} {num}"
+            w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label),)
+            emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
+                            f"(health {len(group)})", "")
+            fire(w, "killer-forms", body=len(w.killers) - 1)
+            if w.result:
+                return
 
 
 def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MINION at LOC

@@ -50,8 +50,8 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     if who in ("killer", "enemies"):
         for i, body in enumerate(w.killers):
             if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0:
-                lvl = w.game.levels[w.bloodlust]
-                enemy_act(w, ("killer", i), target, moves, attacks, lvl.move, lvl.damage)
+                # C9.4, C9.5: its movement is read as it moves; each attack reads the damage as it lands
+                enemy_act(w, ("killer", i), target, moves, attacks, w.game.levels[w.bloodlust].move, -1)
             if w.result:
                 return
 
@@ -146,7 +146,8 @@ def tie_break(w: Work, cands: list[int]) -> int:
 
 
 def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, movement: int, damage: int) -> None:
-    """C9.2–C9.6 for one enemy: target, move along a shortest path, attack."""
+    """C9.2–C9.6 for one enemy: target, move along a shortest path, attack. ``damage`` -1: each
+    attack deals the bloodlust track's damage at the moment it lands (the open C9.5 default)."""
     at = piece_loc(w, piece)
     if at < 0:
         return
@@ -195,8 +196,9 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1)
         elif fg_here:
-            emit(w, "attack", f"{name} attacks the Final Girl for {damage}", "C9.5")
-            attack_fg(w, damage, piece)
+            dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
+            emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
+            attack_fg(w, dmg, piece)
         else:
             return
         if not is_killer and not (piece[1] < len(w.minions)):

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
+END_DUE = 98  # ``sub`` of a phase ended at once (C14.2): its next step is its end, with its end triggers (K6.6)
+ENDING = 99  # ``sub`` while a phase's end triggers resolve: ending it at once now goes straight on
 
 # options that never change, made once
 _END_ACTION = Option("end", "end the Action phase")
@@ -43,15 +45,27 @@ def next_phase(w: Work) -> None:
     w.sub = 0
 
 
-def phase_ended(w: Work) -> None:
-    """C14.2, C17.1: a last breath ended the phase at once (raised outside the Killer phase's own handling)."""
-    if w.phase in PHASE_ORDER:
-        emit(w, "phase", "the phase ends at once", "C14.2")
-        if w.phase == "action":
-            w.action_over = True
-            w.sub = 1
-        else:
-            next_phase(w)
+def phase_ended(w: Work, text: str = "the phase ends at once") -> None:
+    """C14.2, C17.1: a last breath ended the phase at once. Its end still comes, with the triggers
+    at the end of the phase (K6.6: crowds still gather at the end of a Killer phase cut short), as
+    the next step; a phase ended again while its end triggers resolve goes straight on."""
+    if w.phase not in PHASE_ORDER:
+        return
+    emit(w, "phase", text, "C14.2")
+    if w.sub == ENDING:
+        next_phase(w)
+    elif w.phase == "action":
+        w.action_over = True  # the next step ends the Action phase (C4.1), end triggers and all
+        w.sub = 1
+    else:
+        w.sub = END_DUE
+
+
+def end_phase(w: Work) -> None:
+    """The end of a phase: its end triggers, then the next phase."""
+    w.sub = ENDING
+    fire(w, f"end:{w.phase}")
+    next_phase(w)
 
 
 def step_setup(w: Work) -> None:
@@ -79,8 +93,7 @@ def step_action(w: Work) -> None:
     if w.action_over or w.time < 0 or not w.hand:  # C4.1
         if not w.action_over:
             emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"), "C4.1")
-        fire(w, "end:action")
-        next_phase(w)
+        end_phase(w)
         return
     g = w.game
 
@@ -135,6 +148,9 @@ def step_action(w: Work) -> None:
 def step_planning(w: Work) -> None:
     """C7: one purchase, or stop buying: then time resets and the spent cards join the market."""
     g = w.game
+    if w.sub == END_DUE:
+        end_phase(w)
+        return
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Planning phase", "C1.1")
@@ -166,8 +182,7 @@ def step_planning(w: Work) -> None:
         w.market = tuple(sorted(w.market + w.spent))  # C7.6
         emit(w, "market", f"{len(w.spent)} played or discarded card(s) return to the market", "C7.6")
         w.spent = ()
-    fire(w, "end:planning")
-    next_phase(w)
+    end_phase(w)
 
 
 def step_killer(w: Work) -> None:
@@ -201,16 +216,17 @@ def step_killer(w: Work) -> None:
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
                 run(w, t.effects, Ctx(source=tid))
-        else:
-            fire(w, "end:killer")
-            next_phase(w)
+        else:  # sub 3, or END_DUE: the end of the phase
+            end_phase(w)
     except PhaseEnd:
-        emit(w, "phase", "the Killer phase ends at once", "C14.2")
-        next_phase(w)
+        phase_ended(w, "the Killer phase ends at once")
 
 
 def step_panic(w: Work) -> None:
     """C10: after a round with a death, victims sharing a location with an enemy panic."""
+    if w.sub == END_DUE:
+        next_phase(w)  # the Panic phase has no end triggers
+        return
     if w.deaths_round > 0:  # C10.1, C15.4
         emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
@@ -223,6 +239,9 @@ def step_panic(w: Work) -> None:
 
 def step_upkeep(w: Work) -> None:
     """C11: the finale is revealed once the terror deck is empty; upkeep effects; hands and backpack."""
+    if w.sub == END_DUE:
+        end_phase(w)
+        return
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Upkeep phase", "C1.1")
@@ -240,8 +259,7 @@ def step_upkeep(w: Work) -> None:
             opts.append(Option(f"to-hand:{h.id}", f"hold {it.name}"))
     key = ask(w, "swap", "Rearrange hands and backpack (C11.3)", opts)
     if key == "done":
-        fire(w, "end:upkeep")
-        next_phase(w)
+        end_phase(w)
         return
     iid = key.split(":", 1)[1]
     src, dst = ("held", "pack") if key.startswith("to-pack") else ("pack", "held")
