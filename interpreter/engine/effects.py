@@ -19,7 +19,7 @@ from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
 from .continuation import ask, emit, opt, roll_die
 from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
-from .game import loc_name
+from .game import count_of, loc_name
 from .items import discard_item, gain_item, search
 from .killers import (
     absorb,
@@ -138,7 +138,7 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
     k = amount(w, e.n, ctx)
     if where >= 0 and k > 0:
         set_victims(w, where, w.victims[where] + k)
-        emit(w, "victims", f"{k} victim(s) appear at {loc_name(w, where)}", "")
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
 
 
 def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N MINION at LOC
@@ -220,8 +220,8 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
     if modified(w, "kill-may-damage", False, e.minion):
         bodies = [i for i, kil in enumerate(w.killers) if kil.alive and kil.loc == where]
         if bodies:
-            key = ask(w, "kill-or-damage", f"Kill {k} {name}(s), or deal {k} damage to a killer there?",
-                      [Option("kill", f"kill {k} {name}(s)")] +
+            key = ask(w, "kill-or-damage", f"Kill {count_of(k, name)}, or deal {k} damage to a killer there?",
+                      [Option("kill", f"kill {count_of(k, name)}")] +
                       [Option(f"killer:{i}", f"deal {k} damage to {body_name(w, i)}") for i in bodies])
             if key != "kill":
                 damage_killer(w, int(key[7:]), k, "")
@@ -309,11 +309,15 @@ def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
 
 
 def exec_set_flag(w: Work, e: n.SetFlag, ctx: Ctx) -> None:  # set flag NAME
-    w.flags = w.flags | {e.flag}
+    if e.flag not in w.flags:
+        w.flags = w.flags | {e.flag}
+        emit(w, "flag", f"the flag {e.flag} is set", "")
 
 
 def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NAME
-    w.flags = w.flags - {e.flag}
+    if e.flag in w.flags:
+        w.flags = w.flags - {e.flag}
+        emit(w, "flag", f"the flag {e.flag} is cleared", "")
 
 
 def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B

@@ -17,12 +17,14 @@ from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .continuation import ask, emit, rand, roll_die
-from .game import loc_name
+from .game import count_of, loc_name
 from .killers import Piece, body_name, move_piece, piece_loc, piece_status
 from .statics import enemy_tables, fg_tables, modified
 
 if TYPE_CHECKING:
     from .continuation import Work
+
+_VICTIMS = tuple(count_of(k, "victim", "no victims") for k in range(10))  # made once: targeting runs at every move
 
 
 def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
@@ -73,13 +75,14 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
             here = [i for i, m in enumerate(w.minions) if m.kind == kind and m.loc == loc]
             if not here:
                 break
-            name = f"{len(here)} {stats.name}(s)"
+            name = count_of(len(here), stats.name)
             fg_here = w.fg_loc == loc
             if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
                 kill_victim(w, loc, f"killed by {name}")
             elif fg_here:
                 dmg = len(here) * stats.damage
-                emit(w, "attack", f"{name} attack the Final Girl together for {dmg}", "C9.5")
+                verb = "attacks the Final Girl" if len(here) == 1 else "attack the Final Girl together"
+                emit(w, "attack", f"{name} {verb} for {dmg}", "C9.5")
                 attack_fg(w, dmg, ("minion", here[0]))
             else:
                 break
@@ -112,8 +115,8 @@ def choose_target(w: Work, at: int, target: str) -> int:
     board = w.game.board
     ids, names, nloc = board.ids, board.names, board.n
     data = tuple([(ids[c], dist[c], victims[c]) for c in cands])
-    listing = ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, {victims[c]} victim(s))"
-                         for c in cands])
+    listing = ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
+                         f"{_VICTIMS[victims[c]] if victims[c] < 10 else f'{victims[c]} victims'})" for c in cands])
     if len(near) == 1:
         emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
     else:

@@ -27,6 +27,10 @@ _CONVERT = Option("convert", "discard two cards to turn a 3–4 into a success")
 _TIERS = {0: "failure", 1: "success", 2: "great success"}
 
 
+def _successes(k: int) -> str:
+    return "no successes" if k == 0 else "1 success" if k == 1 else f"{k} successes"
+
+
 def dice_for(w: Work, card: n.Card) -> int:
     """C2.1, C2.4, C2.5: dice by fear zone, card and statics, adrenaline; at least one."""
     k = w.game.dice_by_fear.get(w.fear, 1) + card.dice
@@ -56,7 +60,7 @@ def fear_check(w: Work, card: n.Card) -> int:
                     opts.append(opt(w, f"reroll:{cid}", f"play {c.name} to reroll"))
             return opts
 
-        key = ask(w, "check", lambda: f"Rolled {faces}: {sum(1 for f in faces if f >= 5) + converted} success(es)",
+        key = ask(w, "check", lambda: f"Rolled {faces}: {_successes(sum(1 for f in faces if f >= 5) + converted)}",
                   menu)
         if key == "accept":
             break
@@ -134,7 +138,7 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     succ = fear_check(w, card)
     out = outcome_for(card, succ)
     tier = _TIERS.get(out.min_successes if out else 0) or f"{succ}+ successes"
-    emit(w, "outcome", f"{succ} success(es): {tier}", "C2.3")
+    emit(w, "outcome", f"{_successes(succ)}: {tier}", "C2.3")
     if out is not None:
         cover(out.span)
         run(w, out.effects, ctx)

@@ -15,7 +15,7 @@ from ..board import INF
 from ..state import KillerState, MinionState
 from .continuation import PhaseEnd, emit
 from .ending import end_game
-from .game import loc_name
+from .game import count_of, loc_name
 from .statics import enemy_tables, modified
 
 if TYPE_CHECKING:
@@ -185,7 +185,7 @@ def absorb(w: Work) -> None:
         if here:
             w.minions = tuple(m for m in w.minions if not (m.loc == kil.loc and m.kind in kinds))
             update_piece(w, ("killer", i), health=kil.health + len(here))
-            emit(w, "absorb", f"{body_name(w, i)} takes in {len(here)} {w.game.minions[here[0].kind].name}(s) at "
+            emit(w, "absorb", f"{body_name(w, i)} takes in {count_of(len(here), w.game.minions[here[0].kind].name)} at "
                               f"{loc_name(w, kil.loc)} (health {kil.health + len(here)})", "")
 
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..state import Option
 from .bloodlust import set_victims
 from .continuation import ask, emit, opt
-from .game import loc_name
+from .game import count_of, loc_name
 from .killers import killer_at
 from .resolve import Ctx, condition, run
 from .statics import fg_tables, modified
@@ -21,6 +21,8 @@ from .triggers import fire
 
 if TYPE_CHECKING:
     from .continuation import Work
+
+_FOLLOW = ("no victim follows", "1 victim follows", "2 victims follow")
 
 
 def fg_moves(w: Work) -> list[tuple[int, int, str]]:
@@ -55,19 +57,21 @@ def move_fg(w: Work, steps: int) -> None:
         follow = 0
         if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
             top = min(lim, w.victims[here])
-            fopts = [opt(w, f"follow:{i}", f"{i} victim(s) follow") for i in range(top, -1, -1)]
+            fopts = [opt(w, f"follow:{i}", _FOLLOW[i] if i < 3 else f"{i} victims follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
         fire(w, "fg-leaves")  # 'here' is still the location she leaves
         w.fg_loc = dest
-        with_them = f" with {follow} victim(s)" if follow else ""
+        with_them = f" with {count_of(follow, 'victim')}" if follow else ""
         emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
         if follow:
             set_victims(w, here, w.victims[here] - follow)
             set_victims(w, dest, w.victims[dest] + follow)
-            emit(w, "follow", f"{follow} victim(s) follow (at most {lim})", "C5.3")
+            emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
+                 "C5.3")
         fire(w, "fg-enters", w.game.board.ids[dest])
         if dest in w.game.board.exits and w.victims[dest] > 0:
-            key = ask(w, "rescue", f"Let the {w.victims[dest]} victim(s) here escape?",
+            here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
+            key = ask(w, "rescue", f"Let {here_now} here escape?",
                       [Option("rescue", "they escape"), Option("stay", "not now")])
             if key == "rescue":
                 rescue_here(w)

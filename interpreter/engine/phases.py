@@ -16,6 +16,7 @@ from .continuation import PhaseEnd, ask, emit
 from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
+from .game import count_of
 from .items import hands_used, use_uses
 from .movement import rescue_here
 from .resolve import Ctx, condition, run
@@ -180,7 +181,9 @@ def step_planning(w: Work) -> None:
     emit(w, "time", f"time resets to {w.time}", "C7.5")
     if w.spent:
         w.market = tuple(sorted(w.market + w.spent))  # C7.6
-        emit(w, "market", f"{len(w.spent)} played or discarded card(s) return to the market", "C7.6")
+        k = len(w.spent)
+        emit(w, "market", f"{count_of(k, 'played or discarded card')} return{'s' if k == 1 else ''} to the market",
+             "C7.6")
         w.spent = ()
     end_phase(w)
 

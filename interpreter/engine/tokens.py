@@ -11,7 +11,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .continuation import ask, emit, opt, shuffled
-from .game import loc_name
+from .game import a_or_an, count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -40,7 +40,9 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     i, kind = here[0]
     w.tokens = w.tokens[:i] + w.tokens[i + 1:]
     w.collected = tuple(sorted(w.collected + ((token, kind),)))
-    emit(w, "token", f"collects a {kind} {w.game.tokens[token].name.lower()}", "")
+    name = w.game.tokens[token].name.lower()
+    what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
+    emit(w, "token", f"collects {a_or_an(what)} {what}", "")
 
 
 def _sub_multisets(kinds: tuple[str, ...], low: int, high: int) -> list[tuple[str, ...]]:
@@ -72,5 +74,7 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
         back = [t for t in w.token_discard if t[0] == token]
         w.token_discard = tuple(t for t in w.token_discard if t[0] != token)
         w.supply = w.supply + shuffled(w, back)
-        emit(w, "token", f"the supply had none left: {len(back)} discarded token(s) return to it", "S5.3")
+        k = len(back)
+        emit(w, "token", f"the supply had none left: {count_of(k, 'discarded token')} return{'s' if k == 1 else ''} "
+                         "to it", "S5.3")
     return spent
