@@ -570,7 +570,7 @@ class Greedy:
     def on_check(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         """Convert a 3–4 only when it turns a failure into a success and the hand can spare two cards."""
         rerolls = [k for k in keys if k.startswith("reroll:")]
-        failing = " 0 success" in choice.prompt
+        failing = choice.prompt.endswith(": no successes")  # the check's prompt: "Rolled [..]: no successes"
         if failing and rerolls:
             return rerolls[0]
         if "convert" in keys and failing and len(state.hand) >= 5:

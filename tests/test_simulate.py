@@ -245,3 +245,18 @@ def test_report_without_matplotlib(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "pip install 'lastbreath[report]'" in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+def test_greedy_turns_a_3_or_4_into_a_success_when_the_roll_fails(rs):
+    """The greedy bot reads the check's prompt ('Rolled [..]: no successes'): with a failing roll
+    holding a 3–4 and cards to spare, it converts (C2.2). Guards the prompt's wording."""
+    from conftest import make_work, need, rig
+
+    from lastbreath.interpreter import engine
+    from lastbreath.interpreter.api import greedy_policy, new_game
+
+    state, _ = new_game(rs, seed=2)
+    s = rig(state, [3, 1, 2], hand=("focus", "focus", "short-rest", "walk", "walk", "weak-attack"), fear=0)
+    choice = need(make_work(s), engine.fear_check, rs.cards["walk"])
+    assert choice.prompt.endswith(": no successes")
+    assert greedy_policy(2)(s, choice) == "convert"
