@@ -11,13 +11,19 @@ from __future__ import annotations
 
 import difflib
 import re
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 import attrs
 
 from . import nodes as n
 from .diagnostics import MAX_REPORTED, Diagnostic, Span
+from .expr import SPECIAL_PLACES, Expressions
 from .syntax import Atom, Block, Line
+
+
+def _is_word(part: Atom | Block, word: str) -> bool:
+    return isinstance(part, Atom) and part.value == word
+
 
 PHASES = ("action", "planning", "killer", "panic", "upkeep")
 # triggers that only one kind of source fires: the blocks they may stand in, and where that is (W201)
@@ -27,11 +33,8 @@ FIRES_ONLY_IN = {
     "drawn": (("event",), "on an event, when it is drawn"),
 }
 TARGETS = ("fg", "victims", "fg-or-victims")
-QUANTITIES = ("fear", "time", "health", "bloodlust")
-COUNTABLES = ("victims", "minions", "dead", "rescued")
-SPECIAL_LOCS = ("here", "killer-location", "killer-start", "it")
-PLACE_SETS = ("exit", "search", "any")  # besides location tags
-PIECES = ("enemies", "killers", "exits")
+SPECIAL_LOCS = SPECIAL_PLACES  # names a location slot takes besides location ids
+MODIFIERS = ("reduce", "increase", "limit", "prevent")  # lines that change an event (Modification)
 
 
 @attrs.frozen
@@ -69,11 +72,9 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "LOC", "item": "ITEM", "mode": "MODE", "name": "NAME",
-            "target": "TARGET", "minion": "MINION", "tag": "TAG", "pathtag": "TAG", "cond": "CONDITION",
-            "quantity": "fear|time|health|bloodlust", "countable": "victims|minions",
-            "where": "exit|search|any|TAG", "pieces": "enemies|killers|exits",
-            "killer": "killer", "minions": "minions", "enemies": "enemies"}
+_DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
+            "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
+            "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -82,8 +83,7 @@ def _first_words(pat: Pattern) -> tuple[str, ...]:
     if isinstance(head, str):
         return (head,)
     kind = head[1]
-    return {"quantity": QUANTITIES, "target": TARGETS, "countable": COUNTABLES, "pieces": PIECES,
-            "killer": ("killer",), "minions": ("minions",), "enemies": ("enemies",)}.get(kind, ())
+    return {"target": TARGETS, "killer": ("killer",), "minions": ("minions",), "enemies": ("enemies",)}.get(kind, ())
 
 
 def _patterns(classes) -> tuple[Pattern, ...]:
@@ -91,21 +91,20 @@ def _patterns(classes) -> tuple[Pattern, ...]:
 
 
 EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
-CONDITION_PATTERNS = _patterns(n.CONDITION_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
-AMOUNT_PATTERNS = _patterns((n.Count, n.That, n.LevelStat))
-PLACE_PATTERNS = _patterns((n.PickPlace,))
 
 
 class Builder:
     """Builds the declarations of one file."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, text: str = ""):
+        self.slot_problem: Optional[Diagnostic] = None  # why an expression in a phrase's slot did not read
         self.path = path
         self.diags: list[Diagnostic] = []
         self.refs: list[Ref] = []
         self.scope = ""
-        self.in_for = 0  # depth of 'for each' blocks being built ('it' is a location only inside one)
+        self.in_for = 0  # depth of 'for each' blocks and event handlers being built ('it' means something)
+        self.expr = Expressions(path, text)
 
     # --- reporting --------------------------------------------------------------------------
     def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
@@ -144,6 +143,30 @@ class Builder:
                                prev.parts + line.parts)
         return out
 
+    # --- expressions (conditions, amounts, places, events: dsl/expr.py) ----------------------
+    def expression(self, start: str, parts: list, report: bool = True, refs: Optional[list[Ref]] = None,
+                   it_ok: bool = False) -> Any:
+        """The node of the expression made of these parts of a line, read with the grammar's start
+        rule ``start``; None (and, with ``report``, its diagnostic) when it cannot be read."""
+        if not parts:
+            return None
+        node, diags = self.expr.parse(start, parts[0].span, parts[-1].span)
+        found = [Ref(kind, name, span, self.scope) for kind, name, span in self.expr.refs]
+        its, self.expr.refs, self.expr.its = self.expr.its, [], []
+        if node is None:
+            if report:
+                self.diags.extend(diags)
+            elif diags and self.slot_problem is None:
+                self.slot_problem = diags[0]
+            return None
+        if its and not (self.in_for or it_ok):
+            for sp in its:
+                self.error(sp, "E204", "'it' means nothing here",
+                           "'it' is the location of a 'for each', the candidate of a place's 'where' and picks, "
+                           "or where the event of a 'when' or 'instead of' line happens")
+        (self.refs if refs is None else refs).extend(found)
+        return node
+
     # --- phrase matching --------------------------------------------------------------------
     def _slot(self, kind: str, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
         if kind == "int":
@@ -153,47 +176,41 @@ class Builder:
                 return True, atom.value
             if atom.kind == "name" and atom.value == "that":
                 return True, n.That(atom.span)
-            if atom.kind == "group":  # (count victims at here), (bloodlust spawn)
-                return self._group(AMOUNT_PATTERNS, atom, refs)
+            if atom.kind in ("name", "group"):  # fear, (count victims at here), (bloodlust spawn) …
+                node = self.expression("amount", [atom], report=False, refs=refs) if atom.kind == "group" else (
+                    self._word_amount(atom, refs))
+                return node is not None, node
             return False, None
-        if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search)
-            return self._group(PLACE_PATTERNS, atom, refs)
+        if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search) …
+            node = self.expression("place", [atom], report=False, refs=refs)
+            return node is not None, node
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
         if kind == "target":
             return (word in TARGETS, word)
-        if kind == "quantity":
-            return (word in QUANTITIES, word)
-        if kind == "countable":
-            return (word in COUNTABLES, word)
-        if kind == "pieces":
-            return (word in PIECES, word)
-        if kind == "where":
-            if word not in PLACE_SETS:
-                refs.append(Ref("tag", word, atom.span, self.scope))
-            return True, word
         if kind in ("killer", "minions", "enemies"):
             return (word == kind, word)
-        if kind == "loc" and word == "it" and not self.in_for:
-            self.error(atom.span, "E204", "'it' is a location only inside 'for each'",
-                       "write 'for each exit { … at it }', or name the location")
+        if kind == "loc":
+            if word == "it" and not self.in_for:
+                self.error(atom.span, "E204", "'it' means nothing here",
+                           "'it' is the location of a 'for each' (write 'for each exit { … at it }'), or where "
+                           "the event of a 'when' or 'instead of' line happens; or name the location")
+            elif word not in SPECIAL_LOCS:
+                refs.append(Ref("loc", word, atom.span, self.scope))
             return True, word
-        if kind in ("loc", "item", "mode", "minion", "tag", "pathtag", "token", "deck"):
+        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
             return True, word
         raise AssertionError(kind)
 
-    def _group(self, patterns, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
-        """A parenthesised slot value: the first of these phrase patterns its words match."""
-        inner = list(atom.items)
-        for pat in patterns:
-            node = self._match(pat, inner, atom.span, refs)
-            if node is not None:
-                return True, node
-        return False, None
+    def _word_amount(self, atom: Atom, refs: list[Ref]) -> Any:
+        """A one-word amount (fear, time, health, bloodlust, enemies …): only words that are one."""
+        if str(atom.value) not in ("fear", "time", "health", "bloodlust", "enemies", "killers", "exits", "spent"):
+            return None
+        return self.expression("amount", [atom], report=False, refs=refs)
 
     def _match(self, pat: Pattern, atoms: list[Atom], span: Span, out: Optional[list[Ref]] = None) -> Optional[object]:
         """Match atoms against one pattern; on success record its references (in ``out`` or on self)."""
@@ -204,11 +221,6 @@ class Builder:
             if isinstance(part, str):
                 if i >= len(atoms) or atoms[i].kind != "name" or atoms[i].value != part:
                     return None
-                if part in ("least", "most") and "op" in attrs.fields_dict(pat.cls):  # "at least" / "at most"
-                    values["op"] = "at-" + part
-                word_field = getattr(pat.cls, "WORDS", {}).get(part)
-                if word_field is not None:  # a literal word that sets a field ("fewest", "farthest")
-                    values[word_field[0]] = word_field[1]
                 i += 1
                 continue
             field, kind = part
@@ -222,7 +234,7 @@ class Builder:
             if kind == "cond":
                 if i >= len(atoms):
                     return None
-                cond = self.condition(atoms[i:], atoms[i].span, refs=refs)
+                cond = self.expression("condition", list(atoms[i:]), report=False, refs=refs)
                 if cond is None:
                     return None
                 values[field] = cond
@@ -263,25 +275,16 @@ class Builder:
     def _generic(atoms: list[Atom]) -> str:
         return " ".join("N" if a.kind == "number" else a.text() for a in atoms)
 
-    def condition(self, atoms: list[Atom], span: Span, report: bool = False,
-                  refs: Optional[list[Ref]] = None) -> Optional[n.Condition]:
-        for pat in CONDITION_PATTERNS:
-            node = self._match(pat, atoms, span, refs)
-            if isinstance(node, n.Condition):
-                return node
-        if report:
-            last = atoms[-1].span if atoms else span
-            if atoms and last.line == span.line:  # under the whole condition
-                span = Span(span.path, span.line, span.col, last.end_line, last.end_col)
-            self.error(span, "E208", f"unknown condition '{' '.join(a.text() for a in atoms)}'",
-                       self._best(CONDITION_PATTERNS, self._generic(atoms)))
-        return None
+    def condition(self, parts: list, report: bool = True, it_ok: bool = False) -> Optional[n.Condition]:
+        """A condition made of these parts of a line (atoms, and the blocks of ``all``/``any``)."""
+        node = self.expression("condition", parts, report=report, it_ok=it_ok)
+        return node if isinstance(node, n.Condition) else None
 
-    def rule(self, line: Line, atoms: list[Atom]) -> Optional[object]:
+    def rule(self, line: Line, atoms: list[Atom]) -> Optional[n.Rule]:
         for pat in RULE_PATTERNS:
             node = self._match(pat, atoms, line.span)
             if node is not None:
-                return node
+                return cast(n.Rule, node)
         self.error(line.span, "E207", f"unknown rule '{' '.join(a.text() for a in atoms)}'",
                    self._best(RULE_PATTERNS, self._generic(atoms)))
         return None
@@ -329,6 +332,7 @@ class Builder:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
                        "blocks follow if, mode, repeat, choose, roll, spend and for each")
             return None
+        self.slot_problem = None
         for pat in EFFECT_PATTERNS:
             node = self._match(pat, atoms, line.span)
             if node is not None:
@@ -337,33 +341,32 @@ class Builder:
                         self.error(a.span, "E209", f"'{line.text()}': {a.value} cannot be negative",
                                    "amounts and counts are 0 or more")
                 return node
+        problem, self.slot_problem = self.slot_problem, None
+        if problem is not None:  # the words fit a phrase but the expression in parentheses does not read
+            self.diags.append(problem)
+            return None
         self.error(line.span, "E207", f"unknown effect '{line.text()}'", self._best(EFFECT_PATTERNS, self._generic(atoms)))
         return None
 
     def _if(self, line: Line) -> Optional[n.If]:
+        """if CONDITION { … } [else { … }]: the condition is everything between 'if' and the block
+        before 'else' (or the last block); it may hold blocks of its own (all { … })."""
         parts = list(line.parts)
-        # if COND… { … } [else { … } | else if …]
-        i = 1
-        cond_atoms: list[Atom] = []
-        while i < len(parts):
-            part = parts[i]
-            if not isinstance(part, Atom):
-                break
-            cond_atoms.append(part)
-            i += 1
-        if i >= len(parts) or not cond_atoms:
+        else_at = next((i for i in range(len(parts) - 1, 1, -1)
+                        if _is_word(parts[i], "else")), -1)
+        then_at = else_at - 1 if else_at > 0 else len(parts) - 1
+        then_block = parts[then_at] if then_at >= 1 else None
+        if not isinstance(then_block, Block) or then_at < 2:
             self.error(line.span, "E202", "an 'if' needs a condition and a block", "write 'if fear at least 5 { … }'")
             return None
-        then_block = parts[i]
-        assert isinstance(then_block, Block)
-        cond = self.condition(cond_atoms, cond_atoms[0].span, report=True)
-        rest = parts[i + 1:]
         otherwise: tuple[n.Effect, ...] = ()
-        if rest:
-            if (len(rest) == 2 and isinstance(rest[0], Atom) and rest[0].value == "else" and isinstance(rest[1], Block)):
-                otherwise = self.effects(rest[1])
+        if else_at > 0:
+            rest = parts[else_at + 1:]
+            if len(rest) == 1 and isinstance(rest[0], Block):
+                otherwise = self.effects(rest[0])
             else:
                 self.error(line.span, "E202", "after an 'if' block only 'else { … }' may follow", "")
+        cond = self.condition(parts[1:then_at])
         if cond is None:
             return None
         return n.If(line.span, cond, self.effects(then_block), otherwise)
@@ -384,29 +387,22 @@ class Builder:
         return n.SpendTokens(line.span, str(words[2]), low, high, self.effects(blocks[0]))
 
     def _for_each(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.ForEach]:
-        # for each WHERE [except LOC] { … }
-        words = [a.value for a in atoms]
-        shape = (len(atoms) in (3, 5) and words[1] == "each" and atoms[2].kind == "name" and len(blocks) == 1
-                 and isinstance(line.parts[-1], Block) and (len(atoms) == 3 or words[3] == "except"))
-        if not shape:
+        """for each SET [with …] [where CONDITION] [except PLACE] { … }: a place's set and filters."""
+        parts = list(line.parts)
+        if (len(parts) < 4 or not isinstance(parts[1], Atom) or parts[1].value != "each"
+                or not isinstance(parts[-1], Block)):
             self.error(line.span, "E207", f"cannot read '{line.text()}'",
                        "write 'for each exit except killer-start { place 1 victims at it }'")
             return None
-        refs: list[Ref] = []
-        _ok, among = self._slot("where", atoms[2], refs)
-        skip: Any = ""
-        if len(atoms) == 5:
-            ok, skip = self._slot("loc", atoms[4], refs)
-            if not ok:
-                self.error(atoms[4].span, "E205", f"'{atoms[4].text()}' is not a location", "")
-                return None
-        self.refs.extend(refs)
+        among = self.expression("selector", parts[2:-1])
+        if not isinstance(among, n.Selector):
+            return None
         self.in_for += 1
         try:
-            body = self.effects(blocks[0])
+            body = self.effects(parts[-1])
         finally:
             self.in_for -= 1
-        return n.ForEach(line.span, str(among), body, skip)
+        return n.ForEach(line.span, among, body)
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
@@ -441,77 +437,83 @@ class Builder:
 
     # --- abilities (when / at / instead / rule / win / lose) --------------------------------
     def ability(self, line: Line, acc: dict, kind: str = "") -> bool:
-        """Handle a trigger, replacement, rule or end condition line (in a ``kind`` block); False
-        if it is none."""
+        """Handle a trigger, replacement, modification, rule or end condition line (in a ``kind``
+        block); False if it is none."""
         head = line.head()
+        parts = list(line.parts)
         atoms = line.words()
-        blocks = [p for p in line.parts if isinstance(p, Block)]
         words = [str(a.value) for a in atoms]
         if head == "rule":
-            node = self.rule(line, atoms[1:])
+            cut = next((i for i, p in enumerate(parts) if isinstance(p, Atom) and p.value == "while"), len(parts))
+            rule_atoms = [p for p in parts[1:cut] if isinstance(p, Atom)]
+            node = self.rule(line, rule_atoms)
+            if node is not None and cut < len(parts):  # rule … while CONDITION
+                cond = self.condition(parts[cut + 1:])
+                node = attrs.evolve(cast(Any, node), cond=cond) if cond is not None else None
             if node is not None:
                 acc.setdefault("rules", []).append(node)
             return True
         if head in ("win", "lose") and len(words) > 2 and words[1] == "when":
             reason = ""
-            if atoms[-1].kind == "string":  # win when … "why, in the end report"
-                reason = str(atoms[-1].value)
-                atoms = atoms[:-1]
-            cond = self.condition(atoms[2:], atoms[2].span, report=True) if len(atoms) > 2 else None
+            if isinstance(parts[-1], Atom) and parts[-1].kind == "string":  # win when … "why, in the end report"
+                reason = str(parts[-1].value)
+                parts = parts[:-1]
+            cond = self.condition(parts[2:]) if len(parts) > 2 else None
             if cond is not None:
                 acc.setdefault("ends", []).append(n.EndCondition(line.span, head, cond, reason))
             return True
-        if head == "instead":
-            event = " ".join(words[2:]) if len(words) > 2 and words[1] == "of" else ""
-            key = {"bloodlust rises": "bloodlust-rises", "victim dies": "victim-dies", "fg loses time": "fg-loses-time"}
-            if event not in key or len(blocks) != 1:
-                self.unknown(line.span, "E201", "replacement", event or line.text(), key)
-                return True
-            acc.setdefault("replacements", []).append(n.Replacement(line.span, key[event], self.effects(blocks[0])))
+        if head in MODIFIERS:
+            got = self.expression("modification", parts, it_ok=True)
+            if got is not None:
+                how, event, amount, cond = got
+                acc.setdefault("modifications", []).append(n.Modification(line.span, event, how, amount, cond))
             return True
-        if head in ("when", "at") and len(blocks) == 1:
-            trig = self._trigger_event(line, words)
-            if trig is not None:
-                event, arg = trig
-                where = FIRES_ONLY_IN.get(event)
-                if where is not None and kind and kind not in where[0]:
-                    words_span = Span(self.path, atoms[0].span.line, atoms[0].span.col, atoms[-1].span.end_line,
-                                      atoms[-1].span.end_col)
-                    what = kind.replace("_", " ")
-                    what = ("an " if what[0] in "aeiou" else "a ") + what
-                    self.diags.append(Diagnostic(words_span, "W201", f"'{' '.join(words)}' never fires in {what}",
-                                                 f"it fires only {where[1]}", severity="warning"))
-                acc.setdefault("triggers", []).append(n.Trigger(line.span, event, arg, self.effects(blocks[0])))
+        body = parts[-1] if isinstance(parts[-1], Block) else None
+        if head == "instead" and body is not None and len(parts) > 3 and words[1] == "of":
+            got = self.expression("trigger_head", parts[2:-1], it_ok=True)
+            if got is not None:
+                event, cond = got
+                acc.setdefault("replacements", []).append(
+                    n.Replacement(line.span, event, cond, self._handler(body)))
+            return True
+        if head in ("when", "at") and body is not None and len(parts) > 2:
+            got = self.expression("trigger_head", parts[1:-1], it_ok=True)
+            if got is None:
+                return True
+            event, cond = got
+            if head == "at" and not isinstance(event, n.PhaseEvent):
+                self.error(parts[1].span, "E201", f"'at {words[1]} …': 'at' takes the start or end of a phase",
+                           "write 'at start of upkeep { … }', or 'when EVENT { … }'")
+                return True
+            own = event.how if isinstance(event, n.OwnEvent) else ""
+            where = FIRES_ONLY_IN.get(own)
+            if where is not None and kind and kind not in where[0]:
+                words_span = Span(self.path, atoms[0].span.line, atoms[0].span.col, atoms[-1].span.end_line,
+                                  atoms[-1].span.end_col)
+                what = kind.replace("_", " ")
+                what = ("an " if what[0] in "aeiou" else "a ") + what
+                self.diags.append(Diagnostic(words_span, "W201", f"'{' '.join(words)}' never fires in {what}",
+                                             f"it fires only {where[1]}", severity="warning"))
+            acc.setdefault("triggers", []).append(n.Trigger(line.span, event, cond, self._handler(body)))
+            return True
+        if head in ("when", "at", "instead"):
+            self.error(line.span, "E201", f"'{line.text()}' needs a block", f"write '{line.text()} {{ … }}'")
             return True
         return False
 
-    def _trigger_event(self, line: Line, words: list[str]) -> Optional[tuple[str, str]]:
-        rest = " ".join(words[1:])
-        if words[0] == "when":
-            simple = {"revealed": "revealed", "gained": "gained", "drawn": "drawn", "victim dies": "victim-dies",
-                      "fg leaves": "fg-leaves", "game starts": "game-starts", "killer forms": "killer-forms",
-                      "killer kills": "killer-kills"}
-            if rest in simple:
-                return simple[rest], ""
-            if len(words) == 4 and words[1:3] == ["fg", "enters"]:
-                atom = line.words()[3]
-                self.refs.append(Ref("loc", words[3], atom.span, self.scope))
-                return "fg-enters", words[3]
-            self.unknown(line.span, "E201", "trigger", rest, list(simple) + ["fg enters LOC"])
-            return None
-        if len(words) == 4 and words[1] in ("start", "end") and words[2] == "of":
-            if words[3] in PHASES:
-                return f"{words[1]}:{words[3]}", ""
-            self.unknown(line.words()[3].span, "E204", "phase", words[3], PHASES)
-            return None
-        self.error(line.span, "E201", f"unknown trigger '{' '.join(words)}'", "write 'at start of upkeep { … }'")
-        return None
+    def _handler(self, block: Block) -> tuple[n.Effect, ...]:
+        """The block of a 'when' or 'instead of' line: 'it' is where its event happens."""
+        self.in_for += 1
+        try:
+            return self.effects(block)
+        finally:
+            self.in_for -= 1
 
     @staticmethod
     def abilities(acc: dict) -> n.Abilities:
         return n.Abilities(
             tuple(acc.get("triggers", ())), tuple(acc.get("replacements", ())),
-            tuple(acc.get("rules", ())), tuple(acc.get("ends", ())),
+            tuple(acc.get("rules", ())), tuple(acc.get("ends", ())), tuple(acc.get("modifications", ())),
         )
 
     # --- small value readers ----------------------------------------------------------------
@@ -548,6 +550,12 @@ class Builder:
         return blocks[0]
 
 
+def _own(ab: n.Abilities, how: str) -> tuple[tuple[n.Trigger, ...], n.Abilities]:
+    """The triggers on the card's own event (``when revealed`` / ``drawn``), and the abilities without them."""
+    mine = tuple(t for t in ab.triggers if isinstance(t.event, n.OwnEvent) and t.event.how == how)
+    return mine, attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t not in mine))
+
+
 # --- declaration readers --------------------------------------------------------------------
 Reader = Callable[[Builder, Line, dict], None]
 
@@ -566,18 +574,18 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     seen: dict[str, Span] = {}
     repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
-                  "card", "tokens", "when", "at", "instead", "win", "lose"}
+                  "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
             b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
             continue
-        if abilities and head in ("when", "at", "instead", "rule", "win", "lose"):
+        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS):
             if b.ability(line, acc, kind):
                 continue
         reader = readers.get(head)
         if reader is None:
-            allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose"] if abilities else [])
+            allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
             b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
         if head in seen and head not in repeatable:
@@ -872,11 +880,10 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
 def _read_action(b: Builder, line: Line, acc: dict) -> None:
     """action ID { name "…"; if CONDITION; time N | free; effect { … } }"""
     def cond(b: Builder, l: Line, s: dict) -> None:
-        atoms = l.words()[1:]
-        if not atoms or len(l.parts) != len(atoms) + 1:
-            b.error(l.span, "E205", "write 'if CONDITION' (no block) in an action", "")
+        if len(l.parts) < 2:
+            b.error(l.span, "E205", "write 'if CONDITION' in an action", "")
             return
-        c = b.condition(atoms, atoms[0].span, report=True)
+        c = b.condition(list(l.parts[1:]))
         if c is not None:
             s["cond"] = c
 
@@ -967,8 +974,7 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             return
         fid, sub = got
         ab = b.abilities(sub)
-        on_reveal = tuple(t for t in ab.triggers if t.event == "revealed")
-        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "revealed"))
+        on_reveal, ab = _own(ab, "revealed")
         for key in ("back", "face"):
             if key not in sub:
                 b.error(line.span, "E202", f"this finale has no '{key}' block", f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
@@ -982,8 +988,7 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             return
         did, sub = got
         ab = b.abilities(sub)
-        on_reveal = tuple(t for t in ab.triggers if t.event == "revealed")
-        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "revealed"))
+        on_reveal, ab = _own(ab, "revealed")
         acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did), sub.get("legendary", False),
                                                              tuple(e for t in on_reveal for e in t.body), ab))
 
@@ -1094,7 +1099,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
             if atoms[2].value != "when" or len(atoms) < 4:
                 b.error(line.span, "E205", "write 'link TAG when CONDITION { followers 0 }'", "")
                 return
-            cond = b.condition(atoms[3:], atoms[3].span, report=True)
+            cond = b.condition(list(line.parts[3:len(line.parts) - (1 if blocks else 0)]))
         b.refs.append(Ref("tag", str(atoms[1].value), atoms[1].span, sid))
         followers = -1
         if blocks:
@@ -1159,8 +1164,8 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
             return
         eid, sub = got
         ab = b.abilities(sub)
-        drawn = tuple(e for t in ab.triggers if t.event == "drawn" for e in t.body)
-        ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "drawn"))
+        drawn_triggers, ab = _own(ab, "drawn")
+        drawn = tuple(e for t in drawn_triggers for e in t.body)
         acc.setdefault("events", []).append(n.EventCard(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
                                                     sub.get("effect", ()) + drawn, ab))
 
@@ -1303,9 +1308,9 @@ def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:
 TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion", "pack")
 
 
-def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
-    """Build every declaration in a parsed file."""
-    b = Builder(path)
+def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagnostic]]:
+    """Build every declaration in a parsed file (``text``: its source, which expressions are read from)."""
+    b = Builder(path, text)
     decls: list = []
     decl: Optional[n.Decl]
     for line in b.rejoin(lines):

@@ -413,6 +413,45 @@ scenario tiny-woods {
         "a card in it: success { gain item lucky-lantern }   (declared by the pack 'more-items')",
         "pack night-terrors { name \"Night Terrors\"; depends core more-items }", lang="text"),
     ErrorInfo(
+        "E213", "a form of another slot type",
+        "Every slot takes one type of expression: a condition (after if, when … if, while, win when), "
+        "an amount (a number in parentheses), a place (a location, or a selector in parentheses), an "
+        "event (after when, instead of, reduce …) or a piece. The text reads as an expression of "
+        "another type; the message names both and the hint lists what the slot takes.",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { if count victims at here { heal 1 } }
+}
+""",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { if count victims at here at least 1 { heal 1 } }
+}
+"""),
+    ErrorInfo(
+        "E214", "an amount or a place that cannot be read",
+        "An amount or a place in parentheses (or the set of a 'for each') does not read as one: a word "
+        "is not expected where it stands. The error points at the word; the hint names the nearest "
+        "word expected there, or what may come.",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { lose (count victims near here) time }
+}
+""",
+        """\
+card brood {
+  name "Brood"
+  cost 1
+  success { lose (count victims at here) time }
+}
+"""),
+    ErrorInfo(
         "W201", "a trigger that can never fire here",
         "A warning: the trigger is fine, but nothing ever fires it where it stands. 'when gained' "
         "fires only on an item; 'when revealed' only on a finale or a dark power; 'when drawn' only "

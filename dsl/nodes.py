@@ -71,6 +71,12 @@ class Event(Node):
     __slots__ = ()
 
 
+class Piece(Node):
+    """What an event happens to: the Final Girl, a killer body, a victim, a minion (of a kind)."""
+
+    __slots__ = ()
+
+
 class Rule(Node):
     """A static rule (``rule …``): queried while its source is in play."""
 
@@ -83,7 +89,7 @@ class Decl(Node):
     __slots__ = ()
 
 
-FAMILIES: tuple[type, ...] = (Effect, Condition, Amount, Place, Event, Rule, Decl)
+FAMILIES: tuple[type, ...] = (Effect, Condition, Amount, Place, Event, Piece, Rule, Decl)
 
 
 def snake(name: str) -> str:
@@ -151,65 +157,129 @@ def walk(root: Any) -> Iterator[Any]:
         todo.extend(list(children(node))[::-1])
 
 
-# --- amounts --------------------------------------------------------------------------------
+# --- amounts: numbers worked out as their effect resolves (grammar: amount) -----------------------
+Loc = Union[str, "Place"]  # a location id, a special name (here, fg, it, killer-location, …) or a place node
+Num = Union[int, "Amount"]  # a number, or an amount node worked out as the effect resolves
+
+COUNTABLES = ("victims", "dead", "rescued", "minions", "killers", "enemies", "exits", "items", "spent",
+              "tokens", "collected", "cards", "minion")
+
+
 @attrs.frozen
 class Count(Amount):
+    """``count WHAT [at PLACE]``: victims (on the board), the dead, the rescued, minions (of every
+    kind, or ``count KIND`` of one), killer bodies, enemies (both), exits, items held, tokens spent
+    (inside a spend block), ``tokens T`` on the board, ``collected T`` by the Final Girl,
+    ``cards in DECK`` still in a named deck. ``at PLACE`` counts only what stands there."""
+
     span: Span
-    what: str  # victims | minions | dead | rescued
-    loc: Loc
-    minus: int = 0
-    PHRASES: ClassVar = (
-        "count {what:countable} at {loc:loc}",
-        "count {what:countable} at {loc:loc} minus {minus:int}",
-    )
+    what: str  # one of COUNTABLES
+    kind: str = ""  # the minion kind, token type or deck id, for those that take one
+    where: Loc = ""  # "" = the whole board
+
+
+@attrs.frozen
+class Quantity(Amount):
+    """The current value of a number of the game: fear, time, health (the Final Girl's), bloodlust
+    (the level, from 1), ``killer health`` (the body an event or trigger is about, else the killer)."""
+
+    span: Span
+    what: str  # fear | time | health | bloodlust | killer-health
 
 
 @attrs.frozen
 class That(Amount):
-    """The amount of the event being replaced (in ``instead of`` blocks)."""
+    """The number of the event being answered: the damage, the time, the bloodlust… (``when`` and
+    ``instead of`` blocks; 0 elsewhere)."""
 
     span: Span
-    PHRASES: ClassVar = ("that",)
 
 
 @attrs.frozen
 class LevelStat(Amount):
-    """A number printed on the current bloodlust level besides move and damage (``level … spawn 2``);
-    0 where the level does not print it (K6.3: how many minions a spawn places)."""
+    """A number printed on the current bloodlust level (``level move 1 damage 1 spawn 2``):
+    ``bloodlust move``, ``bloodlust damage``, or any other it prints; 0 where it prints none (K6.3)."""
 
     span: Span
     stat: str
-    PHRASES: ClassVar = ("bloodlust {stat:name}",)
 
 
-# --- places: a location picked by a rule, written in parentheses where a location goes -------
 @attrs.frozen
-class PickPlace(Place):
-    """A location chosen when the effect resolves, among the exits, the search locations, every
-    location (``any``) or those with a tag: the one with the fewest minions of a kind (ties by
-    distance from the Final Girl, then board order; K6.3), or the one the player picks (K6.1).
-    Inside a repeated effect (``spawn 3 …``) it is chosen again for each piece."""
+class Distance(Amount):
+    """``distance from PLACE to PLACE``: the fewest moves along the paths the Final Girl may use."""
 
     span: Span
-    how: str  # fewest | chosen
-    among: str  # exit | search | any | a location tag
-    minion: str = ""
-    tie: str = ""  # "" (board order) | farthest | nearest: distance from the Final Girl
-    PHRASES: ClassVar = (
-        "{among:where} with fewest {minion:minion}",
-        "{among:where} with fewest {minion:minion} farthest from fg",
-        "{among:where} with fewest {minion:minion} nearest to fg",
-        "chosen {among:where}",
-    )
-    # literal words of a phrase that set a field (see build.Builder._match)
-    WORDS: ClassVar = {"fewest": ("how", "fewest"), "chosen": ("how", "chosen"),
-                       "farthest": ("tie", "farthest"), "nearest": ("tie", "nearest")}
+    a: Loc
+    b: Loc
 
 
-Loc = Union[str, Place]  # a location id, a special name (here, killer-location, …) or a place node
+@attrs.frozen
+class Arith(Amount):
+    """``A plus B``, ``A minus B`` (never below 0: amounts count things)."""
+
+    span: Span
+    op: str  # plus | minus
+    a: Num
+    b: Num
 
 
-Num = Union[int, Amount]  # a number, or an amount node worked out as the effect resolves
+@attrs.frozen
+class MinMax(Amount):
+    """``min of A and B``, ``max of A and B``."""
+
+    span: Span
+    fn: str  # min | max
+    a: Num
+    b: Num
+
+
+# --- places: a location picked as the effect resolves (grammar: place, selector) ----------------
+@attrs.frozen
+class Locations(Decl):
+    """The set a selector picks from: ``any`` location, ``exit``, ``search``, a TAG, ``adjacent to
+    PLACE``, ``within N of PLACE`` (along the paths the Final Girl may use)."""
+
+    span: Span
+    kind: str  # any | exit | search | tag | adjacent | within
+    tag: str = ""
+    near: Loc = ""
+    n: Num = 0
+
+
+@attrs.frozen
+class Holding(Decl):
+    """``with victims`` / ``with minions`` / ``with killer`` / ``with enemies`` / ``with token T``:
+    only the locations holding such a piece."""
+
+    span: Span
+    what: str  # victims | minions | killer | enemies | token
+    token: str = ""
+
+
+@attrs.frozen
+class Pick(Decl):
+    """How a selector picks among what is left: ``nearest to PLACE``, ``farthest from PLACE``,
+    ``with most X`` / ``with fewest X`` (an amount, or what a countable counts at each candidate),
+    ``random``, ``chosen`` by the player. Later picks break the ties of earlier ones; board order last."""
+
+    span: Span
+    how: str  # nearest | farthest | most | fewest | random | chosen
+    place: Loc = ""
+    n: Num = 0
+
+
+@attrs.frozen
+class Selector(Place):
+    """``(LOCATIONS [with …] [where CONDITION] [PICK [then PICK]…] [except PLACE])``: a location chosen
+    when its effect resolves; inside ``where`` and the picks ``it`` is the candidate. In ``spawn N …``
+    it is chosen again for each piece; ``for each`` goes over every candidate, in board order."""
+
+    span: Span
+    among: Locations
+    holding: tuple[Holding, ...] = ()
+    where: Optional["Condition"] = None
+    picks: tuple[Pick, ...] = ()
+    skip: Loc = ""
 
 
 # --- effects --------------------------------------------------------------------------------
@@ -279,16 +349,16 @@ class PreventDamage(Effect):
 @attrs.frozen
 class SearchTake(Effect):
     span: Span
-    n: int
-    PHRASES: ClassVar = ("search take {n:int}",)
+    n: Num
+    PHRASES: ClassVar = ("search take {n:amount}",)
 
 
 @attrs.frozen
 class SearchLook(Effect):
     span: Span
-    n: int
-    keep: int
-    PHRASES: ClassVar = ("search look {n:int} keep {keep:int}",)
+    n: Num
+    keep: Num
+    PHRASES: ClassVar = ("search look {n:amount} keep {keep:amount}",)
 
 
 @attrs.frozen
@@ -338,12 +408,12 @@ class Hunt(Effect):
     span: Span
     who: str  # killer | minions | enemies
     target: str  # fg | victims | fg-or-victims
-    moves: int
-    attacks: int
+    moves: Num
+    attacks: Num
     PHRASES: ClassVar = (
-        "{who:killer} hunts {target:target} moves {moves:int} attacks {attacks:int}",
-        "{who:minions} hunt {target:target} moves {moves:int} attacks {attacks:int}",
-        "{who:enemies} hunt {target:target} moves {moves:int} attacks {attacks:int}",
+        "{who:killer} hunts {target:target} moves {moves:amount} attacks {attacks:amount}",
+        "{who:minions} hunt {target:target} moves {moves:amount} attacks {attacks:amount}",
+        "{who:enemies} hunt {target:target} moves {moves:amount} attacks {attacks:amount}",
     )
 
 
@@ -607,14 +677,12 @@ class FormKillers(Effect):
 
 @attrs.frozen
 class ForEach(Control):
-    """Run a block once for each location among the exits, search locations, every location
-    (``any``) or a tag, in board order, skipping one location if asked; ``it`` is that location."""
+    """``for each SELECTOR { … }``: the block once for each location of a selector (its set, its
+    ``with`` and ``where`` parts, less its ``except``), in board order; ``it`` is that location."""
 
     span: Span
-    among: str
+    among: Selector
     body: tuple[Effect, ...]
-    skip: Loc = ""
-
 
 
 EFFECT_NODES: tuple[type, ...] = (
@@ -628,73 +696,67 @@ EFFECT_NODES: tuple[type, ...] = (
 CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach)
 
 
-# --- conditions -----------------------------------------------------------------------------
+# --- conditions (grammar: condition) --------------------------------------------------------------
 @attrs.frozen
-class Compare(Condition):
+class AllOf(Condition):
+    """``all { A; B; … }``: every one holds."""
+
     span: Span
-    quantity: str  # fear | time | health | bloodlust
-    op: str  # at-least | at-most
-    n: int
-    PHRASES: ClassVar = (
-        "{quantity:quantity} at least {n:int}",
-        "{quantity:quantity} at most {n:int}",
-    )
+    conds: tuple[Condition, ...]
 
 
 @attrs.frozen
-class FgAt(Condition):
+class AnyOf(Condition):
+    """``any { A; B; … }``: at least one holds."""
+
     span: Span
-    loc: Loc
-    PHRASES: ClassVar = ("fg at {loc:loc}",)
-
-
-@attrs.frozen
-class FgAtTag(Condition):
-    span: Span
-    tag: str
-    PHRASES: ClassVar = ("fg at tag {tag:tag}",)
-
-
-@attrs.frozen
-class VictimsAt(Condition):
-    span: Span
-    loc: Loc
-    PHRASES: ClassVar = ("victims at {loc:loc}",)
-
-
-@attrs.frozen
-class KillerAt(Condition):
-    span: Span
-    loc: Loc
-    PHRASES: ClassVar = ("killer at {loc:loc}",)
-
-
-@attrs.frozen
-class FlagSet(Condition):
-    span: Span
-    flag: str
-    PHRASES: ClassVar = ("flag {flag:name}",)
-
-
-@attrs.frozen
-class InMode(Condition):
-    span: Span
-    mode: str
-    PHRASES: ClassVar = ("mode {mode:mode}",)
-
-
-@attrs.frozen
-class HasItem(Condition):
-    span: Span
-    item: str
-    PHRASES: ClassVar = ("has item {item:item}",)
+    conds: tuple[Condition, ...]
 
 
 @attrs.frozen
 class Not(Condition):
     span: Span
     cond: Condition
-    PHRASES: ClassVar = ("not {cond:cond}",)
+
+
+@attrs.frozen
+class Compare(Condition):
+    """``AMOUNT at least AMOUNT`` (``at most``, ``is``, ``more than``, ``less than``)."""
+
+    span: Span
+    left: Num
+    op: str  # at-least | at-most | is | more-than | less-than
+    right: Num
+
+
+@attrs.frozen
+class FgAt(Condition):
+    span: Span
+    loc: Loc
+
+
+@attrs.frozen
+class FgAtTag(Condition):
+    span: Span
+    tag: str
+
+
+@attrs.frozen
+class VictimsAt(Condition):
+    span: Span
+    loc: Loc
+
+
+@attrs.frozen
+class KillerAt(Condition):
+    span: Span
+    loc: Loc
+
+
+@attrs.frozen
+class MinionsAt(Condition):
+    span: Span
+    loc: Loc
 
 
 @attrs.frozen
@@ -702,22 +764,24 @@ class TokenAt(Condition):
     span: Span
     token: str
     loc: Loc
-    PHRASES: ClassVar = ("token {token:token} at {loc:loc}",)
 
 
 @attrs.frozen
-class CollectedAtLeast(Condition):
+class FlagSet(Condition):
     span: Span
-    token: str
-    n: int
-    PHRASES: ClassVar = ("collected {token:token} at least {n:int}",)
+    flag: str
 
 
 @attrs.frozen
-class SpentAtLeast(Condition):
+class InMode(Condition):
     span: Span
-    n: int
-    PHRASES: ClassVar = ("spent at least {n:int}",)
+    mode: str
+
+
+@attrs.frozen
+class HasItem(Condition):
+    span: Span
+    item: str
 
 
 @attrs.frozen
@@ -726,60 +790,54 @@ class SpentCovers(Condition):
 
     span: Span
     kinds: tuple[str, ...]
-    PHRASES: ClassVar = ("spent covers {kinds:names}",)
 
 
 @attrs.frozen
-class VictimsLeft(Condition):
-    """How many victims are still on the board (not dead, not rescued)."""
+class PlaceIs(Condition):
+    """``PLACE is exit`` / ``PLACE is search``."""
 
     span: Span
-    op: str  # at-least | at-most
-    n: int
-    PHRASES: ClassVar = (
-        "victims left at least {n:int}",
-        "victims left at most {n:int}",
-    )
+    place: Loc
+    kind: str  # exit | search
 
 
 @attrs.frozen
-class KillerHealth(Condition):
-    """The health of the killer (with several bodies, the one nearest the Final Girl: K6.7 default)."""
+class HasTag(Condition):
+    """``PLACE has tag TAG``."""
 
     span: Span
-    op: str  # at-least | at-most
-    n: int
-    PHRASES: ClassVar = (
-        "killer health at least {n:int}",
-        "killer health at most {n:int}",
-    )
+    place: Loc
+    tag: str
 
 
 @attrs.frozen
-class PiecesCount(Condition):
-    """How many enemies (minions and killers) or killer bodies are on the board, or how many exits
-    the map has (K6.1's one-exit setup, K6.2's win and loss)."""
+class SamePlace(Condition):
+    """``PLACE is PLACE``: the two name one location."""
 
     span: Span
-    what: str  # enemies | killers | exits
-    op: str  # at-least | at-most
-    n: int
-    PHRASES: ClassVar = (
-        "{what:pieces} at least {n:int}",
-        "{what:pieces} at most {n:int}",
-    )
+    a: Loc
+    b: Loc
 
 
 @attrs.frozen
-class MinionsAt(Condition):
+class Within(Condition):
+    """``fg within N of PLACE`` / ``killer within N of PLACE``: at most N moves away along the
+    paths that piece may use (the killer: any living body on the board)."""
+
     span: Span
-    loc: Loc
-    PHRASES: ClassVar = ("minions at {loc:loc}",)
+    mover: str  # fg | killer
+    n: Num
+    place: Loc
 
 
-CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth,
-                                     PiecesCount, Not)
+@attrs.frozen
+class CauseIs(Condition):
+    """``the cause is a kill`` (``the killer``, ``a minion``, ``another cause``): why the event being
+    answered happened (bloodlust rises: from a victim's death, by a killer body, by a minion, or
+    not from a death)."""
+
+    span: Span
+    cause: str  # kill | killer | minion | other
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
@@ -787,12 +845,14 @@ CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt
 class DiceModifier(Rule):
     span: Span
     n: int
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("dice {n:int}",)
 
 
 @attrs.frozen
 class AllModes(Rule):
     span: Span
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("all modes",)
 
 
@@ -801,6 +861,7 @@ class FollowerLimit(Rule):
     span: Span
     n: int
     tag: str
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("followers at most {n:int} across {tag:pathtag}",)
 
 
@@ -808,6 +869,7 @@ class FollowerLimit(Rule):
 class EnemiesCannotCross(Rule):
     span: Span
     tag: str
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("enemies cannot cross {tag:pathtag}",)
 
 
@@ -815,6 +877,7 @@ class EnemiesCannotCross(Rule):
 class DamageTaken(Rule):
     span: Span
     n: int
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("damage taken {n:int}",)
 
 
@@ -823,6 +886,7 @@ class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
     span: Span
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("no health cap",)
 
 
@@ -832,6 +896,7 @@ class StatusStopsMoves(Rule):
 
     span: Span
     status: str
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("enemies with status {status:name} do not move",)
 
 
@@ -842,6 +907,7 @@ class KillersAbsorb(Rule):
 
     span: Span
     minion: str
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("killers absorb {minion:minion}",)
 
 
@@ -851,6 +917,7 @@ class KillsMayHitKillers(Rule):
 
     span: Span
     minion: str
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
     PHRASES: ClassVar = ("killing {minion:minion} may damage killers",)
 
 
@@ -858,21 +925,133 @@ RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCa
                                 StatusStopsMoves, KillersAbsorb, KillsMayHitKillers)
 
 
-# --- triggers, replacements, state-based checks ---------------------------------------------
+# --- pieces (grammar: piece) ---------------------------------------------------------------------
+@attrs.frozen
+class PieceRef(Piece):
+    """``fg``, ``the killer`` (any killer body), ``a victim``, ``a minion`` (any kind) or ``a KIND``,
+    ``an enemy`` (a minion or a killer body)."""
+
+    span: Span
+    kind: str  # fg | killer | victim | minion | enemy
+    minion: str = ""  # the kind of minion, for kind minion
+
+
+# --- events (grammar: event): what triggers, replacements and modifications answer ----------------
+@attrs.frozen
+class PieceEvent(Event):
+    """``PIECE takes damage`` / ``loses health`` / ``would be defeated`` / ``dies`` / ``kills`` /
+    ``forms`` / ``moves`` / ``gains time`` / ``loses time`` / ``enters PLACE`` / ``leaves [PLACE]`` /
+    ``crosses TAG``. Its number (``that``) is the damage, health or time; ``it`` is where it happens."""
+
+    span: Span
+    piece: PieceRef
+    what: str  # takes-damage | loses-health | would-be-defeated | dies | kills | forms | moves | gains-time |
+    #            loses-time | enters | leaves | crosses
+    place: Loc = ""  # enters / leaves: the location or set ("" for leaves: anywhere)
+    tag: str = ""  # crosses: the path tag
+
+
+@attrs.frozen
+class PhaseEvent(Event):
+    """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``)."""
+
+    span: Span
+    edge: str  # start | end
+    phase: str
+
+
+@attrs.frozen
+class BloodlustRises(Event):
+    """``bloodlust rises [from a kill | from the killer | from a minion | from another cause]``:
+    its number is the rise."""
+
+    span: Span
+    cause: str = ""  # "" any | kill | killer | minion | other
+
+
+@attrs.frozen
+class FearChanges(Event):
+    """``fear rises`` / ``fear falls``: its number is the change."""
+
+    span: Span
+    how: str  # rises | falls
+
+
+@attrs.frozen
+class TokenEvent(Event):
+    """``token T is placed`` / ``removed`` / ``spent``."""
+
+    span: Span
+    token: str
+    how: str  # placed | removed | spent
+
+
+@attrs.frozen
+class ItemEvent(Event):
+    """``item ID is gained`` / ``used`` / ``discarded``; ``an item is …`` for any."""
+
+    span: Span
+    item: str  # "" = any item
+    how: str  # gained | used | discarded
+
+
+@attrs.frozen
+class CardEvent(Event):
+    """``card is drawn`` / ``card is revealed`` (any card: a terror card, an event, a finale …);
+    ``card DECK is drawn`` for a card of a named deck."""
+
+    span: Span
+    how: str  # drawn | revealed
+    deck: str = ""  # "" = any card
+
+
+@attrs.frozen
+class OwnEvent(Event):
+    """``revealed`` (a finale or a dark power, as it is revealed), ``drawn`` (an event card, as it is
+    drawn), ``gained`` (an item, as the Final Girl gains it): the card the line stands on."""
+
+    span: Span
+    how: str  # revealed | drawn | gained
+
+
+@attrs.frozen
+class GameStarts(Event):
+    """``game starts``: at setup, before the first Action phase."""
+
+    span: Span
+
+
+# --- triggers, replacements, modifications, state-based checks -----------------------------
 @attrs.frozen
 class Trigger(Decl):
+    """``when EVENT [if CONDITION] { … }`` (``at start of PHASE { … }``): after the event."""
+
     span: Span
-    # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
-    event: str
-    arg: str
+    event: Event
+    cond: Optional[Condition]
     body: tuple[Effect, ...]
 
 
 @attrs.frozen
 class Replacement(Decl):
+    """``instead of EVENT [if CONDITION] { … }``: the event does not happen; the block does."""
+
     span: Span
-    event: str  # bloodlust-rises | victim-dies | fg-loses-time
+    event: Event
+    cond: Optional[Condition]
     body: tuple[Effect, ...]
+
+
+@attrs.frozen
+class Modification(Decl):
+    """``reduce EVENT by N`` / ``increase EVENT by N`` / ``limit EVENT to at most N`` (``at least``) /
+    ``prevent EVENT``, each ``[while CONDITION]``: changes the event's number before it happens."""
+
+    span: Span
+    event: Event
+    how: str  # reduce | increase | at-most | at-least | prevent
+    n: Num
+    cond: Optional[Condition]
 
 
 @attrs.frozen
@@ -891,9 +1070,10 @@ class Abilities(Decl):
     replacements: tuple[Replacement, ...] = ()
     rules: tuple[Rule, ...] = ()
     ends: tuple[EndCondition, ...] = ()
+    modifications: tuple[Modification, ...] = ()
 
     def __bool__(self) -> bool:
-        return bool(self.triggers or self.replacements or self.rules or self.ends)
+        return bool(self.triggers or self.replacements or self.rules or self.ends or self.modifications)
 
 
 NO_ABILITIES = Abilities()

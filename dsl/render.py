@@ -75,7 +75,7 @@ class Names:
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
             return _clause(loc, self)
-        if loc == "here":
+        if loc == "here" or loc == "fg":
             return "your location"
         if loc == "killer-location":
             return "the killer's location"
@@ -171,34 +171,113 @@ def _amt(a: Any, r: Names, template: str, singular: Optional[str] = None) -> str
     return text.format(n=_num(a)) + _where(a, r)
 
 
+_COUNTED = {"victims": ("victim", "victims"), "dead": ("dead victim", "dead victims"),
+            "rescued": ("rescued victim", "rescued victims"), "minions": ("minion", "minions"),
+            "killers": ("killer", "killers"), "enemies": ("enemy", "enemies"), "exits": ("exit", "exits"),
+            "items": ("item you hold", "items you hold"), "spent": ("token spent", "tokens spent")}
+
+
+def _counted(node: n.Count, r: Names) -> str:
+    """What a count counts, in the plural: "victims", "Walker minions", "lamp tokens"."""
+    if node.what == "minion":
+        return f"{r.minion(node.kind)} minions"
+    if node.what == "tokens":
+        return f"{r.token(node.kind)} tokens"
+    if node.what == "collected":
+        return f"{r.token(node.kind)} tokens you have collected"
+    if node.what == "cards":
+        return f"cards left in the {r.deck(node.kind)} deck"
+    return _COUNTED[node.what][1]
+
+
 def _render_count(node: n.Count, r: Names) -> str:
-    what = {"victims": f"the number of victims at {r.loc(node.loc)}",
-            "minions": f"the number of minions at {r.loc(node.loc)}",
-            "dead": "the number of dead victims", "rescued": "the number of rescued victims"}[node.what]
-    return what + (f" minus {node.minus}" if node.minus else "")
+    where = {"": "", "it": " there"}.get(node.where if isinstance(node.where, str) else "-", None)
+    if where is None:
+        where = f" at {r.loc(node.where)}"
+    return f"the number of {_counted(node, r)}{where}"
+
+
+_QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level",
+             "killer-health": "the killer's health"}
+
+
+def _render_quantity(node: n.Quantity, r: Names) -> str:
+    return _QUANTITY[node.what]
 
 
 def _render_that(node: n.That, r: Names) -> str:
-    return "the amount of the replaced event"
+    return "the number of the event"
 
 
 def _render_level_stat(node: n.LevelStat, r: Names) -> str:
     return f"the {node.stat} number of the current bloodlust level"
 
 
-_SETS = {"exit": "exit", "search": "search location", "any": "location"}
+def _render_distance(node: n.Distance, r: Names) -> str:
+    return f"the number of moves from {r.loc(node.a)} to {r.loc(node.b)}"
 
 
-def _set_name(among: str) -> str:
-    return _SETS.get(among, f"{among} location")
+def _render_arith(node: n.Arith, r: Names) -> str:
+    return f"{_value(node.a, r)} {node.op} {_value(node.b, r)}" + (" (at least 0)" if node.op == "minus" else "")
 
 
-def _render_pick_place(node: n.PickPlace, r: Names) -> str:
-    if node.how == "chosen":
-        return f"a {_set_name(node.among)} of your choice"
-    tie = {"farthest": ", ties going to the one farthest from you", "nearest": ", ties going to the one nearest you"}
-    return (f"the {_set_name(node.among)} with the fewest {r.minion(node.minion)} minions"
-            f"{tie.get(node.tie, '')} (chosen anew for each)")
+def _render_min_max(node: n.MinMax, r: Names) -> str:
+    return f"the {'lower' if node.fn == 'min' else 'higher'} of {_value(node.a, r)} and {_value(node.b, r)}"
+
+
+def _value(a: Any, r: Names) -> str:
+    """An amount as a noun phrase: a number, or what it is worked out from."""
+    return str(a) if isinstance(a, int) else _clause(a, r)
+
+
+_KIND_SETS = {"any": "location", "exit": "exit", "search": "search location"}
+
+
+def _render_locations(node: n.Locations, r: Names) -> str:
+    if node.kind == "tag":
+        return f"{node.tag} location"
+    if node.kind == "adjacent":
+        return f"location adjacent to {r.loc(node.near)}"
+    if node.kind == "within":
+        return f"location within {_value(node.n, r)} moves of {r.loc(node.near)}"
+    return _KIND_SETS[node.kind]
+
+
+def _render_holding(node: n.Holding, r: Names) -> str:
+    if node.what == "token":
+        return f"with a {r.token(node.token)} token"
+    return {"victims": "with victims", "minions": "with minions", "killer": "with a killer",
+            "enemies": "with enemies"}[node.what]
+
+
+def _render_pick(node: n.Pick, r: Names) -> str:
+    """How a pick reads after the noun it picks: "nearest to your location", "with the fewest …"."""
+    where = "you" if node.place == "fg" else r.loc(node.place)
+    if node.how == "nearest":
+        return f"nearest to {where}"
+    if node.how == "farthest":
+        return f"farthest from {where}"
+    if node.how in ("most", "fewest"):
+        if isinstance(node.n, n.Count) and node.n.where == "it":
+            return f"with the {node.how} {_counted(node.n, r)}"
+        return f"where {_value(node.n, r)} is the {'greatest' if node.how == 'most' else 'least'}"
+    return {"random": "at random", "chosen": "of your choice"}[node.how]
+
+
+def _render_selector(node: n.Selector, r: Names) -> str:
+    text = _clause(node.among, r)
+    if node.holding:
+        text += " " + " and ".join(_clause(h, r) for h in node.holding)
+    if node.where is not None:
+        text += f" where {_clause(node.where, r)}"
+    if node.skip:
+        text += f" other than {r.loc(node.skip)}"
+    if not node.picks:
+        return f"the first {text} in map order"
+    first, *ties = [_clause(p, r) for p in node.picks]
+    article = "a" if node.picks[0].how in ("random", "chosen") else "the"
+    tail = "".join(f", ties going to the one {t}" for t in ties)
+    return f"{article} {text} {first}{tail} (chosen anew for each)"
 
 
 # --- effects ----------------------------------------------------------------------------------
@@ -239,13 +318,13 @@ def _render_prevent_damage(node: n.PreventDamage, r: Names) -> str:
 
 
 def _render_search_take(node: n.SearchTake, r: Names) -> str:
-    top = "the top card" if node.n == 1 else f"the top {node.n} cards"
-    return f"search: take {top} of this location's item pile"
+    return _amt(node.n, r, "search: take the top {n} cards of this location's item pile",
+                "search: take the top card of this location's item pile")
 
 
 def _render_search_look(node: n.SearchLook, r: Names) -> str:
-    return (f"search: look at the top {node.n} cards of this location's item pile, keep {node.keep}, and put "
-            f"the rest back on top face up or on the bottom face down")
+    return (f"search: look at the top {_value(node.n, r)} cards of this location's item pile, keep "
+            f"{_value(node.keep, r)}, and put the rest back on top face up or on the bottom face down")
 
 
 def _render_end_action_phase(node: n.EndActionPhase, r: Names) -> str:
@@ -287,7 +366,9 @@ def count_of(k: int, word: str, plural: str = "") -> str:
 
 
 def _render_hunt(node: n.Hunt, r: Names) -> str:
-    return f"{_WHO[node.who]} {_TARGET[node.target]}: {_count(node.moves, 'move')}, {_count(node.attacks, 'attack')}"
+    def many(a: Any, word: str) -> str:
+        return _count(a, word) if isinstance(a, int) else f"{_value(a, r)} {word}s"
+    return f"{_WHO[node.who]} {_TARGET[node.target]}: {many(node.moves, 'move')}, {many(node.attacks, 'attack')}"
 
 
 def _render_kill_victims(node: n.KillVictims, r: Names) -> str:
@@ -391,8 +472,14 @@ def _render_form_killers(node: n.FormKillers, r: Names) -> str:
 
 
 def _render_for_each(node: n.ForEach, r: Names) -> str:
-    skip = f" other than {r.loc(node.skip)}" if node.skip else ""
-    return f"for each {_set_name(node.among)}{skip}: {_block(node.body, r)}"
+    sel = node.among
+    text = _clause(sel.among, r)
+    if sel.holding:
+        text += " " + " and ".join(_clause(h, r) for h in sel.holding)
+    if sel.where is not None:
+        text += f" where {_clause(sel.where, r)}"
+    skip = f" other than {r.loc(sel.skip)}" if sel.skip else ""
+    return f"for each {text}{skip}: {_block(node.body, r)}"
 
 
 def _render_if(node: n.If, r: Names) -> str:
@@ -451,7 +538,6 @@ def _render_each(node: n.Each, r: Names) -> str:
 
 # --- conditions -------------------------------------------------------------------------------
 # A condition renders as a clause that reads after "if"/"while"; ``Not`` asks for the negated form.
-_QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level"}
 
 
 def _bound(op: str, k: int, neg: bool) -> str:
@@ -479,8 +565,66 @@ def _one(op: str, k: int, neg: bool) -> bool:
     return _how_many(op, k, neg) in ("at least 1", "at most 1")
 
 
+_CMP_WORDS = {"at-least": ("is at least", "is below"), "at-most": ("is at most", "is above"),
+              "is": ("is", "is not"), "more-than": ("is more than", "is at most"),
+              "less-than": ("is less than", "is at least")}
+
+
+def _count_words(c: n.Count, r: Names) -> tuple[str, str, str]:
+    """(one, many, where) for a count compared with a number: "victim", "victims", "left on the board"."""
+    if c.what == "minion":
+        one, many, where = f"{r.minion(c.kind)} minion", f"{r.minion(c.kind)} minions", "on the board"
+    elif c.what == "tokens":
+        one, many, where = f"{r.token(c.kind)} token", f"{r.token(c.kind)} tokens", "on the board"
+    elif c.what == "collected":
+        one, many, where = f"{r.token(c.kind)} token", f"{r.token(c.kind)} tokens", "in your collection"
+    elif c.what == "cards":
+        one, many, where = "card", "cards", f"left in the {r.deck(c.kind)} deck"
+    else:
+        one, many, where = {"victims": ("victim", "victims", "left on the board"),
+                            "dead": ("victim", "victims", "dead"), "rescued": ("victim", "victims", "rescued"),
+                            "minions": ("minion", "minions", "on the board"),
+                            "killers": ("killer", "killers", "on the board"),
+                            "enemies": ("enemy (minion or killer)", "enemies (minions and killers)", "on the board"),
+                            "exits": ("exit", "exits", "on the map"),
+                            "items": ("item", "items", "in your hands or backpack"),
+                            "spent": ("token", "tokens", "spent")}[c.what]
+    if c.where and c.what not in ("dead", "rescued", "collected", "cards", "items", "spent"):
+        where = "there" if c.where == "it" else f"at {r.loc(c.where)}"
+    return one, many, where
+
+
 def _render_compare(node: n.Compare, r: Names, neg: bool = False) -> str:
-    return f"{_QUANTITY[node.quantity]} is {_bound(node.op, node.n, neg)}"
+    left, right = node.left, node.right
+    if isinstance(left, n.Count) and isinstance(right, int) and node.op in ("at-least", "at-most"):
+        # "at least 2 victims are …", "no victims are …": a count reads as a number of things
+        one, many, where = _count_words(left, r)
+        single = _one(node.op, right, neg)
+        return f"{_how_many(node.op, right, neg)} {one if single else many} {'is' if single else 'are'} {where}"
+    if isinstance(right, int) and node.op in ("at-least", "at-most"):
+        return f"{_value(left, r)} is {_bound(node.op, right, neg)}"
+    verb = _CMP_WORDS[node.op][1 if neg else 0]
+    return f"{_value(left, r)} {verb} {_value(right, r)}"
+
+
+def _render_all_of(node: n.AllOf, r: Names, neg: bool = False) -> str:
+    parts = [_cond(c, r) for c in node.conds]
+    text = ", and ".join(parts) if len(parts) > 2 else " and ".join(parts)
+    return f"not all of these hold: {'; '.join(parts)}" if neg else text
+
+
+def _render_any_of(node: n.AnyOf, r: Names, neg: bool = False) -> str:
+    parts = [_cond(c, r) for c in node.conds]
+    if neg:
+        return "none of these holds: " + "; ".join(parts)
+    return ", or ".join(parts) if len(parts) > 2 else " or ".join(parts)
+
+
+def _cond(c: Any, r: Names, neg: bool = False) -> str:
+    fn = renderer_for(type(c))
+    if fn is None:
+        raise TypeError(f"no English renderer for {type(c).__name__}")
+    return fn(c, r, neg)
 
 
 def _render_fg_at(node: n.FgAt, r: Names, neg: bool = False) -> str:
@@ -515,40 +659,41 @@ def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
     return f"there is {'no' if neg else 'a'} {r.token(node.token)} token at {r.loc(node.loc)}"
 
 
-def _render_collected_at_least(node: n.CollectedAtLeast, r: Names, neg: bool = False) -> str:
-    rel = "fewer than" if neg else "at least"
-    return f"you have collected {rel} {_count(node.n, r.token(node.token) + ' token')}"
-
-
-def _render_spent_at_least(node: n.SpentAtLeast, r: Names, neg: bool = False) -> str:
-    return f"{'fewer than' if neg else 'at least'} {_count(node.n, 'token')} {'were' if node.n != 1 else 'was'} spent"
-
-
 def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> str:
     kinds = _or_list(list(node.kinds)).replace(" or ", " and ")
     verb = "do not include" if neg else "include"
     return f"the spent tokens {verb} one each of {kinds} (a wild token stands in for any)"
 
 
-def _render_victims_left(node: n.VictimsLeft, r: Names, neg: bool = False) -> str:
-    return f"{_how_many(node.op, node.n, neg)} {'victim is' if _one(node.op, node.n, neg) else 'victims are'} " \
-           f"left on the board"
-
-
-def _render_killer_health(node: n.KillerHealth, r: Names, neg: bool = False) -> str:
-    return f"the killer's health is {_bound(node.op, node.n, neg)}"
-
-
-def _render_pieces_count(node: n.PiecesCount, r: Names, neg: bool = False) -> str:
-    one, many = {"enemies": ("enemy (minion or killer) is on the board",
-                             "enemies (minions and killers) are on the board"),
-                 "killers": ("killer is on the board", "killers are on the board"),
-                 "exits": ("exit is on the map", "exits are on the map")}[node.what]
-    return f"{_how_many(node.op, node.n, neg)} {one if _one(node.op, node.n, neg) else many}"
-
-
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
     return f"there are {'no ' if neg else ''}minions at {r.loc(node.loc)}"
+
+
+def _render_place_is(node: n.PlaceIs, r: Names, neg: bool = False) -> str:
+    what = "an exit" if node.kind == "exit" else "a search location"
+    return f"{r.loc(node.place)} is {'not ' if neg else ''}{what}"
+
+
+def _render_has_tag(node: n.HasTag, r: Names, neg: bool = False) -> str:
+    return f"{r.loc(node.place)} {'is not' if neg else 'is'} a {node.tag} location"
+
+
+def _render_same_place(node: n.SamePlace, r: Names, neg: bool = False) -> str:
+    return f"{r.loc(node.a)} is {'not ' if neg else ''}{r.loc(node.b)}"
+
+
+def _render_within(node: n.Within, r: Names, neg: bool = False) -> str:
+    who = "you are" if node.mover == "fg" else "a killer is"
+    far = f"within {_value(node.n, r)} moves of {r.loc(node.place)}"
+    return f"{who} {'not ' if neg else ''}{far}"
+
+
+_CAUSES = {"kill": "a victim's death", "killer": "a victim killed by a killer", "minion": "a victim killed by a minion",
+           "other": "something other than a victim's death"}
+
+
+def _render_cause_is(node: n.CauseIs, r: Names, neg: bool = False) -> str:
+    return f"it was {'not ' if neg else ''}caused by {_CAUSES[node.cause]}"
 
 
 def _render_not(node: n.Not, r: Names, neg: bool = False) -> str:
@@ -605,25 +750,102 @@ def _phase(p: str) -> str:
     return f"the {p.capitalize()} phase"
 
 
-def _render_trigger(node: n.Trigger, r: Names) -> str:
-    ev = node.event
-    if ev.startswith(("start:", "end:")):
-        when, phase = ev.split(":", 1)
-        head = f"At the {when} of {_phase(phase)}"
+_PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a minion", "enemy": "an enemy"}
+
+
+def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
+    if node.kind == "minion" and node.minion:
+        return f"a {r.minion(node.minion)}"
+    return _PIECES[node.kind]
+
+
+_PIECE_VERBS = {"takes-damage": ("take damage", "takes damage"), "loses-health": ("lose health", "loses health"),
+                "would-be-defeated": ("would be defeated", "would be defeated"), "dies": ("die", "dies"),
+                "kills": ("kill a victim", "kills a victim"), "forms": ("form", "forms"), "moves": ("move", "moves"),
+                "gains-time": ("gain time", "gains time"), "loses-time": ("lose time", "loses time"),
+                "enters": ("enter", "enters"), "leaves": ("leave", "leaves"), "crosses": ("cross", "crosses")}
+
+
+def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
+    who = _clause(node.piece, r)
+    verb = _PIECE_VERBS[node.what][0 if who == "you" else 1]
+    if node.what in ("enters", "leaves") and node.place:
+        return f"{who} {verb} {r.loc(node.place)}"
+    if node.what == "leaves":
+        return f"{who} {verb} a location"
+    if node.what == "crosses":
+        return f"{who} {verb} a {node.tag} path"
+    if node.what == "forms" and node.piece.kind == "killer":
+        return "a new killer forms"
+    return f"{who} {verb}"
+
+
+def _render_phase_event(node: n.PhaseEvent, r: Names) -> str:
+    return f"the {node.edge} of {_phase(node.phase)}"
+
+
+def _render_bloodlust_rises(node: n.BloodlustRises, r: Names) -> str:
+    why = {"": "", "kill": " from a victim's death", "killer": " from a victim killed by a killer",
+           "minion": " from a victim killed by a minion", "other": " from anything but a victim's death"}[node.cause]
+    return f"bloodlust rises{why}"
+
+
+def _render_fear_changes(node: n.FearChanges, r: Names) -> str:
+    return f"your fear {node.how}"
+
+
+def _render_token_event(node: n.TokenEvent, r: Names) -> str:
+    return f"a {r.token(node.token)} token is {node.how}"
+
+
+def _render_item_event(node: n.ItemEvent, r: Names) -> str:
+    what = f"the item {r.item(node.item)}" if node.item else "an item"
+    return f"{what} is {node.how}"
+
+
+def _render_card_event(node: n.CardEvent, r: Names) -> str:
+    what = f"a card of the {r.deck(node.deck)} deck" if node.deck else "a card"
+    return f"{what} is {node.how}"
+
+
+def _render_own_event(node: n.OwnEvent, r: Names) -> str:
+    return {"revealed": "this card is revealed", "drawn": "this card is drawn", "gained": "you gain this item"}[node.how]
+
+
+def _render_game_starts(node: n.GameStarts, r: Names) -> str:
+    return "the game starts"
+
+
+def _event_head(event: Any, cond: Any, r: Names) -> str:
+    if isinstance(event, n.PhaseEvent):
+        head = f"At the {event.edge} of {_phase(event.phase)}"
+    elif isinstance(event, n.OwnEvent):
+        head = {"revealed": "When revealed", "drawn": "When drawn", "gained": "When gained"}[event.how]
+    elif isinstance(event, n.GameStarts):
+        head = "When the game starts"
     else:
-        head = {"revealed": "When revealed", "gained": "When gained", "drawn": "When drawn",
-                "victim-dies": "Whenever a victim dies", "game-starts": "When the game starts",
-                "fg-leaves": f"Whenever you leave {r.loc(node.arg)}" if node.arg else "Whenever you leave a location",
-                "fg-enters": f"Whenever you enter {r.loc(node.arg)}",
-                "killer-forms": "Whenever a new killer forms",
-                "killer-kills": "Whenever a killer kills a victim"}.get(ev, f"When {ev}")
-    return f"{head}: {render_effects(node.body, r)}"
+        head = f"Whenever {_clause(event, r)}"
+    return head + (f", if {_cond(cond, r)}" if cond is not None else "")
+
+
+def _render_trigger(node: n.Trigger, r: Names) -> str:
+    return f"{_event_head(node.event, node.cond, r)}: {render_effects(node.body, r)}"
 
 
 def _render_replacement(node: n.Replacement, r: Names) -> str:
-    what = {"bloodlust-rises": "bloodlust rising", "victim-dies": "a victim dying",
-            "fg-loses-time": "losing time"}.get(node.event, node.event)
-    return f"Instead of {what}: {render_effects(node.body, r)}"
+    head = _clause(node.event, r) + (f", if {_cond(node.cond, r)}" if node.cond is not None else "")
+    return f"Instead of when {head}: {render_effects(node.body, r)}"
+
+
+def _render_modification(node: n.Modification, r: Names) -> str:
+    ev = _clause(node.event, r)
+    if node.how == "prevent":
+        text = f"Prevent it when {ev}"
+    elif node.how in ("reduce", "increase"):
+        text = f"When {ev}, its number is {'reduced' if node.how == 'reduce' else 'increased'} by {_value(node.n, r)}"
+    else:
+        text = f"When {ev}, its number is at {'most' if node.how == 'at-most' else 'least'} {_value(node.n, r)}"
+    return text + (f" while {_cond(node.cond, r)}" if node.cond is not None else "") + "."
 
 
 def _render_end_condition(node: n.EndCondition, r: Names) -> str:
@@ -634,9 +856,16 @@ def _render_end_condition(node: n.EndCondition, r: Names) -> str:
 def _abilities(ab: n.Abilities, r: Names) -> list[str]:
     lines = [_clause(t, r) for t in ab.triggers]
     lines += [_clause(x, r) for x in ab.replacements]
-    lines += [_sentence(_clause(x, r)) for x in ab.rules]
+    lines += [_clause(x, r) for x in ab.modifications]
+    lines += [_sentence(_rule_clause(x, r)) for x in ab.rules]
     lines += [_clause(x, r) for x in ab.ends]
     return lines
+
+
+def _rule_clause(rule: Any, r: Names) -> str:
+    """A static rule's English, with its ``while`` condition."""
+    text = _clause(rule, r)
+    return text + (f" while {_cond(rule.cond, r)}" if getattr(rule, "cond", None) is not None else "")
 
 
 def _render_abilities(node: n.Abilities, r: Names) -> str:
@@ -1006,8 +1235,8 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return f"({to_dsl(value)})"
     if kind == "cond":
         return to_dsl(value)
-    if kind == "loc" and isinstance(value, n.PickPlace):
-        return f"({to_dsl(value)})"
+    if kind == "loc":
+        return _place_text(value)
     if kind == "names":
         return " ".join(value)
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
@@ -1077,8 +1306,7 @@ def _dsl_roll(node: n.Roll, indent: str) -> str:
 
 
 def _dsl_for_each(node: n.ForEach, indent: str) -> str:
-    skip = f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else ""
-    return f"for each {node.among}{skip} {_dsl_block(node.body, indent)}"
+    return f"for each {to_dsl(node.among)} {_dsl_block(node.body, indent)}"
 
 
 def _dsl_spend_tokens(node: n.SpendTokens, indent: str) -> str:
@@ -1090,7 +1318,259 @@ def _dsl_each(node: n.Each, indent: str) -> str:
 
 
 def _phrase_writer(node: Any, indent: str) -> str:
-    return _phrase(node)
+    text = _phrase(node)
+    cond = getattr(node, "cond", None) if isinstance(node, n.Rule) else None
+    return text + (f" while {to_dsl(cond)}" if cond is not None else "")
+
+
+# --- expressions back to the DSL (their grammar: dsl/grammar.lark) ----------------------------
+def _place_text(p: Any) -> str:
+    """A place where a location goes: a name as it is, a selector in parentheses."""
+    return p if isinstance(p, str) else f"({to_dsl(p)})"
+
+
+def _amount_in(a: Any) -> str:
+    """An amount inside an expression: compound ones in parentheses, so that they read back the same."""
+    if isinstance(a, int):
+        return str(a)
+    text = to_dsl(a)
+    return f"({text})" if isinstance(a, (n.Arith, n.MinMax)) else text
+
+
+def _countable_text(c: n.Count) -> str:
+    return {"minion": c.kind, "tokens": f"tokens {c.kind}", "collected": f"collected {c.kind}",
+            "cards": f"cards in {c.kind}"}.get(c.what, c.what)
+
+
+def _dsl_count(node: n.Count, indent: str) -> str:
+    where = f" at {_place_text(node.where)}" if node.where else ""
+    return f"count {_countable_text(node)}{where}"
+
+
+def _dsl_quantity(node: n.Quantity, indent: str) -> str:
+    return "killer health" if node.what == "killer-health" else node.what
+
+
+def _dsl_that(node: n.That, indent: str) -> str:
+    return "that"
+
+
+def _dsl_level_stat(node: n.LevelStat, indent: str) -> str:
+    return f"bloodlust {node.stat}"
+
+
+def _dsl_distance(node: n.Distance, indent: str) -> str:
+    return f"distance from {_place_text(node.a)} to {_place_text(node.b)}"
+
+
+def _dsl_arith(node: n.Arith, indent: str) -> str:
+    right = _amount_in(node.b)
+    if isinstance(node.b, n.Arith):  # the grammar reads A minus B plus C as (A minus B) plus C
+        right = f"({to_dsl(node.b)})"
+    return f"{_amount_in(node.a) if not isinstance(node.a, n.Arith) else to_dsl(node.a)} {node.op} {right}"
+
+
+def _dsl_min_max(node: n.MinMax, indent: str) -> str:
+    return f"{node.fn} of {_amount_in(node.a)} and {_amount_in(node.b)}"
+
+
+def _dsl_locations(node: n.Locations, indent: str) -> str:
+    if node.kind == "tag":
+        return node.tag
+    if node.kind == "adjacent":
+        return f"adjacent to {_place_text(node.near)}"
+    if node.kind == "within":
+        return f"within {_amount_in(node.n)} of {_place_text(node.near)}"
+    return node.kind
+
+
+def _dsl_holding(node: n.Holding, indent: str) -> str:
+    return f"with token {node.token}" if node.what == "token" else f"with {node.what}"
+
+
+def _dsl_pick(node: n.Pick, indent: str) -> str:
+    if node.how == "nearest":
+        return f"nearest to {_place_text(node.place)}"
+    if node.how == "farthest":
+        return f"farthest from {_place_text(node.place)}"
+    if node.how in ("most", "fewest"):
+        if isinstance(node.n, n.Count) and node.n.where == "it":
+            return f"with {node.how} {_countable_text(node.n)}"
+        return f"with {node.how} ({to_dsl(node.n) if not isinstance(node.n, int) else node.n})"
+    return node.how
+
+
+def _dsl_selector(node: n.Selector, indent: str) -> str:
+    parts = [to_dsl(node.among)]
+    parts += [to_dsl(h) for h in node.holding]
+    if node.where is not None:
+        parts.append(f"where {to_dsl(node.where)}")
+    parts.append(" then ".join(to_dsl(p) for p in node.picks))
+    if node.skip:
+        parts.append(f"except {_place_text(node.skip)}")
+    return " ".join(p for p in parts if p)
+
+
+_CMP_DSL = {"at-least": "at least", "at-most": "at most", "is": "is", "more-than": "more than",
+            "less-than": "less than"}
+
+
+def _dsl_compare(node: n.Compare, indent: str) -> str:
+    return f"{_amount_in(node.left)} {_CMP_DSL[node.op]} {_amount_in(node.right)}"
+
+
+def _dsl_all_of(node: n.AllOf, indent: str) -> str:
+    return "all { " + "; ".join(to_dsl(c) for c in node.conds) + " }"
+
+
+def _dsl_any_of(node: n.AnyOf, indent: str) -> str:
+    return "any { " + "; ".join(to_dsl(c) for c in node.conds) + " }"
+
+
+def _dsl_not(node: n.Not, indent: str) -> str:
+    c = node.cond
+    if isinstance(c, n.SamePlace):
+        return f"{_place_text(c.a)} is not {_place_text(c.b)}"
+    if isinstance(c, n.PlaceIs):
+        return f"{_place_text(c.place)} is not {c.kind}"
+    if isinstance(c, n.Compare) and c.op == "is":
+        return f"{_amount_in(c.left)} is not {_amount_in(c.right)}"
+    return f"not {to_dsl(c)}"
+
+
+def _dsl_fg_at(node: n.FgAt, indent: str) -> str:
+    return f"fg at {_place_text(node.loc)}"
+
+
+def _dsl_fg_at_tag(node: n.FgAtTag, indent: str) -> str:
+    return f"fg at tag {node.tag}"
+
+
+def _dsl_victims_at(node: n.VictimsAt, indent: str) -> str:
+    return f"victims at {_place_text(node.loc)}"
+
+
+def _dsl_killer_at(node: n.KillerAt, indent: str) -> str:
+    return f"killer at {_place_text(node.loc)}"
+
+
+def _dsl_minions_at(node: n.MinionsAt, indent: str) -> str:
+    return f"minions at {_place_text(node.loc)}"
+
+
+def _dsl_token_at(node: n.TokenAt, indent: str) -> str:
+    return f"token {node.token} at {_place_text(node.loc)}"
+
+
+def _dsl_flag_set(node: n.FlagSet, indent: str) -> str:
+    return f"flag {node.flag}"
+
+
+def _dsl_in_mode(node: n.InMode, indent: str) -> str:
+    return f"mode {node.mode}"
+
+
+def _dsl_has_item(node: n.HasItem, indent: str) -> str:
+    return f"has item {node.item}"
+
+
+def _dsl_spent_covers(node: n.SpentCovers, indent: str) -> str:
+    return "spent covers " + " ".join(node.kinds)
+
+
+def _dsl_place_is(node: n.PlaceIs, indent: str) -> str:
+    return f"{_place_text(node.place)} is {node.kind}"
+
+
+def _dsl_has_tag(node: n.HasTag, indent: str) -> str:
+    return f"{_place_text(node.place)} has tag {node.tag}"
+
+
+def _dsl_same_place(node: n.SamePlace, indent: str) -> str:
+    return f"{_place_text(node.a)} is {_place_text(node.b)}"
+
+
+def _dsl_within(node: n.Within, indent: str) -> str:
+    return f"{node.mover} within {_amount_in(node.n)} of {_place_text(node.place)}"
+
+
+_CAUSE_DSL = {"kill": "a kill", "killer": "the killer", "minion": "a minion", "other": "another cause"}
+
+
+def _dsl_cause_is(node: n.CauseIs, indent: str) -> str:
+    return f"the cause is {_CAUSE_DSL[node.cause]}"
+
+
+def _dsl_piece_ref(node: n.PieceRef, indent: str) -> str:
+    return node.minion if node.kind == "minion" and node.minion else node.kind
+
+
+_PIECE_DSL = {"takes-damage": "takes damage", "loses-health": "loses health", "would-be-defeated": "would be defeated",
+              "gains-time": "gains time", "loses-time": "loses time"}
+
+
+def _dsl_piece_event(node: n.PieceEvent, indent: str) -> str:
+    text = f"{to_dsl(node.piece)} {_PIECE_DSL.get(node.what, node.what)}"
+    if node.what in ("enters", "leaves") and node.place:
+        text += f" {_place_text(node.place)}"
+    if node.what == "crosses":
+        text += f" {node.tag}"
+    return text
+
+
+def _dsl_phase_event(node: n.PhaseEvent, indent: str) -> str:
+    return f"{node.edge} of {node.phase}"
+
+
+def _dsl_bloodlust_rises(node: n.BloodlustRises, indent: str) -> str:
+    return "bloodlust rises" + (f" from {_CAUSE_DSL[node.cause]}" if node.cause else "")
+
+
+def _dsl_fear_changes(node: n.FearChanges, indent: str) -> str:
+    return f"fear {node.how}"
+
+
+def _dsl_token_event(node: n.TokenEvent, indent: str) -> str:
+    return f"token {node.token} is {node.how}"
+
+
+def _dsl_item_event(node: n.ItemEvent, indent: str) -> str:
+    return f"item {node.item} is {node.how}" if node.item else f"an item is {node.how}"
+
+
+def _dsl_card_event(node: n.CardEvent, indent: str) -> str:
+    return f"card {node.deck} is {node.how}" if node.deck else f"card is {node.how}"
+
+
+def _dsl_own_event(node: n.OwnEvent, indent: str) -> str:
+    return node.how
+
+
+def _dsl_game_starts(node: n.GameStarts, indent: str) -> str:
+    return "game starts"
+
+
+def _dsl_trigger(node: n.Trigger, indent: str) -> str:
+    head = f"at {to_dsl(node.event)}" if isinstance(node.event, n.PhaseEvent) else f"when {to_dsl(node.event)}"
+    if node.cond is not None:
+        head += f" if {to_dsl(node.cond)}"
+    return f"{head} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_replacement(node: n.Replacement, indent: str) -> str:
+    head = f"instead of {to_dsl(node.event)}" + (f" if {to_dsl(node.cond)}" if node.cond is not None else "")
+    return f"{head} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_modification(node: n.Modification, indent: str) -> str:
+    ev = to_dsl(node.event)
+    if node.how == "prevent":
+        text = f"prevent {ev}"
+    elif node.how in ("reduce", "increase"):
+        text = f"{node.how} {ev} by {_amount_in(node.n)}"
+    else:
+        text = f"limit {ev} to {_CMP_DSL[node.how]} {_amount_in(node.n)}"
+    return text + (f" while {to_dsl(node.cond)}" if node.cond is not None else "")
 
 
 def to_dsl(node: Any, indent: str = "") -> str:

@@ -151,7 +151,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional
         if d:
             continue
         parsed.add(str(f))
-        got, r, d2 = build_file(lines, str(f))
+        got, r, d2 = build_file(lines, str(f), text)
         for decl in got:
             if not isinstance(decl, n.Pack):
                 decls.append(decl)

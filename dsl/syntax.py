@@ -75,10 +75,16 @@ class Line:
         return " ".join(p.text() if isinstance(p, Atom) else "{…}" for p in self.parts)
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
-    grammar = (Path(__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False)
+class _FileParser:
+    """The language's one parser, used with the file's start rule."""
+
+    def parse(self, text: str) -> Tree:
+        from .expr import parser
+        return parser().parse(text, start="start")
+
+
+def _parser() -> _FileParser:
+    return _FileParser()
 
 
 def _span(path: str, meta_or_tok) -> Span:

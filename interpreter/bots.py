@@ -212,17 +212,24 @@ class Greedy:
     @staticmethod
     def leave_cost(state: GameState, loc: int) -> int:
         """Health lost for leaving loc, by the killer's printed 'when fg leaves' abilities (K5.4)."""
+        def value(a: object) -> int:  # the amounts such a line uses, at the location she would leave
+            if isinstance(a, int):
+                return a
+            if isinstance(a, n.Count) and a.what in ("minions", "minion"):
+                return sum(1 for m in state.minions if m.loc == loc and (not a.kind or m.kind == a.kind))
+            if isinstance(a, n.Arith):
+                x, y = value(a.a), value(a.b)
+                return x + y if a.op == "plus" else max(0, x - y)
+            return 0
+
         total = 0
         for t in state.game.killer.abilities.triggers:
-            if t.event != "fg-leaves":
+            ev = t.event
+            if not (isinstance(ev, n.PieceEvent) and ev.what == "leaves" and ev.piece.kind == "fg"):
                 continue
             for e in _walk(t.body):
-                if type(e) is n.LoseHealth:
-                    a = e.n
-                    if isinstance(a, n.Count) and a.what == "minions":
-                        total += max(0, sum(1 for m in state.minions if m.loc == loc) - a.minus)
-                    elif isinstance(a, int):
-                        total += a
+                if isinstance(e, n.LoseHealth):
+                    total += value(e.n)
         return total
 
     @staticmethod

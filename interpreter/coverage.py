@@ -29,6 +29,7 @@ from typing import Any, Optional, Sequence
 import attrs
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import Span
+from lastbreath.dsl.render import to_dsl
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine
@@ -104,7 +105,7 @@ class _Walker:
         self.seen.add(id(x))
         t = type(x)
         if isinstance(x, n.Trigger):
-            what = x.event.replace(":", " of ").replace("start of", "at start of").replace("end of", "at end of")
+            what = to_dsl(x.event)
             label = _snippet(self.sources, x.span) or what
             if x.body:
                 i = self.add("trigger", x.span, x.body[0].span, label, where, -1)
@@ -113,7 +114,7 @@ class _Walker:
         if isinstance(x, n.Replacement):
             if x.body:
                 i = self.add("replacement", x.span, x.body[0].span,
-                             _snippet(self.sources, x.span) or x.event, where, -1)
+                             _snippet(self.sources, x.span) or to_dsl(x.event), where, -1)
                 self.body(x.body, where, i)
             return
         if isinstance(x, n.Outcome):

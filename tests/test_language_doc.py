@@ -37,7 +37,8 @@ NOT_CHECKED = "<!-- not checked -->"
 
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
-                  "action", "deck", "when", "at", "instead", "rule", "win", "lose"}
+                  "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
+                  "prevent"}
 
 HOST = """\
 killer doc-host-killer {
@@ -176,57 +177,50 @@ def test_language_example_is_accepted(tmp_path, example):
     assert rs is not None
 
 
-# --- the phrase tables and the lists of conditions --------------------------------------------
+# --- the tables of forms, one per slot type ------------------------------------------------------
 PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-thing", "MINION": "doc-thing",
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
-                "CONDITION": "fear at least 1", "SET": "exit"}
+                "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
+                "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies",
+                "{ … }": "{ heal 1 }"}
 PHRASE_HOST_KILLER = '  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
   deck side-effects { name "Side Effects"; card shakes { name "Shakes"; effect { lose 1 time } } }
 """
+SLOT = re.compile(r"<!-- slot: (\w+) -->")
 
 
 def concrete(phrase: str) -> str:
-    """A phrase of the reference with its placeholders filled in (LOC: old-mill, then north-gate)."""
-    locs = iter(["old-mill", "north-gate"])
+    """A form of the reference with its placeholders filled in (PLACE: old-mill, then north-gate)."""
+    places = iter(["old-mill", "north-gate"])
 
     def fill(m: re.Match) -> str:
-        return next(locs, "cottage") if m.group(0) == "LOC" else PLACEHOLDERS[m.group(0)]
+        return next(places, "cottage") if m.group(0) == "PLACE" else PLACEHOLDERS[m.group(0)]
 
-    keys = "|".join(re.escape(k) for k in ("LOC", *PLACEHOLDERS))
+    keys = "|".join(re.escape(k) for k in ("PLACE", *PLACEHOLDERS))
     return " ".join(re.sub(rf"(?<![\w-])({keys})(?![\w-])", fill, phrase).split())
 
 
 def phrases() -> list[tuple[int, str, str]]:
-    """(line, phrase, what) for every phrase in the tables (first column) and in the
-    'Conditions:' sentences of LANGUAGE.md."""
+    """(line, form, slot type) for every form in the first column of a table marked
+    ``<!-- slot: TYPE -->`` in LANGUAGE.md."""
     out = []
     lines = LANGUAGE.read_text(encoding="utf-8").splitlines()
+    slot = ""
     for i, line in enumerate(lines, 1):
-        if line.startswith("| `"):
+        m = SLOT.match(line.strip())
+        if m:
+            slot = m.group(1)
+            continue
+        if not line.startswith("|"):
+            if line.strip():
+                slot = ""
+            continue
+        if slot and line.startswith("| `"):
             for code in re.findall(r"`([^`]+)`", line.split("|")[1]):
-                out.append((i, code, "rule" if code.startswith("rule ") else "effect"))
-        if line.startswith("Conditions:"):
-            para = []
-            for more in lines[i - 1:]:
-                if not more.strip():
-                    break
-                para.append(more)
-            text = " ".join(para)[len("Conditions:"):]
-            text = re.split(r"\b(?:Triggers|Amounts):", text)[0]
-            for code in re.findall(r"`([^`]+)`", text):
-                out.append((i, code, "spent condition" if code.startswith("spent ") else "condition"))
-        if "Amounts:" in line:
-            para = []
-            for more in lines[i - 1:]:
-                if not more.strip():
-                    break
-                para.append(more)
-            text = " ".join(para).split("Amounts:", 1)[1]
-            out.extend((i, code, "amount") for code in re.findall(r"`([^`]+)`", text)
-                       if code.startswith("(") or code == "that")
+                out.append((i, code, "rule" if code.startswith("rule ") else slot))
     return out
 
 
@@ -236,21 +230,27 @@ PHRASES = phrases()
 def phrase_file(phrase: str, what: str) -> str:
     line = concrete(phrase)
     scenario = PHRASE_HOST_SCENARIO
-    if what == "rule":
+    if what in ("rule", "ability"):
         scenario += f"  {line}\n"
-    elif what == "amount":
-        scenario += f"  instead of fg loses time {{ heal {line}; lose {line} health; raise fear {line} }}\n"
-    else:
+    elif what == "event":
+        head = f"at {line}" if line.startswith(("start of", "end of")) else f"when {line}"
+        scenario += f"  {head} {{ heal 1 }}\n"
+    elif what == "piece":
+        scenario += f"  when {line} dies {{ heal 1 }}\n"
+    else:  # effects, conditions, amounts and places stand in a 'for each' ('it' means something there)
         effect = {"effect": line, "condition": f"if {line} {{ heal 1 }}",
-                  "spent condition": f"spend collected pill 1 to 2 {{ if {line} {{ heal 1 }} }}"}[what]
-        scenario += f'  terror doc-phrase {{ name "Phrase"; effect {{ {effect} }} }}\n'
+                  "amount": f"lose ({line}) time", "place": f"move killer to {line}"}[what]
+        if "spent" in line.split():
+            effect = f"spend collected pill 1 to 2 {{ {effect} }}"
+        scenario += f'  terror doc-phrase {{ name "Phrase"; effect {{ for each any {{ {effect} }} }} }}\n'
     return HOST.replace("@KILLER@", PHRASE_HOST_KILLER).replace("@SCENARIO@", scenario)
 
 
-def test_the_reference_lists_the_phrases():
+def test_the_reference_lists_the_forms_of_every_slot_type():
+    kinds = {what for _, _, what in PHRASES}
+    assert {"effect", "condition", "amount", "place", "event", "piece", "rule"} <= kinds
     assert len([p for p in PHRASES if p[2] == "effect"]) > 35
-    assert len([p for p in PHRASES if "condition" in p[2]]) > 12
-    assert len([p for p in PHRASES if p[2] == "amount"]) >= 4
+    assert len([p for p in PHRASES if p[2] == "condition"]) > 20
 
 
 @pytest.mark.parametrize("line, phrase, what", PHRASES, ids=[f"{p[0]}:{p[1]}" for p in PHRASES])
@@ -344,7 +344,8 @@ def test_first_killer_walkthrough_shows_the_diagnostic_its_mistake_gives(tmp_pat
 
 
 def test_every_phrase_of_the_language_is_documented():
-    """Each effect, condition and rule phrase appears in LANGUAGE.md (its words, in order, on one line)."""
+    """Each effect and rule phrase appears in LANGUAGE.md (its words, in order, on one line), and every
+    keyword of the expression grammar (conditions, amounts, places, events, pieces) in its tables."""
     import re as _re
 
     from lastbreath.dsl import nodes as _n
@@ -352,9 +353,15 @@ def test_every_phrase_of_the_language_is_documented():
 
     doc = (Path(__file__).resolve().parent.parent / "dsl" / "LANGUAGE.md").read_text(encoding="utf-8")
     missing = []
-    for cls in (*_n.EFFECT_NODES, *_n.CONDITION_NODES, *_n.RULE_NODES):
+    for cls in (*_n.EFFECT_NODES, *_n.RULE_NODES):
         for phrase in cls.PHRASES:
             words = [p for p in Pattern.compile(cls, phrase).parts if isinstance(p, str)]
             if words and not _re.search(r"\b" + r"\b[^\n]*?\b".join(map(_re.escape, words)) + r"\b", doc):
                 missing.append(phrase)
     assert missing == []
+    grammar = (Path(_n.__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    expressions = grammar[grammar.index("// ===== conditions"):]
+    tables = " ".join(code for _, code, _ in PHRASES)
+    keywords = set(_re.findall(r'"([a-z]+)"', expressions))
+    undocumented = sorted(k for k in keywords if not _re.search(rf"(?<![\w-]){k}(?![\w-])", tables))
+    assert undocumented == []

@@ -236,8 +236,9 @@ def test_conditions_on_the_killers_health_and_the_victims_left(ward):
     _rs, state, _ = ward
     s = engine.replace(state.checkpoint, victims=(0, 0, 0))
     w = make_work(engine.replace(s, killers=(engine.evolve_killer(s.killers[0], health=3),)))
-    assert engine.condition(w, n.KillerHealth(None, "at-most", 3), engine.Ctx())
-    assert not engine.condition(w, n.KillerHealth(None, "at-least", 4), engine.Ctx())
-    assert engine.condition(w, n.VictimsLeft(None, "at-most", 0), engine.Ctx())
+    health, left = n.Quantity(None, "killer-health"), n.Count(None, "victims")
+    assert engine.condition(w, n.Compare(None, health, "at-most", 3), engine.Ctx())
+    assert not engine.condition(w, n.Compare(None, health, "at-least", 4), engine.Ctx())
+    assert engine.condition(w, n.Compare(None, left, "at-most", 0), engine.Ctx())
     w.victims = (0, 2, 1)
-    assert engine.condition(w, n.VictimsLeft(None, "at-least", 3), engine.Ctx())
+    assert engine.condition(w, n.Compare(None, left, "at-least", 3), engine.Ctx())

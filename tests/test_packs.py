@@ -46,10 +46,10 @@ def codes(diags) -> list[str]:
 
 # --- the pack declaration ---------------------------------------------------------------------
 def test_pack_declaration_builds_a_pack_node():
-    lines, diags = parse_text('pack my-pack { name "Mine"; version "1.2"; credit "A. Fan"; depends core other }\n',
-                              "pack.fg")
+    text = 'pack my-pack { name "Mine"; version "1.2"; credit "A. Fan"; depends core other }\n'
+    lines, diags = parse_text(text, "pack.fg")
     assert diags == []
-    decls, refs, diags = build_file(lines, "pack.fg")
+    decls, refs, diags = build_file(lines, "pack.fg", text)
     assert diags == []
     (p,) = decls
     assert isinstance(p, n.Pack)
@@ -58,8 +58,9 @@ def test_pack_declaration_builds_a_pack_node():
 
 
 def test_pack_declaration_lines_are_checked():
-    lines, _ = parse_text('pack p { name "P"; versoin "1" }\n', "pack.fg")
-    _, _, diags = build_file(lines, "pack.fg")
+    text = 'pack p { name "P"; versoin "1" }\n'
+    lines, _ = parse_text(text, "pack.fg")
+    _, _, diags = build_file(lines, "pack.fg", text)
     assert codes(diags) == ["E201"] and "did you mean 'version'" in diags[0].hint
 
 

@@ -274,10 +274,15 @@ def check_diagnostics(diags, text: str) -> None:
 
 
 def _phrase_words() -> list[str]:
+    """The words of the effect and rule phrases, and the keywords of the expression grammar."""
+    import re as _re
+
     words = set()
-    for cls in (*n.EFFECT_NODES, *n.CONDITION_NODES, *n.RULE_NODES, n.Count, n.That):
+    for cls in (*n.EFFECT_NODES, *n.RULE_NODES):
         for phrase in cls.PHRASES:
             words.update(w for w in phrase.split() if not w.startswith("{"))
+    grammar = (Path(n.__file__).with_name("grammar.lark")).read_text(encoding="utf-8")
+    words.update(w for w in _re.findall(r'"([a-z]+)"', grammar))
     return sorted(words)
 
 

@@ -14,7 +14,7 @@ import pytest
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.render import dsl_writer_for, renderer_for
 from lastbreath.interpreter import engine
-from lastbreath.interpreter.engine import amounts, conditions, effects, places, resolve, statics
+from lastbreath.interpreter.engine import amounts, conditions, effects, places, resolve, statics, triggers
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -25,6 +25,8 @@ ENGINE_FUNCTIONS = {
     n.Amount: (resolve.AMOUNT, amounts, "amount_"),
     n.Place: (resolve.PLACE, places, "place_"),
     n.Rule: (statics.RULE_FUNCTIONS, statics, "rule_"),
+    n.Event: (triggers.MATCH, triggers, "match_"),
+    n.Piece: (triggers.MATCH, triggers, "match_"),
 }
 
 
@@ -41,8 +43,6 @@ def test_every_node_of_every_family_has_its_functions(family, cls):
         return  # declarations and their parts: English only (they are written, not resolved)
     assert dsl_writer_for(cls) is not None, (f"{cls.__name__} has neither PHRASES nor a "
                                              f"_dsl_{n.snake(cls.__name__)} in dsl/render.py")
-    if family is n.Event:
-        return  # events are matched by triggers and replacements, not resolved by themselves
     table, module, prefix = ENGINE_FUNCTIONS[family]
     assert cls in table, f"{module.__name__} has no {prefix}{n.snake(cls.__name__)} for {cls.__name__}"
 
@@ -63,7 +63,8 @@ def test_the_families_are_sealed():
 def test_every_function_found_by_name_belongs_to_a_node():
     """A function named like a node's (exec_x, eval_x, …) with no node class x is a typo or a leftover."""
     for family, (_table, module, prefix) in ENGINE_FUNCTIONS.items():
-        names = {n.snake(c.__name__) for c in n.members(family)}
+        names = {n.snake(c.__name__) for f, (_t, m, _p) in ENGINE_FUNCTIONS.items() if m is module
+                 for c in n.members(f)}
         stray = [f for f in vars(module) if f.startswith(prefix) and callable(getattr(module, f))
                  and f[len(prefix):] not in names]
         assert not stray, f"{module.__name__}: {stray} match no {family.__name__} node"

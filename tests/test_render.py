@@ -36,7 +36,7 @@ def unspan(x):
 def _build(text: str) -> list:
     lines, diags = parse_text(text, "<test>")
     assert not diags, [d.message for d in diags]
-    decls, _refs, diags = build_file(lines, "<test>")
+    decls, _refs, diags = build_file(lines, "<test>", text)
     assert not diags, [(d.message, d.hint) for d in diags]
     return decls
 
@@ -54,13 +54,39 @@ def rule_of(text: str):
     return _build(f'item t {{ name "T"; rule {text} }}')[0].abilities.rules[0]
 
 
+def amount_of(text: str):
+    return effects_of(f"lose ({text}) time")[0].n
+
+
+def place_of(text: str):
+    return effects_of(f"move killer to ({text})")[0].loc
+
+
+def ability_of(text: str):
+    ab = _build(f'item t {{\n  name "T"\n  {text}\n}}')[0].abilities
+    return (*ab.triggers, *ab.replacements, *ab.modifications)[0]
+
+
+def event_of(text: str):
+    return ability_of(f"when {text} {{ lose 1 time }}").event
+
+
+def piece_of(text: str):
+    return event_of(f"{text} dies").piece
+
+
+WRAPPERS = {n.Rule: lambda node: rule_of(to_dsl(node)), n.Condition: lambda node: condition_of(to_dsl(node)),
+            n.Amount: lambda node: amount_of(to_dsl(node)), n.Place: lambda node: place_of(to_dsl(node)),
+            n.Event: lambda node: event_of(to_dsl(node)), n.Piece: lambda node: piece_of(to_dsl(node))}
+
+
 def reparse(node):
     """Build ``to_dsl(node)`` again in the right wrapper."""
-    cls = type(node)
-    if cls in n.RULE_NODES:
-        return rule_of(to_dsl(node))
-    if cls in n.CONDITION_NODES:
-        return condition_of(to_dsl(node))
+    for family, build in WRAPPERS.items():
+        if isinstance(node, family):
+            return build(node)
+    if isinstance(node, (n.Trigger, n.Replacement, n.Modification)):
+        return ability_of(to_dsl(node))
     text = to_dsl(node, "    ")
     if "it" in text.split():  # 'it' is a location only inside 'for each': build it inside one
         (loop,) = effects_of(f"for each any {{\n{text}\n}}")
@@ -75,7 +101,7 @@ def reparse(node):
 # fails when a node class has no sample here.
 EFFECT_SAMPLES = {
     n.GainTime: ["gain 2 time", "gain (count victims at here) time"],
-    n.LoseTime: ["lose 1 time", "lose (count dead at here minus 1) time", "lose that time"],
+    n.LoseTime: ["lose 1 time", "lose (count dead minus 1) time", "lose that time", "lose fear time"],
     n.Heal: ["heal 1"],
     n.LoseHealth: ["lose 2 health"],
     n.RaiseFear: ["raise fear 1"],
@@ -83,8 +109,8 @@ EFFECT_SAMPLES = {
     n.MoveUpTo: ["move up to 3"],
     n.DealDamage: ["deal 2 damage"],
     n.PreventDamage: ["prevent 1 damage"],
-    n.SearchTake: ["search take 1"],
-    n.SearchLook: ["search look 3 keep 1"],
+    n.SearchTake: ["search take 1", "search take (count rescued)"],
+    n.SearchLook: ["search look 3 keep 1", "search look (bloodlust spawn) keep 1"],
     n.EndActionPhase: ["end action phase"],
     n.DrawEvent: ["draw event"],
     n.GainItem: ["gain item raft"],
@@ -92,7 +118,7 @@ EFFECT_SAMPLES = {
     n.RaiseBloodlust: ["raise bloodlust 1"],
     n.LowerBloodlust: ["lower bloodlust 2"],
     n.Hunt: ["killer hunts fg moves 1 attacks 1", "minions hunt victims moves 2 attacks 0",
-             "enemies hunt fg-or-victims moves 1 attacks 2"],
+             "enemies hunt fg-or-victims moves 1 attacks 2", "killer hunts fg moves (bloodlust spawn) attacks (count dead)"],
     n.KillVictims: ["kill 1 victims at killer-location"],
     n.PlaceVictims: ["place 2 victims at old-mill"],
     n.SpawnMinions: ["spawn 2 cub at here", "spawn (bloodlust spawn) cub at (exit with fewest cub farthest from fg)",
@@ -129,26 +155,76 @@ EFFECT_SAMPLES = {
     n.SpendTokens: ["spend collected clue 1 to 3 {\n  each red { heal 1 }\n  if spent at least 2 { gain 1 time }\n}"],
     n.Each: ["each red { deal 1 damage }"],
     n.ForEach: ["for each exit { spawn 1 cub at it }", "for each search except killer-start { place 1 victims at it }",
-                "for each river except (chosen any) { panic at it }"],
+                "for each river except (any chosen) { panic at it }",
+                "for each adjacent to here with victims where it has tag river { panic at it }"],
 }
 CONDITION_SAMPLES = {
-    n.Compare: ["fear at least 5", "time at most 2", "health at least 3", "bloodlust at most 4"],
-    n.FgAt: ["fg at here", "fg at old-mill"],
+    n.AllOf: ["all { fear at least 5; flag raft-found }", "all { any { flag a; flag b }; not mode slaughter }"],
+    n.AnyOf: ["any { fg at here; victims at old-mill; count enemies at most 0 }"],
+    n.Not: ["not fear at least 5", "not not flag raft-found", "here is not old-mill", "fear is not 3"],
+    n.Compare: ["fear at least 5", "time at most 2", "health at least 3", "bloodlust at most 4",
+                "fear is time", "count victims at here more than 1", "(count minions minus 1) less than fear",
+                "victims left at most 0", "killer health at most 7", "enemies at most 0", "killers at least 4",
+                "exits at most 1", "collected clue at least 3", "spent at least 2",
+                "distance from fg to killer-location at most 2", "min of fear and 3 is 3"],
+    n.FgAt: ["fg at here", "fg at old-mill", "fg at (exit nearest to fg)"],
     n.FgAtTag: ["fg at tag river"],
     n.VictimsAt: ["victims at killer-location"],
     n.KillerAt: ["killer at old-mill"],
+    n.MinionsAt: ["minions at here"],
+    n.TokenAt: ["token clue at here"],
     n.FlagSet: ["flag raft-found"],
     n.InMode: ["mode slaughter"],
     n.HasItem: ["has item raft"],
-    n.TokenAt: ["token clue at here"],
-    n.CollectedAtLeast: ["collected clue at least 3"],
-    n.SpentAtLeast: ["spent at least 2"],
     n.SpentCovers: ["spent covers red blue", "spent covers wild"],
-    n.MinionsAt: ["minions at here"],
-    n.VictimsLeft: ["victims left at most 0", "victims left at least 3"],
-    n.KillerHealth: ["killer health at most 7", "killer health at least 2"],
-    n.PiecesCount: ["enemies at most 0", "killers at least 4", "exits at most 1"],
-    n.Not: ["not fear at least 5", "not not flag raft-found"],
+    n.PlaceIs: ["here is exit", "killer-location is search"],
+    n.HasTag: ["here has tag river", "(search nearest to fg) has tag river"],
+    n.SamePlace: ["here is killer-location", "killer-start is (exit farthest from fg)"],
+    n.Within: ["fg within 2 of killer-location", "killer within (bloodlust move) of here"],
+    n.CauseIs: ["the cause is a kill", "the cause is the killer", "the cause is another cause"],
+}
+AMOUNT_SAMPLES = {
+    n.Count: ["count victims at here", "count dead", "count rescued", "count minions at killer-location",
+              "count cub", "count killers", "count enemies at old-mill", "count exits", "count items",
+              "count tokens clue", "count tokens clue at here", "count collected clue", "count cards in side-effects",
+              "count victims at (any with most victims)"],
+    n.Quantity: ["fear", "time", "health", "bloodlust", "killer health"],
+    n.That: ["that"],
+    n.LevelStat: ["bloodlust spawn", "bloodlust damage"],
+    n.Distance: ["distance from here to killer-location"],
+    n.Arith: ["count victims at here minus 1", "fear plus 2", "fear plus (time minus 1)"],
+    n.MinMax: ["min of fear and 3", "max of (count dead) and (count rescued plus 1)"],
+}
+PLACE_SAMPLES = {
+    n.Selector: ["exit with fewest cub farthest from fg", "exit with fewest cub then nearest to fg", "search chosen",
+                 "any with victims nearest to fg", "river where it is not killer-start random",
+                 "adjacent to here with token clue", "within 2 of killer-location with most victims",
+                 "exit with most (count victims at it plus count dead) except here",
+                 "any where it has tag river farthest from killer-location"],
+}
+EVENT_SAMPLES = {
+    n.PieceEvent: ["victim dies", "killer takes damage", "fg loses health", "killer would be defeated",
+                   "a cub dies", "killer kills", "killer forms", "an enemy moves", "fg gains time", "fg loses time",
+                   "fg enters old-mill", "fg enters (any with victims)", "fg leaves", "fg leaves here",
+                   "fg crosses bridge", "the killer dies"],
+    n.PhaseEvent: ["start of killer", "end of upkeep"],
+    n.BloodlustRises: ["bloodlust rises", "bloodlust rises from a kill", "bloodlust rises from another cause"],
+    n.FearChanges: ["fear rises", "fear falls"],
+    n.TokenEvent: ["token clue is spent", "token clue is placed"],
+    n.ItemEvent: ["item raft is gained", "an item is discarded"],
+    n.CardEvent: ["card is drawn", "card side-effects is drawn", "card is revealed"],
+    n.OwnEvent: ["gained"],
+    n.GameStarts: ["game starts"],
+}
+PIECE_SAMPLES = {n.PieceRef: ["fg", "killer", "victim", "minion", "cub", "enemy"]}
+ABILITY_SAMPLES = {
+    n.Trigger: ["when victim dies if fear at least 3 { raise fear 1 }", "at start of killer { heal killer 1 }",
+                "when fg enters (any with victims) { gain 1 time }"],
+    n.Replacement: ["instead of bloodlust rises if not the cause is the killer { lose that time }",
+                    "instead of killer would be defeated { heal killer 2 }"],
+    n.Modification: ["reduce killer takes damage by 1 while fg at killer-location",
+                     "limit killer takes damage to at most (killer health minus 1) while flag shield",
+                     "increase fg loses time by 1", "prevent victim dies while flag warded"],
 }
 RULE_SAMPLES = {
     n.DiceModifier: ["dice +1", "dice -1"],
@@ -161,15 +237,20 @@ RULE_SAMPLES = {
     n.KillersAbsorb: ["killers absorb cub"],
     n.KillsMayHitKillers: ["killing cub may damage killers"],
 }
-SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **RULE_SAMPLES}
-ALL_NODES = (*n.EFFECT_NODES, *n.CONTROL_NODES, *n.CONDITION_NODES, *n.RULE_NODES)
+SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
+           **RULE_SAMPLES, **ABILITY_SAMPLES}
+ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),
+             n.Trigger, n.Replacement, n.Modification)
+BUILD = {**dict.fromkeys(CONDITION_SAMPLES, condition_of), **dict.fromkeys(AMOUNT_SAMPLES, amount_of),
+         **dict.fromkeys(PLACE_SAMPLES, place_of), **dict.fromkeys(EVENT_SAMPLES, event_of),
+         **dict.fromkeys(PIECE_SAMPLES, piece_of), **dict.fromkeys(RULE_SAMPLES, rule_of),
+         **dict.fromkeys(ABILITY_SAMPLES, ability_of)}
 
 
 def _build_sample(cls: type, text: str):
-    if cls in n.RULE_NODES:
-        return rule_of(text)
-    if cls in n.CONDITION_NODES:
-        return condition_of(text)
+    build = BUILD.get(cls)
+    if build is not None:
+        return build(text)
     (node,) = effects_of(text)
     return node
 
@@ -192,10 +273,7 @@ def test_every_node_class_has_a_renderer_a_dsl_writer_and_a_sample(cls):
 
 
 def test_declarations_have_renderers():
-    for cls in (n.Card, n.Item, n.FinalGirl, n.Killer, n.Scenario, n.PlayerBoard, n.Minion, n.Finale,
-                n.DarkPower, n.Terror, n.EventCard, n.SetupCard, n.Location, n.Path, n.Link, n.Outcome, n.Weapon,
-                n.ItemUse, n.BloodlustLevel, n.Side, n.Zone, n.Trigger, n.Replacement, n.EndCondition,
-                n.Token, n.Action, n.Deck, n.DeckCard, n.Count, n.That, n.ChooseOption, n.RollRow):
+    for cls in n.members(n.Decl):
         assert renderer_for(cls) is not None, cls.__name__
 
 
@@ -261,7 +339,7 @@ def test_to_dsl_phrases():
     ("kill 1 victims at killer-location; kill 2 victims at here",
      "Kill 1 victim at the killer's location. Kill 2 victims at your location."),
     ("lose (count victims at here minus 1) time",
-     "Lose X time, where X is the number of victims at your location minus 1."),
+     "Lose X time, where X is the number of victims at your location minus 1 (at least 0)."),
     ("repeat 2 { raise fear 1 }", "Do this twice: raise fear by 1."),
     ('choose {\n "Rest" { heal 1 }\n "Hurry" { gain 2 time }\n}',
      'Choose one: "Rest" (heal 1) or "Hurry" (gain 2 time).'),

@@ -31,9 +31,10 @@ def effects_of(rs, text):
     from lastbreath.dsl.build import build_file
     from lastbreath.dsl.syntax import parse_text
 
-    lines, diags = parse_text(f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n', "<test>")
+    source = f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n'
+    lines, diags = parse_text(source, "<test>")
     assert not diags
-    decls, _refs, diags = build_file(lines, "<test>")
+    decls, _refs, diags = build_file(lines, "<test>", source)
     assert not diags, [(d.message, d.hint) for d in diags]
     return decls[0].outcomes[0].effects
 
@@ -396,7 +397,7 @@ def test_it_outside_for_each_is_a_diagnostic(tmp_path):
     f.write_text('card stray { name "Stray"; cost 0; fail { place 1 victims at it } }\n', encoding="utf-8")
     _rs, diags = load_content([*bundled_paths(), f])
     (d,) = diags
-    assert d.code == "E204" and "for each" in d.message and d.span.line == 1
+    assert d.code == "E204" and "means nothing here" in d.message and "for each" in d.hint and d.span.line == 1
 
 
 def _nodes(obj, kind):
@@ -418,14 +419,17 @@ def test_K6_3_every_spawn_in_play_reads_the_bloodlust_card_and_ties_go_farthest(
     'when game starts') places fixed numbers at fixed places."""
     k = rs.killers["zombies"]
     in_play = (k.finales, k.dark_powers, k.terror, k.bloodlust, k.at_max,
-               tuple(t for t in k.abilities.triggers if t.event != "game-starts"))
+               tuple(t for t in k.abilities.triggers if not isinstance(t.event, n.GameStarts)))
     spawns = list(_nodes(in_play, n.SpawnMinions))
     assert len(spawns) >= 8
     for s in spawns:
         where = f"{s.span.path}:{s.span.line}"
         assert isinstance(s.n, n.LevelStat) and s.n.stat == "spawn", where
-        assert isinstance(s.loc, n.Place), where
-        assert (s.loc.how, s.loc.among, s.loc.minion, s.loc.tie) == ("fewest", "exit", "zombie", "farthest"), where
+        assert isinstance(s.loc, n.Selector), where
+        assert s.loc.among.kind == "exit" and [p.how for p in s.loc.picks] == ["fewest", "farthest"], where
+        fewest, farthest = s.loc.picks
+        assert isinstance(fewest.n, n.Count) and (fewest.n.what, fewest.n.kind, fewest.n.where) == ("minion", "zombie", "it")
+        assert farthest.place == "fg", where
 
 
 @pytest.mark.parametrize("terror", ["broken-windows", "scratching-at-the-door"])

@@ -61,7 +61,8 @@ from .ending import end_game
 from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, wander
 from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
-from .game import TIE_POLICIES, Game, loc_name
+from .game import TIE_POLICIES, Game
+from .words import loc_name
 from .items import gain_item, hands_used, search, use_uses
 from .killers import (
     absorb,
@@ -92,7 +93,7 @@ from .resolve import AMOUNT, EVAL, EXEC, PLACE, Ctx, amount, condition, cover, l
 from .setup import start
 from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, rules_in_play
 from .tokens import place_token
-from .triggers import fire, replaced
+from .triggers import fire, would
 
 __all__ = [
     "AMOUNT",

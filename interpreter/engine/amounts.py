@@ -1,7 +1,7 @@
-"""Amounts: what a number in parentheses comes to when its effect resolves.
+"""Amounts: what a number worked out as its effect resolves comes to (grammar: amount).
 
-One function per amount node, ``amount_<snake_case_class_name>``, found by name; a plain
-number is itself (``resolve.amount``).
+One function per amount node, ``amount_<snake_case_class_name>``, found by name; a plain number
+is itself (``resolve.amount``). Counts and subtractions are never below 0.
 """
 
 from __future__ import annotations
@@ -10,34 +10,95 @@ from typing import TYPE_CHECKING
 
 from lastbreath.dsl import nodes as n
 
-from .resolve import AMOUNT, Ctx, loc
+from ..board import INF
+from .bodies import ctx_body, the_killer
+from .resolve import AMOUNT, Ctx, amount, loc
+from .statics import fg_tables
 
 if TYPE_CHECKING:
     from .continuation import Work
 
 
-def amount_that(w: Work, a: n.That, ctx: Ctx) -> int:  # that: the amount of the event replaced
+def amount_that(w: Work, a: n.That, ctx: Ctx) -> int:  # that: the number of the event being answered
     return ctx.that
 
 
-def amount_level_stat(w: Work, a: n.LevelStat, ctx: Ctx) -> int:  # (bloodlust NAME): a number the level prints
-    for name, v in w.game.levels[w.bloodlust].stats:
+def amount_level_stat(w: Work, a: n.LevelStat, ctx: Ctx) -> int:  # bloodlust STAT: a number the level prints
+    level = w.game.levels[w.bloodlust]
+    if a.stat == "move":
+        return level.move
+    if a.stat == "damage":
+        return level.damage
+    for name, v in level.stats:
         if name == a.stat:
             return v
     return 0
 
 
-def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # (count victims|minions|dead|rescued at LOC [minus N])
-    where = loc(w, a.loc)
-    if a.what == "victims":
-        v = w.victims[where] if where >= 0 else 0
-    elif a.what == "minions":
-        v = sum(1 for m in w.minions if m.loc == where)
-    elif a.what == "dead":
-        v = w.dead
-    else:
-        v = w.rescued
-    return max(0, v - a.minus)
+def amount_quantity(w: Work, a: n.Quantity, ctx: Ctx) -> int:  # fear | time | health | bloodlust | killer health
+    what = a.what
+    if what == "fear":
+        return w.fear
+    if what == "time":
+        return w.time
+    if what == "health":
+        return w.fg_health
+    if what == "bloodlust":
+        return w.bloodlust + 1
+    i = ctx_body(w, ctx)
+    if i < 0:
+        i = the_killer(w)
+    return w.killers[i].health if i >= 0 else 0
+
+
+def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
+    what = a.what
+    where = loc(w, a.where, ctx) if a.where else -2  # -2: the whole board
+    if what == "victims":
+        return sum(w.victims) if where == -2 else (w.victims[where] if where >= 0 else 0)
+    if what == "dead":
+        return w.dead
+    if what == "rescued":
+        return w.rescued
+    if what in ("minions", "minion"):
+        kind = a.kind
+        return sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
+    if what in ("killers", "enemies"):
+        k = sum(1 for b in w.killers if b.alive and b.loc >= 0 and (where == -2 or b.loc == where))
+        if what == "enemies":
+            k += sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where))
+        return k
+    if what == "exits":
+        return len(w.game.board.exits) if where == -2 else int(where in w.game.board.exits)
+    if what == "items":
+        return len(w.held) + len(w.pack)
+    if what == "spent":
+        return len(ctx.spent)
+    if what == "tokens":
+        return sum(1 for tok, _k, at in w.tokens if tok == a.kind and (where == -2 or at == where))
+    if what == "collected":
+        return sum(1 for tok, _k in w.collected if tok == a.kind)
+    if what == "cards":
+        return next((len(cards) for d, cards in w.decks if d == a.kind), 0)
+    raise AssertionError(what)
+
+
+def amount_distance(w: Work, a: n.Distance, ctx: Ctx) -> int:  # distance from PLACE to PLACE
+    x, y = loc(w, a.a, ctx), loc(w, a.b, ctx)
+    if x < 0 or y < 0:
+        return 0
+    d = fg_tables(w)[1][x][y]
+    return d if d < INF else 0
+
+
+def amount_arith(w: Work, a: n.Arith, ctx: Ctx) -> int:  # A plus B / A minus B (never below 0)
+    x, y = amount(w, a.a, ctx), amount(w, a.b, ctx)
+    return x + y if a.op == "plus" else max(0, x - y)
+
+
+def amount_min_max(w: Work, a: n.MinMax, ctx: Ctx) -> int:  # min of A and B / max of A and B
+    x, y = amount(w, a.a, ctx), amount(w, a.b, ctx)
+    return min(x, y) if a.fn == "min" else max(x, y)
 
 
 AMOUNT.update(n.functions(n.Amount, globals(), "amount_"))

@@ -13,7 +13,7 @@ from ..state import MinionState, Option
 from .continuation import ask, emit, opt
 from .fear_checks import play_card
 from .final_girl import fg_damage
-from .game import loc_name
+from .words import loc_name
 from .items import use_uses
 from .killers import Piece, body_name, damage_killer
 from .resolve import Ctx

@@ -11,21 +11,24 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .continuation import emit, roll_die
-from .game import loc_name
+from .words import loc_name
 from .resolve import Ctx, run
 from .statics import fg_tables
-from .triggers import fire, replaced
+from .triggers import fire, would
 
 if TYPE_CHECKING:
     from .continuation import Work
 
 
-def raise_bloodlust(w: Work, k: int) -> None:
-    """C17.2: one level per point; a level's effect fires once; at the top the top effect resolves."""
+def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
+    """C17.2: one level per point; a level's effect fires once; at the top the top effect resolves.
+    ``cause``: kill (a victim's death), killer or minion (a victim they killed), other."""
     if k <= 0:
         return
-    if replaced(w, "bloodlust-rises", k, f"bloodlust rising by {k}"):
+    got = would(w, "bloodlust-rises", k, f"bloodlust rising by {k}", cause=cause)
+    if not got:
         return
+    k = got
     levels = w.game.levels
     for _ in range(k):
         if w.bloodlust >= len(levels) - 1:
@@ -37,6 +40,7 @@ def raise_bloodlust(w: Work, k: int) -> None:
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
             run(w, levels[w.bloodlust].effects, Ctx(source="bloodlust"))
+    fire(w, "bloodlust-rises", None, k, cause=cause)
 
 
 def lower_bloodlust(w: Work, k: int) -> None:
@@ -52,20 +56,24 @@ def set_victims(w: Work, loc: int, count: int) -> None:
     w.victims = tuple(v)
 
 
-def kill_victim(w: Work, loc: int, cause: str, by: int = -1) -> None:
-    """A victim dies: it is counted and raises bloodlust (C9.7); ``by``: the killer body that killed it."""
+def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -> None:
+    """A victim dies: it is counted and raises bloodlust (C9.7); ``by``: the killer body that killed
+    it, ``minion``: the kind of minion that did."""
     if w.victims[loc] <= 0:
         return
-    if replaced(w, "victim-dies", 1, "a victim dying"):
+    victim = ("victim", "", loc)
+    if would(w, "dies", 1, "a victim dying", victim, loc) is None:
         return
     set_victims(w, loc, w.victims[loc] - 1)
     w.dead += 1
     w.deaths_round += 1
     emit(w, "death", f"a victim dies at {loc_name(w, loc)} ({cause})", "C9.7")
-    raise_bloodlust(w, 1)
-    fire(w, "victim-dies")
+    raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
+    fire(w, "dies", victim, 1, loc)
     if by >= 0:
-        fire(w, "killer-kills", body=by)
+        fire(w, "kills", ("killer", "", by), 1, loc)
+    elif minion:
+        fire(w, "kills", ("minion", minion, -1), 1, loc)
 
 
 def panic_location(w: Work, loc: int, count: int = -1) -> None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .continuation import emit
 from .resolve import Ctx, run
+from .triggers import fire
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -19,6 +20,7 @@ def reveal_dark_power(w: Work) -> None:
     dp = w.game.dark_powers[w.dark_power]
     emit(w, "reveal", f"the dark power is revealed: {dp.name}", "C17.3")
     run(w, dp.on_reveal, Ctx(source=dp.id))
+    fire(w, "card-revealed", None, 1)
 
 
 def reveal_finale(w: Work) -> None:
@@ -28,6 +30,7 @@ def reveal_finale(w: Work) -> None:
     f = w.game.finales[w.finale]
     emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
     run(w, f.on_reveal, Ctx(source=f.id))
+    fire(w, "card-revealed", None, 1)
 
 
 def draw_event(w: Work) -> None:
@@ -41,6 +44,7 @@ def draw_event(w: Work) -> None:
     if ev.lasting:
         w.events_active = w.events_active + (eid,)
     run(w, ev.effects, Ctx(source=eid))
+    fire(w, "card-drawn", None, 1)
 
 
 def draw_card(w: Work, deck_id: str) -> None:
@@ -59,3 +63,4 @@ def draw_card(w: Work, deck_id: str) -> None:
     if card.keep:
         w.kept = w.kept + (f"{deck_id}/{cid}",)
     run(w, card.effects, Ctx(source=cid))
+    fire(w, "card-drawn", None, 1, extra=deck_id)

@@ -19,7 +19,7 @@ from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
 from .continuation import ask, emit, opt, roll_die
 from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
-from .game import count_of, loc_name
+from .words import count_of, loc_name
 from .items import discard_item, gain_item, search
 from .killers import (
     absorb,
@@ -87,11 +87,12 @@ def exec_prevent_damage(w: Work, e: n.PreventDamage, ctx: Ctx) -> None:  # preve
 
 
 def exec_search_take(w: Work, e: n.SearchTake, ctx: Ctx) -> None:  # search take N
-    search(w, e.n, e.n, look_mode=False)
+    k = amount(w, e.n, ctx)
+    search(w, k, k, look_mode=False)
 
 
 def exec_search_look(w: Work, e: n.SearchLook, ctx: Ctx) -> None:  # search look N keep K
-    search(w, e.n, e.keep, look_mode=True)
+    search(w, amount(w, e.n, ctx), amount(w, e.keep, ctx), look_mode=True)
 
 
 def exec_end_action_phase(w: Work, e: n.EndActionPhase, ctx: Ctx) -> None:  # end action phase
@@ -123,18 +124,18 @@ def exec_lower_bloodlust(w: Work, e: n.LowerBloodlust, ctx: Ctx) -> None:  # low
 
 def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
     # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
-    hunt(w, e.who, e.target, e.moves, e.attacks)
+    hunt(w, e.who, e.target, amount(w, e.moves, ctx), amount(w, e.attacks, ctx))
 
 
 def exec_kill_victims(w: Work, e: n.KillVictims, ctx: Ctx) -> None:  # kill N victims at LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     if where >= 0:
         for _ in range(amount(w, e.n, ctx)):
             kill_victim(w, where, "an effect")
 
 
 def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N victims at LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     k = amount(w, e.n, ctx)
     if where >= 0 and k > 0:
         set_victims(w, where, w.victims[where] + k)
@@ -143,14 +144,14 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
 
 def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N MINION at LOC
     fixed = e.loc.__class__ is str  # a place is picked again for each minion (K6.3)
-    where = loc(w, e.loc) if fixed else -1
+    where = loc(w, e.loc, ctx) if fixed else -1
     m = w.game.minions[e.minion]
     for _ in range(amount(w, e.n, ctx)):
         if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
         if not fixed:
-            where = loc(w, e.loc)
+            where = loc(w, e.loc, ctx)
         if where < 0:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
@@ -162,7 +163,7 @@ def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N
 
 
 def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move killer to LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     if where < 0:
         return
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
@@ -205,13 +206,13 @@ def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn grou
             w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label),)
             emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
                             f"(health {len(group)})", "")
-            fire(w, "killer-forms", body=len(w.killers) - 1)
+            fire(w, "forms", ("killer", "", len(w.killers) - 1), len(group), where)
             if w.result:
                 return
 
 
 def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MINION at LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     k = amount(w, e.n, ctx)
     if where < 0 or k <= 0:
         return
@@ -232,10 +233,11 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
             break
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         emit(w, "minion", f"a {name} is killed", "C15.2")
+        fire(w, "dies", ("minion", e.minion, -1), 1, where)
 
 
 def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N victims at LOC into MINION
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     m = w.game.minions[e.minion]
     for _ in range(amount(w, e.n, ctx)):
         if where < 0 or w.victims[where] <= 0:
@@ -250,7 +252,7 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
 
 
 def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     for _ in range(amount(w, e.n, ctx)):
         idx = next((i for i, x in enumerate(w.minions) if x.kind == e.minion and x.loc == where), -1)
         if idx < 0:
@@ -261,14 +263,14 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
 
 
 def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     if where >= 0:
         panic_location(w, where)
 
 
 def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
     # add status S to killer | to enemies at LOC | to an enemy at LOC
-    where = loc(w, e.loc) if e.loc else -1
+    where = loc(w, e.loc, ctx) if e.loc else -1
     pieces = enemies_at(w, e.who, where)
     if e.who == "one" and len(pieces) > 1:
         key = ask(w, "status-target", f"Which enemy is {e.status}?",
@@ -322,7 +324,7 @@ def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NA
 
 def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B
     b = w.game.board
-    a, z = loc(w, e.a), loc(w, e.b)
+    a, z = loc(w, e.a, ctx), loc(w, e.b, ctx)
     for k, p in enumerate(b.paths):
         if {p[0], p[1]} == {a, z} and p[5] and k not in w.opened:
             w.opened = w.opened | {k}
@@ -330,11 +332,11 @@ def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B
 
 
 def exec_collect_token(w: Work, e: n.CollectToken, ctx: Ctx) -> None:  # collect token TOKEN at LOC
-    collect_token(w, e.token, loc(w, e.loc))
+    collect_token(w, e.token, loc(w, e.loc, ctx))
 
 
 def exec_place_token(w: Work, e: n.PlaceToken, ctx: Ctx) -> None:  # place token TOKEN at LOC
-    where = loc(w, e.loc)
+    where = loc(w, e.loc, ctx)
     if where >= 0:
         place_token(w, e.token, where)
 
@@ -352,14 +354,12 @@ def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside
             run(w, e.body, ctx)
 
 
-def exec_for_each(w: Work, e: n.ForEach, ctx: Ctx) -> None:  # for each SET [except LOC] { … }
-    skip = loc(w, e.skip) if e.skip else -1
+def exec_for_each(w: Work, e: n.ForEach, ctx: Ctx) -> None:  # for each SELECTOR { … }
     scope = w.scope
     saved = scope.it
-    for where in locations_of(w, e.among):
-        if where != skip:
-            scope.it = where
-            run(w, e.body, ctx)
+    for where in locations_of(w, e.among, ctx):
+        scope.it = where
+        run(w, e.body, ctx)
     scope.it = saved
 
 

@@ -17,7 +17,7 @@ from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .continuation import ask, emit, rand, roll_die
-from .game import count_of, loc_name
+from .words import count_of, loc_name
 from .killers import Piece, body_name, move_piece, piece_loc, piece_status
 from .statics import enemy_tables, fg_tables, modified
 
@@ -78,7 +78,7 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
             name = count_of(len(here), stats.name)
             fg_here = w.fg_loc == loc
             if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
-                kill_victim(w, loc, f"killed by {name}")
+                kill_victim(w, loc, f"killed by {name}", minion=kind)
             elif fg_here:
                 dmg = len(here) * stats.damage
                 verb = "attacks the Final Girl" if len(here) == 1 else "attack the Final Girl together"
@@ -197,7 +197,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             return
         fg_here = w.fg_loc == loc
         if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
-            kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1)
+            kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
+                        "" if is_killer else stats.id)  # type: ignore[union-attr]
         elif fg_here:
             dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
             emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")

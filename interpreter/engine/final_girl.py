@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from .bloodlust import raise_bloodlust
 from .continuation import PhaseEnd, emit
 from .ending import end_game
-from .triggers import replaced
+from .triggers import FG, fire, would
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -25,20 +25,27 @@ def gain_time(w: Work, k: int) -> None:
     if w.time < 0:
         emit(w, "time", "time is below 0 and cannot be gained", "C3.7")
         return
-    new = min(w.game.side.time_max, w.time + k)
+    got = would(w, "gains-time", k, f"gaining {k} time", FG)
+    if not got:
+        return
+    new = min(w.game.side.time_max, w.time + got)
     if new != w.time:
         emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
-    w.time = new
+        gained, w.time = new - w.time, new
+        fire(w, "gains-time", FG, gained)
 
 
 def lose_time(w: Work, k: int) -> None:
     if k <= 0:
         return
-    if replaced(w, "fg-loses-time", k, f"losing {k} time"):
+    got = would(w, "loses-time", k, f"losing {k} time", FG)
+    if not got:
         return
-    new = max(w.game.side.time_min, w.time - k)
-    emit(w, "time", f"loses {w.time - new} time (now {new})", "C3.4")
+    new = max(w.game.side.time_min, w.time - got)
+    lost = w.time - new
+    emit(w, "time", f"loses {lost} time (now {new})", "C3.4")
     w.time = new
+    fire(w, "loses-time", FG, lost)
     if new < 0 and w.phase != "action" and not w.skip_action:
         w.skip_action = True
         emit(w, "time", "time fell below 0 outside the Action phase: the next Action phase is skipped", "C11.4")
@@ -52,29 +59,62 @@ def heal(w: Work, k: int) -> None:
 
 
 def raise_fear(w: Work, k: int) -> None:
-    for _ in range(max(0, k)):
+    if k <= 0:
+        return
+    got = would(w, "fear-rises", k, f"fear rising by {k}")
+    if not got:
+        return
+    before = w.fear
+    for _ in range(got):
         if w.fear >= w.game.side.fear_max:
             emit(w, "fear", "fear is at its maximum: bloodlust rises instead", "C3.6")
             raise_bloodlust(w, 1)
         else:
             w.fear += 1
             emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+    if w.fear > before:
+        fire(w, "fear-rises", None, w.fear - before)
 
 
 def lower_fear(w: Work, k: int) -> None:
-    for _ in range(max(0, k)):
+    if k <= 0:
+        return
+    got = would(w, "fear-falls", k, f"fear falling by {k}")
+    if not got:
+        return
+    before = w.fear
+    for _ in range(got):
         if w.fear <= w.game.side.fear_min:
             emit(w, "fear", "fear is at its minimum: gains 1 time instead", "C3.6")
             gain_time(w, 1)
         else:
             w.fear -= 1
             emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+    if w.fear < before:
+        fire(w, "fear-falls", None, before - w.fear)
 
 
-def fg_damage(w: Work, k: int, rule: str = "C9.6") -> None:
-    """Damage to the Final Girl, with her last-breath token (C14.1–C14.2)."""
+def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
+    """Damage to the Final Girl (``damage``; else a loss of health, ``lose N health``), with her
+    last-breath token (C14.1–C14.2)."""
     if k <= 0 or w.result:
         return
+    if damage:
+        got = would(w, "takes-damage", k, f"{k} damage to the Final Girl", FG, w.fg_loc)
+        if not got:
+            return
+        k = got
+    got = would(w, "loses-health", k, f"the Final Girl losing {k} health", FG, w.fg_loc)
+    if not got:
+        return
+    k = got
+    _lose_health(w, k, rule)
+    if damage:
+        fire(w, "takes-damage", FG, k, w.fg_loc)
+    fire(w, "loses-health", FG, k, w.fg_loc)
+
+
+def _lose_health(w: Work, k: int, rule: str) -> None:
     if k <= w.fg_health:
         w.fg_health -= k
         emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
@@ -89,6 +129,8 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6") -> None:
         emit(w, "breath", f"her black token shows {w.fg_breath_value}: it turns white and she restores "
                           f"{w.fg_breath_value} health; the phase ends", "C14.2")
         raise PhaseEnd()
+    if would(w, "would-be-defeated", 0, "the Final Girl being defeated", FG, w.fg_loc) is None:
+        return  # replaced: the block decides what becomes of her
     w.fg_breath = 0
     emit(w, "breath", "her last breath is gone: the Final Girl is defeated", "C14.2")
     end_game(w, "killer", "the Final Girl was defeated")

@@ -15,6 +15,7 @@ from lastbreath.dsl.diagnostics import RulesError
 from ..board import Board
 from ..state import Option
 from .statics import QUERY_OF
+from .triggers import event_kind
 
 if TYPE_CHECKING:
     from lastbreath.dsl.ruleset import Ruleset
@@ -61,6 +62,7 @@ class Game:
         # caches: answers already worked out, keyed by what they depend on
         self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
+        self.events_cache: dict[tuple[int, str, str], tuple[Any, tuple[Any, ...]]] = {}  # (id(sources), field, kind)
         self.option_cache: dict[tuple[str, str], Option] = {}
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
         self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys
@@ -76,8 +78,8 @@ class Game:
         # items whose abilities matter while held (a 'gained' trigger runs from the item itself)
         self.item_abilities = frozenset(
             i for i, it in self.items.items()
-            if it.abilities.rules or it.abilities.replacements or it.abilities.ends
-            or any(t.event != "gained" for t in it.abilities.triggers))
+            if it.abilities.rules or it.abilities.replacements or it.abilities.ends or it.abilities.modifications
+            or any(not isinstance(t.event, n.OwnEvent) for t in it.abilities.triggers))
         self.reroll_cards = frozenset(cid for cid, c in self.cards.items() if c.kind == "reroll")
         sources = [killer.abilities, scenario.abilities, final_girl.flipped,
                    *(f.abilities for f in killer.finales), *(d.abilities for d in killer.dark_powers),
@@ -85,9 +87,11 @@ class Game:
                    *(it.abilities for it in self.items.values()),
                    *(c.abilities for c in self.deck_cards.values())]
         self.has_ends = any(a.ends for a in sources)
-        self.trigger_events = frozenset(t.event for a in sources for t in a.triggers)
+        # the kinds of happening some content answers (triggers, replacements, modifications)
+        self.listens = frozenset(event_kind(e) for a in sources
+                                 for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
+                                           *(m.event for m in a.modifications)))
         self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
-        self.has_replacements = frozenset(r.event for a in sources for r in a.replacements)
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
@@ -100,22 +104,3 @@ class Game:
 
     def loc_name(self, i: int) -> str:
         return self.board.names[i] if 0 <= i < self.board.n else "off the board"
-
-
-def count_of(k: int, word: str, none: str = "") -> str:
-    """A count with its noun, plural by count ("1 victim", "2 victims"); ``none`` for 0 if given
-    ("no victims")."""
-    if k == 0 and none:
-        return none
-    return f"{k} {word}" if k == 1 else f"{k} {word}s"
-
-
-def a_or_an(word: str) -> str:
-    """The indefinite article for a word, by its first letter."""
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def loc_name(w: Any, i: int) -> str:
-    """The name of a location of the board, or 'off the board'."""
-    b = w.game.board
-    return b.names[i] if 0 <= i < b.n else "off the board"

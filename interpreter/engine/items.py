@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import HeldItem, Option
 from .continuation import ask, emit
-from .triggers import fire_item
+from .triggers import fire, fire_item
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -46,6 +46,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
             w.pack = w.pack + (w.held[i],)
             w.held = w.held[:i] + w.held[i + 1:] + (new,)
     fire_item(w, item, "gained")
+    fire(w, "item-gained", None, 1, extra=iid)
 
 
 def discard_item(w: Work, iid: str) -> None:
@@ -56,6 +57,7 @@ def discard_item(w: Work, iid: str) -> None:
             if h.id == iid and not w.game.items[h.id].keep:
                 setattr(w, attr, items[:i] + items[i + 1:])
                 emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+                fire(w, "item-discarded", None, 1, extra=iid)
                 return
 
 
@@ -129,6 +131,7 @@ def use_uses(w: Work, iid: str) -> None:
                 if h.uses == 1:
                     setattr(w, attr, items[:i] + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
+                    fire(w, "item-discarded", None, 1, extra=iid)
                 else:
                     setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
                 return

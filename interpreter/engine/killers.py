@@ -11,19 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..board import INF
 from ..state import KillerState, MinionState
+from .bodies import Piece, body_name, ctx_body, killer_at, piece_loc, piece_status, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import end_game
-from .game import count_of, loc_name
-from .statics import enemy_tables, modified
+from .words import count_of, loc_name
+from .statics import modified
+from .triggers import fire, would
 
 if TYPE_CHECKING:
     from .continuation import Work
-    from .resolve import Ctx
-
-Piece = tuple[str, int]  # ("killer", index) or ("minion", index)
-
 
 def killer_last_breath_dice(w: Work) -> int:
     """C2.5, K2.9: one extra die while any killer on the board is down to its last breath."""
@@ -38,6 +35,11 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
     if k <= 0:
         emit(w, "damage", "the damage is reduced to nothing", "C17.4")
         return
+    body = ("killer", "", idx)
+    got = would(w, "takes-damage", k, f"{k} damage to {body_name(w, idx)}", body, w.killers[idx].loc)
+    if not got:
+        return
+    k = got
     if w.secondary:
         absorbed = min(k, w.secondary_health)
         w.secondary_health -= absorbed
@@ -60,6 +62,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
         del ks[idx]
         w.killers = tuple(ks)
         emit(w, "damage", f"{kil.label} takes {k} damage and is destroyed", rule)
+        fire(w, "dies", ("killer", "", -1), k, kil.loc)
         return
     if k <= kil.health:
         kil = evolve_killer(kil, health=kil.health - k)
@@ -68,6 +71,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
         emit(w, "damage", f"the killer takes {k} damage (health {kil.health})", rule)
         if kil.health == 0:
             emit(w, "breath", "the killer is down to its last breath: +1 die", "C2.5")
+        fire(w, "takes-damage", body, k, kil.loc)
         return
     emit(w, "damage", "the killer takes damage: its last-breath token is lost", rule)
     if kil.breath == 2 and kil.breath_value > 0:
@@ -77,10 +81,14 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
         emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and the killer restores "
                           f"{kil.breath_value} health; the phase ends", "C17.1")
         raise PhaseEnd()
-    kil = evolve_killer(kil, breath=0, health=0, alive=False)
+    if would(w, "would-be-defeated", 0, f"{body_name(w, idx)} being defeated", body, kil.loc) is None:
+        return  # replaced: the block decides what becomes of it
+    ks = list(w.killers)
+    kil = evolve_killer(ks[idx], breath=0, health=0, alive=False)
     ks[idx] = kil
     w.killers = tuple(ks)
     emit(w, "breath", "the killer's last breath is gone: the killer is defeated", "C17.1")
+    fire(w, "dies", body, 0, kil.loc)
     if not any(x.alive for x in w.killers) and not w.game.no_board:
         end_game(w, "fg", "the killer was defeated")
 
@@ -106,36 +114,6 @@ def heal_killer(w: Work, k: int, idx: int = -1) -> None:
     emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")
 
 
-def body_name(w: Work, i: int) -> str:
-    return w.killers[i].label or "the killer"
-
-
-def the_killer(w: Work, near: int = -1) -> int:
-    """The body an effect on "the killer" means: the only living one; with several on the board
-    (K6.7) the one nearest to ``near`` (default: the Final Girl), ties to the first; -1 if none."""
-    ks = w.killers
-    if len(ks) == 1:
-        return 0 if ks[0].alive else -1
-    dist = enemy_tables(w)[1][near if near >= 0 else w.fg_loc]
-    best, best_d = -1, INF + 1
-    for i, kil in enumerate(ks):
-        if kil.alive and kil.loc >= 0 and dist[kil.loc] < best_d:
-            best, best_d = i, dist[kil.loc]
-    if best < 0:  # none on the board: the first living one (it may be off the board)
-        best = next((i for i, kil in enumerate(ks) if kil.alive), -1)
-    return best
-
-
-def ctx_body(w: Work, ctx: Ctx) -> int:
-    """The body a trigger is about, if it is still in play; else -1."""
-    i = ctx.killer
-    return i if 0 <= i < len(w.killers) and w.killers[i].alive else -1
-
-
-def killer_at(w: Work, loc: int) -> bool:
-    return any(k.alive and k.loc == loc for k in w.killers)
-
-
 # --- pieces: killer bodies and minions ------------------------------------------------------
 def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
     """Replace one killer or minion with a copy that has some fields changed."""
@@ -150,18 +128,6 @@ def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
         d.update(changes)
         ms[i] = MinionState(**d)
         w.minions = tuple(ms)
-
-
-def piece_status(w: Work, piece: Piece) -> frozenset[str]:
-    kind, i = piece
-    return w.killers[i].status if kind == "killer" else w.minions[i].status
-
-
-def piece_loc(w: Work, piece: Piece) -> int:
-    kind, i = piece
-    if kind == "killer":
-        return w.killers[i].loc
-    return w.minions[i].loc if i < len(w.minions) else -1
 
 
 def enemies_at(w: Work, who: str, loc: int) -> list[Piece]:

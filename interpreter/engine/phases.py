@@ -16,7 +16,7 @@ from .continuation import PhaseEnd, ask, emit
 from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
-from .game import count_of
+from .words import count_of
 from .items import hands_used, use_uses
 from .movement import rescue_here
 from .resolve import Ctx, condition, run
@@ -135,6 +135,7 @@ def step_action(w: Work) -> None:
         emit(w, "use", f"uses {it.name}", "C6.4")
         lose_time(w, it.use.time)
         run(w, it.use.effects, Ctx(source=it.id))
+        fire(w, "item-used", None, 1, extra=it.id)
         use_uses(w, it.id)
     elif key.startswith("action:"):
         a = next(x for x in g.actions if x.id == key[7:])
@@ -219,6 +220,7 @@ def step_killer(w: Work) -> None:
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
                 run(w, t.effects, Ctx(source=tid))
+                fire(w, "card-drawn", None, 1)
         else:  # sub 3, or END_DUE: the end of the phase
             end_phase(w)
     except PhaseEnd:

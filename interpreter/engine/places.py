@@ -1,7 +1,11 @@
-"""Places: which location a place in parentheses picks when its effect resolves (K6.1, K6.3).
+"""Places: which location a place in parentheses picks as its effect resolves (grammar: place).
 
-A location slot holds a location id or a special name (``here``, ``killer-location``, …:
-``resolve.loc``) or a place node, picked here by ``place_<snake_case_class_name>``.
+A location slot holds a location id or a special name (``here``/``fg``, ``it``, ``killer-location``,
+``killer-start``: ``resolve.loc``) or a selector, picked here by ``place_<snake_case_class_name>``.
+A selector takes its set (every location, the exits, the search locations, a tag, those adjacent
+to or within N of a place), keeps those holding what it asks for and those its ``where``
+condition holds for (``it`` is the candidate), and picks by its picks in turn, each breaking the
+ties of the one before; board order last (K6.1, K6.3).
 """
 
 from __future__ import annotations
@@ -10,53 +14,110 @@ from typing import TYPE_CHECKING
 
 from lastbreath.dsl import nodes as n
 
+from ..board import INF
 from ..state import Option
-from .continuation import ask
-from .resolve import PLACE
+from .continuation import ask, rand
+from .resolve import PLACE, Ctx, amount, condition, loc
 from .statics import fg_tables
 
 if TYPE_CHECKING:
     from .continuation import Work
 
 
-def locations_of(w: Work, among: str) -> list[int]:
-    """The locations of a set, in board order: exit, search, any, or those with a tag."""
+def _base(w: Work, among: n.Locations, ctx: Ctx) -> list[int]:
+    """The locations of a set, in board order."""
     b = w.game.board
-    if among == "exit":
+    kind = among.kind
+    if kind == "exit":
         return sorted(b.exits)
-    if among == "search":
+    if kind == "search":
         return list(b.search_locs)
-    if among == "any":
+    if kind == "any":
         return list(range(b.n))
-    return [i for i in range(b.n) if among in b.tags[i]]
+    if kind == "tag":
+        return [i for i in range(b.n) if among.tag in b.tags[i]]
+    near = loc(w, among.near, ctx)
+    if near < 0:
+        return []
+    dist = fg_tables(w)[1][near]
+    reach = 1 if kind == "adjacent" else amount(w, among.n, ctx)
+    return [i for i in range(b.n) if i != near and dist[i] <= reach] if kind == "adjacent" else [
+        i for i in range(b.n) if dist[i] <= reach]
 
 
-def place_pick_place(w: Work, p: n.PickPlace) -> int:
-    """(chosen SET) the player's pick (K6.1); (SET with fewest MINION [farthest from fg | nearest
-    to fg]) the one with the fewest of those minions, ties by distance to the FG, then board order (K6.3)."""
-    cands = locations_of(w, p.among)
+def _holds(w: Work, h: n.Holding, where: int) -> bool:
+    what = h.what
+    if what == "victims":
+        return w.victims[where] > 0
+    if what == "minions":
+        return any(m.loc == where for m in w.minions)
+    if what == "killer":
+        return any(k.alive and k.loc == where for k in w.killers)
+    if what == "enemies":
+        return any(m.loc == where for m in w.minions) or any(k.alive and k.loc == where for k in w.killers)
+    return any(tok == h.token and at == where for tok, _k, at in w.tokens)
+
+
+def candidates(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
+    """The locations a selector may pick, in board order: its set, less what its ``with``, ``where``
+    and ``except`` parts leave out (``for each`` goes over them all)."""
+    cands = _base(w, sel.among, ctx)
+    for h in sel.holding:
+        cands = [c for c in cands if _holds(w, h, c)]
+    if sel.skip:
+        skip = loc(w, sel.skip, ctx)
+        cands = [c for c in cands if c != skip]
+    if sel.where is not None and cands:
+        scope = w.scope
+        saved = scope.it
+        kept = []
+        for c in cands:
+            scope.it = c
+            if condition(w, sel.where, ctx):
+                kept.append(c)
+        scope.it = saved
+        cands = kept
+    return cands
+
+
+def _measure(w: Work, p: n.Pick, c: int, ctx: Ctx) -> int:
+    """A pick's number for one candidate (``it`` is the candidate)."""
+    if p.how in ("nearest", "farthest"):
+        there = loc(w, p.place, ctx)
+        d = fg_tables(w)[1][c][there] if there >= 0 else INF
+        return -d if p.how == "farthest" else d
+    scope = w.scope
+    saved = scope.it
+    scope.it = c
+    v = amount(w, p.n, ctx)
+    scope.it = saved
+    return -v if p.how == "most" else v
+
+
+def place_selector(w: Work, sel: n.Selector, ctx: Ctx) -> int:
+    """The location a selector picks now; -1 if it has none."""
+    cands = candidates(w, sel, ctx)
     if not cands:
         return -1
-    if p.how == "chosen":
+    for p in sel.picks:
         if len(cands) == 1:
-            return cands[0]
-        b = w.game.board
-        key = ask(w, "place", "Choose a location", [Option(f"place:{b.ids[c]}", b.names[c]) for c in cands])
-        return b.index[key[6:]]
-    counts = {c: 0 for c in cands}
-    for m in w.minions:
-        if m.kind == p.minion and m.loc in counts:
-            counts[m.loc] += 1
-    low = min(counts.values())
-    cands = [c for c in cands if counts[c] == low]
-    if len(cands) > 1 and p.tie:
-        fgd = fg_tables(w)[1][w.fg_loc]
-        if p.tie == "farthest":
-            top = max(fgd[c] for c in cands)
+            break
+        if p.how == "random":
+            cands = [cands[rand(w, len(cands))]]
+        elif p.how == "chosen":
+            b = w.game.board
+            key = ask(w, "place", "Choose a location", [Option(f"place:{b.ids[c]}", b.names[c]) for c in cands])
+            cands = [b.index[key[6:]]]
         else:
-            top = min(fgd[c] for c in cands)
-        cands = [c for c in cands if fgd[c] == top]
+            scores = [_measure(w, p, c, ctx) for c in cands]
+            best = min(scores)
+            cands = [c for c, v in zip(cands, scores) if v == best]
     return cands[0]
+
+
+def locations_of(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
+    """Every location of a selector, in board order (``for each``)."""
+    return candidates(w, sel, ctx)
 
 
 PLACE.update(n.functions(n.Place, globals(), "place_"))

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import runtime_error
 
-from .killers import the_killer
+from .bodies import the_killer
 
 if TYPE_CHECKING:
     from .attacks import Attack
@@ -38,16 +38,20 @@ PLACE: dict[type, Callable[..., int]] = {}
 class Ctx:
     """What an effect needs to know about where it is resolving."""
 
-    __slots__ = ("attack", "killer", "source", "spent", "spent_token", "that")
+    __slots__ = ("attack", "cause", "killer", "source", "spent", "spent_token", "that")
 
     def __init__(self, source: str = "", attack: Optional[Attack] = None, that: int = 0, killer: int = -1,
-                 spent: tuple[str, ...] = (), spent_token: str = ""):
+                 spent: tuple[str, ...] = (), spent_token: str = "", cause: str = ""):
         self.source = source
         self.attack = attack
-        self.that = that
-        self.killer = killer  # the killer body a trigger is about ('when killer forms / kills'), or -1
+        self.that = that  # the number of the event being answered
+        self.killer = killer  # the killer body an event is about ('when killer forms / kills'), or -1
         self.spent = spent  # kinds of the tokens spent, inside a spend block
         self.spent_token = spent_token
+        self.cause = cause  # why the event being answered happened (kill | killer | minion | other)
+
+
+_NO_CTX = Ctx()
 
 
 # --- coverage: the one switch, owned here -------------------------------------------------------
@@ -115,11 +119,11 @@ def amount(w: Work, a: n.Num, ctx: Ctx) -> int:
     return AMOUNT[type(a)](w, a, ctx)
 
 
-def loc(w: Work, name: n.Loc) -> int:
+def loc(w: Work, name: n.Loc, ctx: Optional[Ctx] = None) -> int:
     """The location (board index) a location slot names now; -1 for none."""
     if name.__class__ is not str:
-        return PLACE[type(name)](w, name)
-    if name == "here":
+        return PLACE[type(name)](w, name, ctx or _NO_CTX)
+    if name == "here" or name == "fg":
         return w.fg_loc
     if name == "killer-location":
         i = the_killer(w)

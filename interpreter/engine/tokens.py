@@ -11,7 +11,8 @@ from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .continuation import ask, emit, opt, shuffled
-from .game import a_or_an, count_of, loc_name
+from .triggers import fire
+from .words import a_or_an, count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -24,6 +25,7 @@ def place_token(w: Work, token: str, loc: int) -> None:
             w.supply = w.supply[:i] + w.supply[i + 1:]
             w.tokens = w.tokens + ((token, kind, loc),)
             emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
+            fire(w, "token-placed", None, 1, loc, extra=token)
             return
     emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "")
 
@@ -43,6 +45,7 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     name = w.game.tokens[token].name.lower()
     what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
     emit(w, "token", f"collects {a_or_an(what)} {what}", "")
+    fire(w, "token-removed", None, 1, loc, extra=token)
 
 
 def _sub_multisets(kinds: tuple[str, ...], low: int, high: int) -> list[tuple[str, ...]]:
@@ -74,7 +77,9 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
         back = [t for t in w.token_discard if t[0] == token]
         w.token_discard = tuple(t for t in w.token_discard if t[0] != token)
         w.supply = w.supply + shuffled(w, back)
-        k = len(back)
-        emit(w, "token", f"the supply had none left: {count_of(k, 'discarded token')} return{'s' if k == 1 else ''} "
+        back_n = len(back)
+        emit(w, "token", f"the supply had none left: {count_of(back_n, 'discarded token')} "
+                         f"return{'s' if back_n == 1 else ''} "
                          "to it", "S5.3")
+    fire(w, "token-spent", None, len(spent), extra=token)
     return spent

@@ -1,56 +1,226 @@
-"""Triggers and replacements: content that answers what happens (MECHANICS.md sections 4–5).
+"""Events: what triggers, replacements and modifications answer (MECHANICS.md sections 4–5).
 
-``fire`` runs every trigger in play on an event (``when …`` / ``at start of …``); ``replaced``
-runs the replacement in play for an event, if any (``instead of …``), in which case the event
-itself does not happen.
+An event point of the rules calls ``would`` before the event happens (a replacement in play
+stops it and resolves its block instead; modifications change its number, or prevent it) and
+``fire`` after it happened (every trigger in play on it resolves). Both first look whether any
+content in the game listens to that kind of event at all (``Game.listens``), so an event nobody
+answers costs one set lookup.
+
+An event node of the content matches a happening by its kind (``event_kind``) and by its own
+function, ``match_<snake_case_class_name>``, found by name (which piece, which place, which cause).
+Inside the block that answers an event, ``that`` is the event's number, ``it`` the location
+where it happened, ``the cause`` why (bloodlust: a kill, the killer, a minion, another cause).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Optional
+from functools import partial
+from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lastbreath.dsl import nodes as n
 
 from .continuation import emit
-from .resolve import Ctx, run
+from .places import candidates
+from .resolve import Ctx, amount, condition, loc, run
 from .statics import abilities
 
 if TYPE_CHECKING:
     from .continuation import Work
 
+Piece = tuple[str, str, int]  # (fg | killer | victim | minion, the minion's kind, index or location)
+FG: Piece = ("fg", "", -1)
 
-def fire(w: Work, event: str, arg: str = "", body: int = -1) -> None:
-    """Run every active trigger on this event (``body``: the killer body it is about, if any)."""
-    if event not in w.game.trigger_events:
+
+class Happening:
+    """One event as the content sees it; made only when some content listens to its kind."""
+
+    __slots__ = ("kind", "piece", "number", "place", "cause", "extra")
+
+    def __init__(self, kind: str, piece: Optional[Piece], number: int, place: int, cause: str, extra: Any):
+        self.kind = kind
+        self.piece = piece
+        self.number = number
+        self.place = place
+        self.cause = cause
+        self.extra = extra  # token type, item id, deck id, or the tags of a path crossed
+
+
+# --- which kind of happening an event node answers, and whether it matches one -------------------
+def event_kind(e: n.Event) -> str:
+    """The kind of happening an event node answers."""
+    t = type(e)
+    if t is n.PieceEvent:
+        return e.what  # type: ignore[attr-defined]
+    if t is n.PhaseEvent:
+        return f"{e.edge}:{e.phase}"  # type: ignore[attr-defined]
+    if t is n.BloodlustRises:
+        return "bloodlust-rises"
+    if t is n.FearChanges:
+        return f"fear-{e.how}"  # type: ignore[attr-defined]
+    if t is n.TokenEvent:
+        return f"token-{e.how}"  # type: ignore[attr-defined]
+    if t is n.ItemEvent:
+        return f"item-{e.how}"  # type: ignore[attr-defined]
+    if t is n.CardEvent:
+        return f"card-{e.how}"  # type: ignore[attr-defined]
+    if t is n.OwnEvent:
+        return f"own-{e.how}"  # type: ignore[attr-defined]
+    return "game-starts"
+
+
+def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | killer | victim | minion | KIND | enemy
+    if piece is None:
+        return False
+    kind = ref.kind
+    if kind == "enemy":
+        return piece[0] in ("killer", "minion")
+    if kind == "minion" and ref.minion:
+        return piece[0] == "minion" and piece[1] == ref.minion
+    return piece[0] == kind
+
+
+def match_piece_event(e: n.PieceEvent, w: Work, h: Happening) -> bool:  # PIECE takes damage / enters PLACE / …
+    if not match_piece_ref(e.piece, h.piece):
+        return False
+    if e.what == "crosses":
+        return e.tag in h.extra
+    if e.place and e.what in ("enters", "leaves"):
+        if isinstance(e.place, n.Selector):
+            return h.place in candidates(w, e.place, Ctx())
+        return h.place == loc(w, e.place)
+    return True
+
+
+def match_phase_event(e: n.PhaseEvent, w: Work, h: Happening) -> bool:  # start|end of PHASE
+    return True
+
+
+def match_bloodlust_rises(e: n.BloodlustRises, w: Work, h: Happening) -> bool:  # bloodlust rises [from …]
+    if not e.cause:
+        return True
+    if e.cause == "kill":
+        return h.cause in ("kill", "killer", "minion")
+    return h.cause == e.cause
+
+
+def match_fear_changes(e: n.FearChanges, w: Work, h: Happening) -> bool:  # fear rises|falls
+    return True
+
+
+def match_token_event(e: n.TokenEvent, w: Work, h: Happening) -> bool:  # token T is placed|removed|spent
+    return bool(h.extra == e.token)
+
+
+def match_item_event(e: n.ItemEvent, w: Work, h: Happening) -> bool:  # item ID is … / an item is …
+    return not e.item or h.extra == e.item
+
+
+def match_card_event(e: n.CardEvent, w: Work, h: Happening) -> bool:  # card [DECK] is drawn|revealed
+    return not e.deck or h.extra == e.deck
+
+
+def match_own_event(e: n.OwnEvent, w: Work, h: Happening) -> bool:  # revealed | drawn | gained (this card)
+    return True
+
+
+def match_game_starts(e: n.GameStarts, w: Work, h: Happening) -> bool:  # game starts
+    return True
+
+
+MATCH: dict[type, Callable[..., bool]] = {**n.functions(n.Event, globals(), "match_"),
+                                          **n.functions(n.Piece, globals(), "match_")}
+
+
+# --- answering ------------------------------------------------------------------------------------
+def _ctx(h: Happening, source: str = "") -> Ctx:
+    piece = h.piece
+    killer = piece[2] if piece is not None and piece[0] == "killer" else -1
+    return Ctx(source=source or h.kind, that=h.number, killer=killer, cause=h.cause)
+
+
+def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
+    """The triggers (replacements, modifications) in play that answer a kind of happening."""
+    g = w.game
+    srcs = abilities(w)
+    key = (id(srcs), field, kind)
+    got = g.events_cache.get(key)
+    if got is None or got[0] is not srcs:
+        found = tuple(x for a in srcs for x in getattr(a, field) if event_kind(x.event) == kind)
+        got = g.events_cache[key] = (srcs, found)
+    return got[1]
+
+
+def _holds(w: Work, x: Any, h: Happening, ctx: Ctx) -> bool:
+    """Whether a trigger, replacement or modification answers this happening now."""
+    if not MATCH[type(x.event)](x.event, w, h):
+        return False
+    if x.cond is None:
+        return True
+    return _with_it(w, h, lambda: condition(w, x.cond, ctx))
+
+
+def _with_it(w: Work, h: Happening, fn: Callable[[], Any]) -> Any:
+    """Run with ``it`` the location of the happening (when it has one)."""
+    if h.place < 0:
+        return fn()
+    scope = w.scope
+    saved = scope.it
+    scope.it = h.place
+    try:
+        return fn()
+    finally:
+        scope.it = saved
+
+
+def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, place: int = -1, cause: str = "",
+         extra: Any = "", body: int = -1) -> None:
+    """After a happening: run every trigger in play that answers it (``body``: a killer body it is about)."""
+    if kind not in w.game.listens:
         return
-    for a in abilities(w):
-        for t in a.triggers:
-            if t.event == event and (not t.arg or t.arg == arg):
-                run(w, t.body, Ctx(source=event, killer=body))
+    if body >= 0 and piece is None:
+        piece = ("killer", "", body)
+    h = Happening(kind, piece, number, place, cause, extra)
+    for t in _in_play(w, "triggers", kind):
+        ctx = _ctx(h)
+        if _holds(w, t, h, ctx):
+            _with_it(w, h, partial(run, w, t.body, ctx))
 
 
-def fire_item(w: Work, item: n.Item, event: str) -> None:
+def fire_item(w: Work, item: n.Item, how: str) -> None:
     """Run an item's own triggers on an event (``when gained`` runs from the item itself)."""
     for t in item.abilities.triggers:
-        if t.event == event:
+        if isinstance(t.event, n.OwnEvent) and t.event.how == how:
             run(w, t.body, Ctx(source=item.id))
 
 
-def replacement(w: Work, event: str) -> Optional[n.Replacement]:
-    if event not in w.game.has_replacements:
-        return None
-    for a in abilities(w):
-        for r in a.replacements:
-            if r.event == event:
-                return r
-    return None
-
-
-def replaced(w: Work, event: str, amount: int, what: str) -> bool:
-    """Run the replacement for this event if one is in play (its ``that`` is the amount); True if it ran."""
-    rep = replacement(w, event)
-    if rep is None:
-        return False
-    emit(w, "replace", f"instead of {what}", "", "replacement")
-    run(w, rep.body, Ctx(that=amount))
-    return True
+def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = None, place: int = -1,
+          cause: str = "", extra: Any = "") -> Optional[int]:
+    """Before a happening: a replacement in play that answers it resolves instead (None: the event
+    does not happen); else the modifications in play change its number (None: prevented)."""
+    if kind not in w.game.listens:
+        return number
+    h = Happening(kind, piece, number, place, cause, extra)
+    for rep in _in_play(w, "replacements", kind):
+        ctx = _ctx(h)
+        if _holds(w, rep, h, ctx):
+            emit(w, "replace", f"instead of {what}", "", "replacement")
+            _with_it(w, h, partial(run, w, rep.body, ctx))
+            return None
+    for mod in _in_play(w, "modifications", kind):
+        ctx = _ctx(h)
+        if not _holds(w, mod, h, ctx):
+            continue
+        scope = w.scope
+        outer, scope.node = scope.node, mod
+        if mod.how == "prevent":
+            emit(w, "modify", f"{what} is prevented", "")
+            scope.node = outer
+            return None
+        k = _with_it(w, h, partial(amount, w, mod.n, ctx))
+        new = {"reduce": max(0, h.number - k), "increase": h.number + k, "at-most": min(h.number, k),
+               "at-least": max(h.number, k)}[mod.how]
+        if new != h.number:
+            emit(w, "modify", f"{what}: {h.number} becomes {new}", "")
+            h.number = new
+        scope.node = outer
+    return h.number

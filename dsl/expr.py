@@ -1,0 +1,536 @@
+"""The recursive parts of the language: conditions, amounts, places, events and pieces.
+
+They are real grammar (grammar.lark, rules named after the node classes they build). The builder
+hands the source text of a slot to ``Expressions.parse`` with the start rule of the slot's type;
+Lark's contextual lexer reads a word as a keyword only where the grammar expects that keyword, so
+a location or a tag may be called anything. Positions are relative to the slot and turned back
+into the file's; a parse error points inside the expression, and text of another slot type is
+named as such ("'fg at here' is a condition; a place goes here").
+"""
+
+from __future__ import annotations
+
+import difflib
+import functools
+from pathlib import Path
+from typing import Any, Optional
+
+from lark import Lark, Token, Transformer, Tree, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from . import nodes as n
+from .diagnostics import Diagnostic, Span
+
+# the start rules the builder uses, by slot type
+SLOT_TYPES = ("condition", "amount", "place", "event", "piece")
+STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification")
+SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")
+MAX_NUMBER = 1_000_000  # a number in an expression: larger is refused (E209)
+
+# what each slot type accepts, for hints (LANGUAGE.md has the full tables)
+FORMS = {
+    "condition": ("AMOUNT at least AMOUNT", "AMOUNT at most AMOUNT", "AMOUNT is AMOUNT", "AMOUNT more than AMOUNT",
+                  "AMOUNT less than AMOUNT", "all { CONDITION; … }", "any { CONDITION; … }", "not CONDITION",
+                  "fg at PLACE", "fg at tag TAG", "fg within N of PLACE", "killer at PLACE", "killer within N of PLACE",
+                  "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
+                  "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
+                  "has item ITEM", "spent covers KIND …", "the cause is a kill"),
+    "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
+               "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
+               "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)"),
+    "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
+              "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
+    "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
+              "PIECE forms", "PIECE moves", "PIECE gains time", "PIECE loses time", "PIECE enters PLACE",
+              "PIECE leaves [PLACE]", "PIECE crosses TAG", "start of PHASE", "end of PHASE",
+              "bloodlust rises [from a kill|the killer|a minion|another cause]", "fear rises", "fear falls",
+              "token TOKEN is placed|removed|spent", "item ITEM is gained|used|discarded", "an item is …",
+              "card [DECK] is drawn|revealed", "game starts"),
+    "piece": ("fg", "killer", "victim", "minion", "MINION", "enemy"),
+}
+TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a place", "event": "an event",
+              "piece": "a piece", "selector": "a set of locations", "trigger_head": "an event",
+              "modification": "a modification"}
+
+
+@functools.lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The one parser of the language: files (start) and every expression start rule."""
+    grammar = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
+    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
+                start=["start", *STARTS])
+
+
+class _Error(Exception):
+    """A problem found while building nodes from a parse tree."""
+
+    def __init__(self, meta: Any, code: str, message: str, hint: str = ""):
+        super().__init__(message)
+        self.meta, self.code, self.message, self.hint = meta, code, message, hint
+
+
+_CMP = {"at least": "at-least", "at most": "at-most", "more than": "more-than", "less than": "less-than",
+        "is": "is"}
+_CAUSE = {"a kill": "kill", "the killer": "killer", "a minion": "minion", "another cause": "other"}
+
+
+def _words(tok: Any) -> str:
+    return " ".join(str(tok).split())
+
+
+@v_args(meta=True)
+class _Build(Transformer):
+    """Parse tree -> nodes, with references recorded for the checker."""
+
+    def __init__(self, ex: Expressions):
+        super().__init__()
+        self.ex = ex
+
+    def _span(self, meta: Any) -> Span:
+        return self.ex.span_of(meta)
+
+    def _ref(self, kind: str, tok: Token) -> None:
+        self.ex.ref(kind, str(tok), self.ex.span_of_token(tok))
+
+    # --- conditions -------------------------------------------------------------------------
+    def all_of(self, meta: Any, c: list[Any]) -> n.AllOf:
+        return n.AllOf(self._span(meta), tuple(c))
+
+    def any_of(self, meta: Any, c: list[Any]) -> n.AnyOf:
+        return n.AnyOf(self._span(meta), tuple(c))
+
+    def not_(self, meta: Any, c: list[Any]) -> n.Not:
+        return n.Not(self._span(meta), c[0])
+
+    def compare(self, meta: Any, c: list[Any]) -> n.Condition:
+        left, op, right = c[0], _words(c[1]), c[-1]
+        node = n.Compare(self._span(meta), left, _CMP[op], right)
+        return n.Not(self._span(meta), node) if len(c) == 4 else node
+
+    def fg_at(self, meta: Any, c: list[Any]) -> n.FgAt:
+        return n.FgAt(self._span(meta), c[0])
+
+    def fg_at_tag(self, meta: Any, c: list[Any]) -> n.FgAtTag:
+        self._ref("tag", c[0])
+        return n.FgAtTag(self._span(meta), str(c[0]))
+
+    def victims_at(self, meta: Any, c: list[Any]) -> n.VictimsAt:
+        return n.VictimsAt(self._span(meta), c[0])
+
+    def killer_at(self, meta: Any, c: list[Any]) -> n.KillerAt:
+        return n.KillerAt(self._span(meta), c[0])
+
+    def minions_at(self, meta: Any, c: list[Any]) -> n.MinionsAt:
+        return n.MinionsAt(self._span(meta), c[0])
+
+    def token_at(self, meta: Any, c: list[Any]) -> n.TokenAt:
+        self._ref("token", c[0])
+        return n.TokenAt(self._span(meta), str(c[0]), c[1])
+
+    def flag_set(self, meta: Any, c: list[Any]) -> n.FlagSet:
+        return n.FlagSet(self._span(meta), str(c[0]))
+
+    def in_mode(self, meta: Any, c: list[Any]) -> n.InMode:
+        self._ref("mode", c[0])
+        return n.InMode(self._span(meta), str(c[0]))
+
+    def has_item(self, meta: Any, c: list[Any]) -> n.HasItem:
+        self._ref("item", c[0])
+        return n.HasItem(self._span(meta), str(c[0]))
+
+    def spent_covers(self, meta: Any, c: list[Any]) -> n.SpentCovers:
+        return n.SpentCovers(self._span(meta), tuple(str(t) for t in c))
+
+    def place_is(self, meta: Any, c: list[Any]) -> n.Condition:
+        node = n.PlaceIs(self._span(meta), c[0], c[-1])
+        return n.Not(self._span(meta), node) if len(c) == 4 else node
+
+    def place_kind(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def has_tag(self, meta: Any, c: list[Any]) -> n.HasTag:
+        self._ref("tag", c[1])
+        return n.HasTag(self._span(meta), c[0], str(c[1]))
+
+    def same_place(self, meta: Any, c: list[Any]) -> n.Condition:
+        node = n.SamePlace(self._span(meta), c[0], c[-1])
+        return n.Not(self._span(meta), node) if len(c) == 4 else node
+
+    def within(self, meta: Any, c: list[Any]) -> n.Within:
+        return n.Within(self._span(meta), c[0], c[1], c[2])
+
+    def mover(self, meta: Any, c: list[Any]) -> str:
+        return str(c[0])
+
+    def cause_is(self, meta: Any, c: list[Any]) -> n.CauseIs:
+        return n.CauseIs(self._span(meta), _CAUSE[_words(c[0])])
+
+    # --- amounts ----------------------------------------------------------------------------
+    def number(self, meta: Any, c: list[Any]) -> int:
+        text = str(c[0])
+        if len(text) > 7 or int(text) > MAX_NUMBER:
+            raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} is larger than "
+                         f"{MAX_NUMBER:,}", "content numbers count cards, moves and points: keep them small")
+        return int(text)
+
+    def that(self, meta: Any, c: list[Any]) -> n.That:
+        return n.That(self._span(meta))
+
+    def arith(self, meta: Any, c: list[Any]) -> n.Arith:
+        return n.Arith(self._span(meta), str(c[1]), c[0], c[2])
+
+    def count(self, meta: Any, c: list[Any]) -> n.Count:
+        what, kind = c[0]
+        return n.Count(self._span(meta), what, kind, c[1] if len(c) > 1 else "")
+
+    def countable(self, meta: Any, c: list[Any]) -> tuple[str, str]:
+        head = str(c[0])
+        if len(c) == 1 and isinstance(c[0], Token) and c[0].type == "NAME":
+            self._ref("minion", c[0])
+            return "minion", head
+        if head == "tokens":
+            self._ref("token", c[1])
+            return "tokens", str(c[1])
+        if head == "collected":
+            self._ref("token", c[1])
+            return "collected", str(c[1])
+        if head == "cards":
+            self._ref("deck", c[2])
+            return "cards", str(c[2])
+        return head, ""
+
+    def quantity(self, meta: Any, c: list[Any]) -> n.Amount:
+        words = [str(t) for t in c]
+        sp = self._span(meta)
+        if words == ["killer", "health"]:
+            return n.Quantity(sp, "killer-health")
+        if words == ["victims", "left"]:
+            return n.Count(sp, "victims")
+        if words[0] == "collected":
+            self._ref("token", c[1])
+            return n.Count(sp, "collected", words[1])
+        if words[0] in ("enemies", "killers", "exits", "spent"):
+            return n.Count(sp, words[0])
+        return n.Quantity(sp, words[0])
+
+    def level_stat(self, meta: Any, c: list[Any]) -> n.LevelStat:
+        return n.LevelStat(self._span(meta), str(c[0]))
+
+    def distance(self, meta: Any, c: list[Any]) -> n.Distance:
+        return n.Distance(self._span(meta), c[0], c[1])
+
+    def min_max(self, meta: Any, c: list[Any]) -> n.MinMax:
+        return n.MinMax(self._span(meta), str(c[0]), c[2], c[4])
+
+    # --- places -----------------------------------------------------------------------------
+    def named_place(self, meta: Any, c: list[Any]) -> str:
+        name = str(c[0])
+        if name == "it":
+            self.ex.its.append(self.ex.span_of_token(c[0]))
+        elif name not in SPECIAL_PLACES:
+            self._ref("loc", c[0])
+        return name
+
+    def fg_place(self, meta: Any, c: list[Any]) -> str:
+        return "fg"
+
+    def selector(self, meta: Any, c: list[Any]) -> n.Selector:
+        sp = self._span(meta)
+        self.ex.bind_its(sp)  # inside a selector 'it' is the candidate
+        chosen = False
+        among: Optional[n.Locations] = None
+        holding: list[n.Holding] = []
+        where: Optional[n.Condition] = None
+        picks: list[n.Pick] = []
+        skip: n.Loc = ""
+        for x in c:
+            if x == "chosen-first":
+                chosen = True
+            elif isinstance(x, n.Locations):
+                among = x
+            elif isinstance(x, str):  # exit | search
+                among = n.Locations(sp, x)
+            elif isinstance(x, n.Holding):
+                holding.append(x)
+            elif isinstance(x, n.Pick):
+                picks.append(x)
+            elif isinstance(x, tuple) and x[0] == "where":
+                where = x[1]
+            elif isinstance(x, tuple) and x[0] == "except":
+                skip = x[1]
+        assert among is not None
+        if chosen:
+            picks.insert(0, n.Pick(sp, "chosen"))
+        return n.Selector(sp, among, tuple(holding), where, tuple(picks), skip)
+
+    def chosen(self, meta: Any, c: list[Any]) -> str:
+        return "chosen-first"
+
+    def everywhere(self, meta: Any, c: list[Any]) -> n.Locations:
+        return n.Locations(self._span(meta), "any")
+
+    def tagged(self, meta: Any, c: list[Any]) -> n.Locations:
+        self._ref("tag", c[0])
+        return n.Locations(self._span(meta), "tag", tag=str(c[0]))
+
+    def adjacent(self, meta: Any, c: list[Any]) -> n.Locations:
+        return n.Locations(self._span(meta), "adjacent", near=c[0])
+
+    def within_of(self, meta: Any, c: list[Any]) -> n.Locations:
+        return n.Locations(self._span(meta), "within", near=c[1], n=c[0])
+
+    def holding(self, meta: Any, c: list[Any]) -> n.Holding:
+        if str(c[1]) == "token":
+            self._ref("token", c[2])
+            return n.Holding(self._span(meta), "token", str(c[2]))
+        return n.Holding(self._span(meta), str(c[1]))
+
+    def where(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("where", c[0])
+
+    def except_(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("except", c[0])
+
+    def nearest(self, meta: Any, c: list[Any]) -> n.Pick:
+        return n.Pick(self._span(meta), "nearest", place=c[0])
+
+    def farthest(self, meta: Any, c: list[Any]) -> n.Pick:
+        return n.Pick(self._span(meta), "farthest", place=c[0])
+
+    def most(self, meta: Any, c: list[Any]) -> n.Pick:
+        return n.Pick(self._span(meta), c[0], n=c[1])
+
+    def most_count(self, meta: Any, c: list[Any]) -> n.Pick:
+        what, kind = c[1]
+        sp = self._span(meta)
+        return n.Pick(sp, c[0], n=n.Count(sp, what, kind, "it"))
+
+    def most_fewest(self, meta: Any, c: list[Any]) -> str:
+        return str(c[1])
+
+    def random(self, meta: Any, c: list[Any]) -> n.Pick:
+        return n.Pick(self._span(meta), "random")
+
+    def chosen_pick(self, meta: Any, c: list[Any]) -> n.Pick:
+        return n.Pick(self._span(meta), "chosen")
+
+    # --- pieces and events ------------------------------------------------------------------
+    def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
+        tok = c[-1]
+        if tok.type == "NAME":
+            self._ref("minion", tok)
+            return n.PieceRef(self._span(meta), "minion", str(tok))
+        return n.PieceRef(self._span(meta), str(tok))
+
+    def piece_event(self, meta: Any, c: list[Any]) -> n.PieceEvent:
+        piece, rest = c[0], c[1:]
+        words = [str(t) for t in rest if isinstance(t, Token) and t.type != "NAME"]
+        sp = self._span(meta)
+        head = words[0]
+        if head in ("takes", "loses") and words[1:] in (["damage"], ["health"]):
+            return n.PieceEvent(sp, piece, f"{head}-{words[1]}")
+        if head in ("gains", "loses"):
+            return n.PieceEvent(sp, piece, f"{head}-time")
+        if head == "would":
+            return n.PieceEvent(sp, piece, "would-be-defeated")
+        if head in ("enters", "leaves"):
+            where = rest[1] if len(rest) > 1 else ""
+            return n.PieceEvent(sp, piece, head, place=where)
+        if head == "crosses":
+            self._ref("pathtag", rest[1])
+            return n.PieceEvent(sp, piece, "crosses", tag=str(rest[1]))
+        return n.PieceEvent(sp, piece, head)
+
+    def phase_event(self, meta: Any, c: list[Any]) -> n.PhaseEvent:
+        return n.PhaseEvent(self._span(meta), str(c[0]), str(c[2]))
+
+    def bloodlust_rises(self, meta: Any, c: list[Any]) -> n.BloodlustRises:
+        return n.BloodlustRises(self._span(meta), _CAUSE[_words(c[0])] if c else "")
+
+    def fear_changes(self, meta: Any, c: list[Any]) -> n.FearChanges:
+        return n.FearChanges(self._span(meta), str(c[1]))
+
+    def token_event(self, meta: Any, c: list[Any]) -> n.TokenEvent:
+        self._ref("token", c[1])
+        return n.TokenEvent(self._span(meta), str(c[1]), str(c[3]))
+
+    def item_event(self, meta: Any, c: list[Any]) -> n.ItemEvent:
+        if str(c[0]) == "an":
+            return n.ItemEvent(self._span(meta), "", str(c[3]))
+        self._ref("item", c[1])
+        return n.ItemEvent(self._span(meta), str(c[1]), str(c[3]))
+
+    def card_event(self, meta: Any, c: list[Any]) -> n.CardEvent:
+        deck = ""
+        if len(c) == 4:
+            self._ref("deck", c[1])
+            deck = str(c[1])
+        return n.CardEvent(self._span(meta), str(c[-1]), deck)
+
+    def own_event(self, meta: Any, c: list[Any]) -> n.OwnEvent:
+        return n.OwnEvent(self._span(meta), str(c[0]))
+
+    def game_starts(self, meta: Any, c: list[Any]) -> n.GameStarts:
+        return n.GameStarts(self._span(meta))
+
+    def trigger_head(self, meta: Any, c: list[Any]) -> tuple[Any, Optional[n.Condition]]:
+        return c[0], (c[1] if len(c) > 1 else None)
+
+    def modification(self, meta: Any, c: list[Any]) -> tuple[str, Any, Any, Optional[n.Condition]]:
+        head = str(c[0])
+        cond = c[-1] if isinstance(c[-2], Token) and str(c[-2]) == "while" else None
+        if head in ("reduce", "increase"):
+            return head, c[1], c[3], cond
+        if head == "limit":
+            return _CMP[_words(c[3])], c[1], c[4], cond
+        return "prevent", c[1], 0, cond
+
+
+# Lark calls rule methods by rule name; 'not' and 'except' are Python keywords
+setattr(_Build, "not", _Build.not_)
+setattr(_Build, "except", _Build.except_)
+
+
+class Expressions:
+    """Parses the expressions of one file for the builder: text slices by position, references and
+    diagnostics collected, the uses of ``it`` checked against where it means something."""
+
+    def __init__(self, path: str, text: str, scope: str = ""):
+        self.path = path
+        self.text = text
+        self.scope = scope
+        self.starts = [0]
+        for i, ch in enumerate(text):
+            if ch == "\n":
+                self.starts.append(i + 1)
+        self.refs: list[tuple[str, str, Span]] = []
+        self.its: list[Span] = []
+        self.line0 = self.col0 = 1
+
+    # --- positions ----------------------------------------------------------------------------
+    def offset(self, line: int, col: int) -> int:
+        return self.starts[line - 1] + col - 1 if 1 <= line <= len(self.starts) else len(self.text)
+
+    def _pos(self, line: int, col: int) -> tuple[int, int]:
+        if line == 1:
+            return self.line0, self.col0 + col - 1
+        return self.line0 + line - 1, col
+
+    def span_of(self, meta: Any) -> Span:
+        if getattr(meta, "empty", True):
+            return Span(self.path, self.line0, self.col0, self.line0, self.col0)
+        a = self._pos(meta.line, meta.column)
+        b = self._pos(meta.end_line, meta.end_column)
+        return Span(self.path, a[0], a[1], b[0], b[1])
+
+    def span_of_token(self, tok: Token) -> Span:
+        a = self._pos(tok.line or 1, tok.column or 1)
+        b = self._pos(tok.end_line or tok.line or 1, tok.end_column or (tok.column or 1) + len(str(tok)))
+        return Span(self.path, a[0], a[1], b[0], b[1])
+
+    def ref(self, kind: str, name: str, span: Span) -> None:
+        self.refs.append((kind, name, span))
+
+    def bind_its(self, span: Span) -> None:
+        """The uses of ``it`` inside this span mean the candidate of a selector."""
+        def inside(s: Span) -> bool:
+            return (span.line, span.col) <= (s.line, s.col) and (s.end_line, s.end_col) <= (span.end_line, span.end_col)
+        self.its = [s for s in self.its if not inside(s)]
+
+    # --- parsing -------------------------------------------------------------------------------
+    def parse(self, start: str, first: Span, last: Span) -> tuple[Any, list[Diagnostic]]:
+        """The node of the source text from the start of ``first`` to the end of ``last``, parsed
+        with the start rule ``start``; (None, diagnostics) when it cannot be read."""
+        a = self.offset(first.line, first.col)
+        b = self.offset(last.end_line, last.end_col)
+        source = self.text[a:b]
+        self.line0, self.col0 = first.line, first.col
+        mark_refs, mark_its = len(self.refs), len(self.its)
+        try:
+            tree = parser().parse(source, start=start)
+            return _Build(self).transform(tree), []
+        except VisitError as err:
+            del self.refs[mark_refs:], self.its[mark_its:]
+            inner = err.orig_exc
+            if isinstance(inner, _Error):
+                return None, [Diagnostic(self.span_of(inner.meta), inner.code, inner.message, inner.hint)]
+            raise
+        except UnexpectedInput as err:
+            del self.refs[mark_refs:], self.its[mark_its:]
+            return None, [self._syntax(err, start, source, first, last)]
+
+    def _syntax(self, err: UnexpectedInput, start: str, source: str, first: Span, last: Span) -> Diagnostic:
+        whole = Span(self.path, first.line, first.col, last.end_line, last.end_col)
+        shown = " ".join(source.split())
+        shown = shown if len(shown) <= 60 else shown[:59] + "…"
+        slot = _slot(start)
+        code = {"condition": "E208", "event": "E201"}.get(slot, "E214")
+        want = TYPE_NAMES.get(start, start)
+        other = self.kind_of(source, start)
+        if other is not None:
+            return Diagnostic(whole, "E213", f"'{shown}' is {TYPE_NAMES[other]}; {want} goes here",
+                              "one of: " + "; ".join(FORMS.get(slot, ())[:10]))
+        expected = _expected(err)
+        if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
+            return Diagnostic(whole, code, f"'{shown}' stops before it is {want}",
+                              "it goes on with one of: " + ", ".join(expected)[:160])
+        line = getattr(err, "line", 1) or 1
+        col = getattr(err, "column", 1) or 1
+        at = self._pos(line, col)
+        word = str(err.token) if isinstance(err, UnexpectedToken) else (
+            source[err.pos_in_stream or 0] if isinstance(err, UnexpectedCharacters) else "")
+        end = (at[0], at[1] + max(1, len(word)))
+        words = [x.strip("'") for x in expected if x.startswith("'")]
+        close = difflib.get_close_matches(word, words, n=1, cutoff=0.6) if word else []
+        if close:
+            hint = f"did you mean '{close[0]}'?"
+        else:
+            head = source.split()[0] if source.split() else ""
+            same = [f for f in FORMS.get(slot, ()) if f.split()[0] == head and f != head]
+            hint = ("did you mean " + " or ".join(f"'{f}'" for f in same[:3]) + "?") if same else (
+                ("expected " + ", ".join(expected)[:160]) if expected else "one of: " + "; ".join(FORMS.get(slot, ())[:8]))
+        return Diagnostic(Span(self.path, at[0], at[1], end[0], end[1]), code,
+                          f"cannot read {want} '{shown}': '{word}' is not expected here", hint)
+
+    def kind_of(self, source: str, but: str) -> Optional[str]:
+        """The slot type this text is, if it is another one than ``but``."""
+        for start in SLOT_TYPES:
+            if start == _slot(but):
+                continue
+            try:
+                parser().parse(source, start=start)
+            except UnexpectedInput:
+                continue
+            if start == "place" and " " not in source.strip():
+                continue  # a lone word reads as a location name: that says nothing
+            if start == "piece" and " " not in source.strip():
+                continue
+            return start
+        return None
+
+
+def _slot(start: str) -> str:
+    return {"selector": "place", "trigger_head": "event", "modification": "event"}.get(start, start)
+
+
+_TERMINAL_WORDS = {"CMP": "at least|at most|more than|less than", "CAUSE": "a kill|the killer|a minion|another cause",
+                   "NAME": "a name", "INT": "a number", "LPAR": "(", "RPAR": ")", "LBRACE": "{", "RBRACE": "}",
+                   "SEMICOLON": ";", "ARITH": "plus|minus", "_NL": "a new line", "$END": "the end"}
+
+
+def _expected(err: UnexpectedInput) -> list[str]:
+    exp = getattr(err, "expected", None) or getattr(err, "allowed", None) or set()
+    words = []
+    for name in sorted(exp):
+        if name in _TERMINAL_WORDS:
+            words.append(_TERMINAL_WORDS[name])
+        elif name.isupper() and not name.startswith("_"):
+            words.append(f"'{name.lower()}'")
+    return sorted(set(words))
+
+
+def lone_word(tree: Any) -> Optional[str]:
+    """The word of a one-word parse (for fast paths); None otherwise."""
+    if isinstance(tree, Tree) and len(tree.children) == 1 and isinstance(tree.children[0], Token):
+        return str(tree.children[0])
+    return None
