@@ -37,7 +37,7 @@ from typing import Iterable, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
 from lastbreath.dsl.format import format_file
-from lastbreath.dsl.ruleset import Ruleset
+from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS
@@ -77,32 +77,12 @@ def _existing(paths: Iterable[str], what: str) -> list[Path]:
     return out
 
 
-def _expand(paths: Iterable[Path]) -> list[Path]:
-    """Folders -> their .fg files (as the loader does); used to drop files given twice."""
-    out: list[Path] = []
-    seen: set[Path] = set()
-    for p in paths:
-        files = sorted(q for q in p.rglob("*.fg") if q.is_file()) if p.is_dir() else [p]
-        for f in files:
-            key = f.resolve()
-            if key not in seen:
-                seen.add(key)
-                out.append(f)
-    return out
-
-
-def _source_text(path: str, cache: dict[str, Optional[str]]) -> Optional[str]:
-    if path not in cache:
-        try:
-            cache[path] = Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            cache[path] = None
-    return cache[path]
-
-
 def _format_diags(diags: Sequence[Diagnostic], sources: Optional[dict[str, str]] = None) -> list[str]:
-    cache: dict[str, Optional[str]] = dict(sources or {})
-    return [d.format(_source_text(d.span.path, cache)) for d in diags]
+    """Diagnostics as text, with the source line of each whose file is in ``sources`` (the text
+    the loader read): a file is never read again here, so no line from a file that was refused
+    unread (a link out of its pack) is ever shown."""
+    sources = sources or {}
+    return [d.format(sources.get(d.span.path)) for d in diags]
 
 
 def _summary_line(diags: Sequence[Diagnostic]) -> str:
@@ -117,9 +97,10 @@ def _summary_line(diags: Sequence[Diagnostic]) -> str:
 def load_rules(extra: Sequence[str] = ()) -> Ruleset:
     """The bundled content plus ``--content`` paths; prints diagnostics and raises ContentFailed on errors."""
     paths = [*bundled_paths(), *_existing(extra, "content path")]
-    rs, diags = load_content(paths)  # folders stay whole: each is a pack (files given twice load once)
+    sources: dict[str, str] = {}
+    rs, diags = load_content(paths, sources)  # folders stay whole: each is a pack (files given twice load once)
     if rs is None:
-        for text in _format_diags(diags):
+        for text in _format_diags(diags, sources):
             print(text, file=sys.stderr)
         print(f"{PROG}: the content has {_summary_line(diags)}", file=sys.stderr)
         raise ContentFailed()
@@ -481,13 +462,14 @@ def cmd_check(args: argparse.Namespace) -> int:
         targets = [*bundled_paths(), *paths, *packs]
     else:
         targets = paths
-    rs, diags = load_content(targets)
+    sources: dict[str, str] = {}
+    rs, diags = load_content(targets, sources)
     ok = rs is not None
     counts = _counts(rs) if rs is not None else {}
     if args.json:
         print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
         return 0 if ok else 1
-    for text in _format_diags(diags, rs.sources if rs is not None else None):
+    for text in _format_diags(diags, sources):
         print(text)
     if ok:
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
@@ -794,7 +776,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     errors: list[Diagnostic] = []
     sources: dict[str, str] = {}
     diffs: dict[str, str] = {}
-    for f in _expand(paths):
+    files, refused = content_files(paths)
+    errors.extend(refused)
+    for f in files:
         name = str(f)
         text, formatted, diags = format_file(f)
         if formatted is None:

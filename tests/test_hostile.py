@@ -1,0 +1,239 @@
+"""Hostile input: the corpus of attacks found on content, saves and protocol messages (issue 14).
+
+Each case was found to crash, hang or exhaust memory; each test here failed before its fix. The
+Hypothesis mutation suite (tests/test_hostile_fuzz.py) keeps looking for new ones, and the
+engine-side cases that wait for the engine package are in tests/test_hostile_engine.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from lastbreath.dsl import bundled_paths, load_content, parse_text
+from lastbreath.dsl import build as build_module
+from lastbreath.dsl import limits
+from lastbreath.dsl.diagnostics import MAX_REPORTED
+from lastbreath.dsl.syntax import MAX_TOKENS
+from lastbreath.interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.usefixtures("bundled_parse_cache")
+
+
+def _lastbreath() -> list[str]:
+    exe = Path(sys.executable).with_name("lastbreath")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
+
+
+def check_text(tmp_path: Path, text: str, name: str = "hostile.fg"):
+    """Check a fan file with the bundled content: (ruleset or None, diagnostics of that file)."""
+    folder = tmp_path / "pack"
+    folder.mkdir(exist_ok=True)
+    f = folder / name
+    f.write_text(text, encoding="utf-8")
+    rs, diags = load_content([*bundled_paths(), folder])
+    return rs, [d for d in diags if d.span.path == str(f)]
+
+
+CARD = 'card hostile-card {{\n  name "Hostile"\n  cost 1\n{extra}  fail {{ {effect} }}\n}}\n'
+
+
+def card(effect: str = "lose 1 time", extra: str = "") -> str:
+    return CARD.format(effect=effect, extra=extra)
+
+
+# --- case 1: numbers longer than Python converts ------------------------------------------------
+@pytest.mark.parametrize("where", ["cost {n}", "copies {n}", "fail {{ lose {n} time }}"])
+def test_a_5000_digit_number_in_content_is_a_diagnostic_not_a_crash(tmp_path, where):
+    text = 'card big {\n  name "Big"\n  ' + where.format(n="9" * 5000) + "\n  success { lose 1 time }\n}\n"
+    if not where.startswith("cost"):
+        text = text.replace('name "Big"', 'name "Big"\n  cost 1')
+    rs, diags = check_text(tmp_path, text)
+    assert rs is None and [d.code for d in diags] == ["E209"]
+    assert "5000 digits" in diags[0].message and str(limits.MAX_NUMBER) in diags[0].message
+    assert len(diags[0].message) < 200  # the number is not echoed whole
+
+
+def test_a_5000_digit_number_exits_1_from_check_not_70(tmp_path, capsys):
+    f = tmp_path / "big.fg"
+    f.write_text(card(f"lose {'1' * 5000} time"), encoding="utf-8")
+    assert main(["check", str(f)]) == 1
+    assert "error[E209]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(("raw", "ok"), [("999999", True), ("-999999", True), ("1000000", False),
+                                         ("+0000000001", True), ("0" * 5000 + "1", True),
+                                         ("-" + "0" * 5000 + "1000000", False)])
+def test_the_parser_bounds_every_number(raw, ok):
+    _lines, diags = parse_text(f"x {raw}\n")
+    assert (diags == []) == ok, diags
+
+
+# --- case 2: content that checks clean but plays for ever or takes gigabytes --------------------
+MINION = 'minion hostile-minion {{ name "Hostile Minion"; health 1; move 1; damage 1; limit {limit} }}\n'
+
+
+@pytest.mark.parametrize(("effect", "extra", "needle"), [
+    pytest.param("lower fear 1000000000", "", "-999999 and 999999", id="lower-fear-1e9"),
+    pytest.param("lower fear 101", "", "above the limit of 100", id="lower-fear-101"),
+    pytest.param("raise fear 5000", "", "above the limit of 100", id="raise-fear-5000"),
+    pytest.param("repeat 50 { lose 1 time }", "", "repeat 50 is above the limit of 20", id="repeat-50"),
+    pytest.param("repeat 10 { repeat 10 { repeat 2 { lose 1 time } } }", "", "200 times, above the limit of 100",
+                 id="repeat-nested"),
+    pytest.param("repeat 5 { repeat 5 { repeat 5 { repeat 5 { repeat 5 { lose 1 time } } } } }", "",
+                 "above the limit of 100", id="repeat-5-deep"),
+    pytest.param("lose 1 time", "  copies 100000000\n", "-999999 and 999999", id="copies-1e8"),
+    pytest.param("lose 1 time", "  copies 9223372036854775808\n", "19 digits", id="copies-2**63"),
+    pytest.param("lose 1 time", "  copies 21\n", "copies 21 is above the limit of 20", id="copies-21"),
+    pytest.param("lose 1 time", "  dice 11\n", "dice 11 is above the limit of 10", id="card-dice-11"),
+])
+def test_costly_numbers_in_effects_and_cards_are_refused_naming_the_limit(tmp_path, effect, extra, needle):
+    rs, diags = check_text(tmp_path, card(effect, extra))
+    assert rs is None and {d.code for d in diags} == {"E209"}, [(d.code, d.message) for d in diags]
+    assert any(needle in d.message for d in diags), [d.message for d in diags]
+
+
+def test_repeats_within_the_limits_and_a_computed_count_inside_a_small_repeat_are_fine(tmp_path):
+    rs, diags = check_text(tmp_path, card("repeat 20 { repeat 5 { lose 1 time } }; repeat 2 { repeat that { heal 1 } }"))
+    assert diags == [] and rs is not None
+    _rs, diags = check_text(tmp_path, card("repeat 3 { repeat that { heal 1 } }"))
+    assert [d.code for d in diags] == ["E209"] and "150 times" in diags[0].message
+
+
+def _killer(body: str) -> str:
+    return ('killer hostile-killer {\n  name "Hostile Killer"\n  health 5\n  fear 1\n'
+            '  bloodlust { level move 1 damage 1 }\n'
+            '  finale hostile-finale { name "F"; back { killer hunts fg moves 1 attacks 1 }; '
+            'face { killer hunts fg moves 1 attacks 1 } }\n'
+            '  dark_power hostile-power { name "D" }\n' + body + "}\n")
+
+
+@pytest.mark.parametrize(("body", "needle"), [
+    pytest.param('  minion hostile-minion { name "M"; health 1; move 1; damage 1; limit 100000000 }\n'
+                 '  terror hostile-terror { name "T"; effect { spawn 100000000 hostile-minion at killer-location } }\n',
+                 "-999999 and 999999", id="spawn-1e8-limit-1e8"),
+    pytest.param('  minion hostile-minion { name "M"; health 1; move 1; damage 1; limit 101 }\n',
+                 "limit 101 is above the limit of 100", id="minion-limit-101"),
+    pytest.param('  minion hostile-minion { name "M"; health 101; move 1; damage 1; limit 1 }\n',
+                 "health 101 is above the limit of 100", id="minion-health-101"),
+    pytest.param('  token hostile-token { name "T"; kinds a b; supply a 2147483648 b 1 }\n',
+                 "-999999 and 999999", id="supply-2**31"),
+    pytest.param('  token hostile-token { name "T"; kinds a b; supply a 101 b 1 }\n',
+                 "a supply of 101 is above the limit of 100", id="supply-101"),
+    pytest.param('  terror hostile-terror { name "T"; effect { lower fear 1000 } }\n',
+                 "above the limit of 100", id="terror-lower-fear-1000"),
+    pytest.param('  rule dice 50\n', "above the limit of 10", id="dice-rule-50"),
+])
+def test_costly_numbers_in_a_killer_are_refused_naming_the_limit(tmp_path, body, needle):
+    rs, diags = check_text(tmp_path, _killer(body))
+    assert rs is None and {d.code for d in diags} == {"E209"}, [(d.code, d.message) for d in diags]
+    assert any(needle in d.message for d in diags), [d.message for d in diags]
+
+
+def test_the_limits_table_of_the_language_reference_is_the_code():
+    text = (ROOT / "dsl" / "LANGUAGE.md").read_text(encoding="utf-8")
+    section = text.split("## 9. Limits", 1)[1]
+    rows = re.findall(r"^\| (.+?) \| (-?[\d ]+) \| (-?[\d ]+) \|$", section, re.M)
+    table = {what: (int(lo.replace(" ", "")), int(hi.replace(" ", ""))) for what, lo, hi in rows}
+    assert table == limits.SLOTS
+
+
+# --- case 3: files that keep the checker busy -----------------------------------------------------
+def test_12000_unknown_effect_lines_compute_suggestions_only_for_the_diagnostics_shown(tmp_path, monkeypatch):
+    calls = []
+    best = build_module.Builder._best
+    monkeypatch.setattr(build_module.Builder, "_best", lambda self, *a: calls.append(1) or best(self, *a))
+    lines = [f"    frobnicate {i % 90} widgets" for i in range(12_000)]
+    text = card("lose 1 time").replace("  fail {", "  success {\n" + "\n".join(lines) + "\n  }\n  fail {")
+    start = time.perf_counter()
+    rs, diags = check_text(tmp_path, text)
+    elapsed = time.perf_counter() - start
+    assert rs is None and len(diags) == MAX_REPORTED + 1 and diags[-1].code == "E105"
+    assert all("did you mean" in d.hint for d in diags[:MAX_REPORTED])
+    assert len(calls) <= MAX_REPORTED
+    assert elapsed < 15, f"{elapsed:.1f} s"  # parsing 48 000 tokens, then building: linear
+
+
+def test_12000_unknown_items_compute_suggestions_only_for_the_diagnostics_shown(tmp_path, monkeypatch):
+    from lastbreath.dsl import check as check_module
+    calls = []
+    hint = check_module._hint_or_known
+    monkeypatch.setattr(check_module, "_hint_or_known", lambda *a: calls.append(1) or hint(*a))
+    lines = [f"    gain item no-such-item-{i}" for i in range(12_000)]
+    text = card("lose 1 time").replace("  fail {", "  success {\n" + "\n".join(lines) + "\n  }\n  fail {")
+    rs, diags = check_text(tmp_path, text)
+    assert rs is None and len(diags) == MAX_REPORTED + 1 and "known items" in diags[0].hint
+    assert len(calls) <= MAX_REPORTED
+
+
+@pytest.mark.parametrize("text", [
+    pytest.param("\n" * 1_999_000, id="2-MB-of-newlines"),
+    pytest.param("#\n" * 999_000, id="2-MB-of-comments"),
+    pytest.param("\r\n" * 999_000, id="2-MB-of-CRLF"),
+])
+def test_blank_lines_and_comments_count_against_the_token_limit(text):
+    start = time.perf_counter()
+    _lines, diags = parse_text(text, "blank.fg")
+    assert [(d.code, d.span.line) for d in diags] == [("E105", MAX_TOKENS + 1)]
+    assert time.perf_counter() - start < 2
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="resource limits: POSIX")
+def test_2_mb_of_newlines_is_checked_in_little_memory(tmp_path):
+    f = tmp_path / "blank.fg"
+    f.write_text("\n" * 1_999_000, encoding="utf-8")
+    code = ("import resource, sys; resource.setrlimit(resource.RLIMIT_AS, (400 << 20, 400 << 20)); "
+            "from lastbreath.interpreter.cli import main; sys.exit(main(['check', sys.argv[1]]))")
+    out = subprocess.run([sys.executable, "-c", code, str(f)], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 1 and "error[E105]" in out.stdout, out.stderr[-500:]
+
+
+# --- case 6: links out of a pack -------------------------------------------------------------------
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_a_link_out_of_the_pack_is_refused_unread_and_never_echoed(tmp_path, capsys):
+    secret = tmp_path / "outside" / "secret.txt"
+    secret.parent.mkdir()
+    secret.write_text("card hunter2-password-line {\n", encoding="utf-8")
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    (pack / "evil.fg").symlink_to(secret)
+    (pack / "ok.fg").write_text(card(), encoding="utf-8")
+    rs, diags = load_content([*bundled_paths(), pack])
+    assert rs is None and [(d.code, d.span.path) for d in diags] == [("E100", str(pack / "evil.fg"))]
+    assert "outside" in diags[0].message
+    for argv in (["check", "--content", str(pack)], ["check", "--json", str(pack)], ["fmt", "--check", str(pack)],
+                 ["play", "--bot", "random", "--content", str(pack)]):
+        main(argv)
+        out = capsys.readouterr()
+        assert "hunter2" not in out.out + out.err, argv
+        assert "E100" in out.out + out.err
+
+
+@pytest.mark.skipif(not hasattr(os, "symlink"), reason="no symlinks")
+def test_links_inside_the_pack_still_load(tmp_path):
+    pack = tmp_path / "pack"
+    (pack / "real").mkdir(parents=True)
+    (pack / "real" / "card.fg").write_text(card(), encoding="utf-8")
+    (pack / "alias.fg").symlink_to(pack / "real" / "card.fg")
+    rs, diags = load_content([*bundled_paths(), pack])
+    assert rs is not None and "hostile-card" in rs.cards
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no named pipes")
+def test_a_named_pipe_in_a_pack_is_refused_without_blocking(tmp_path):
+    pack = tmp_path / "pack"
+    pack.mkdir()
+    os.mkfifo(pack / "pipe.fg")
+    code = ("import sys; from lastbreath.interpreter.cli import main; "
+            "sys.exit(main(['check', '--content', sys.argv[1]]))")
+    out = subprocess.run([sys.executable, "-c", code, str(pack)], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "E100" in out.stdout + out.stderr
