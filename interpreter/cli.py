@@ -449,8 +449,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.max_message < 1:
         raise CliError("--max-message must be at least 1")
+    if args.max_games < 1:
+        raise CliError("--max-games must be at least 1")
     rs = load_rules(args.content)
-    return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message)
+    return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message, args.max_games)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -1064,6 +1066,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "error codes: docs/protocol.md.")
     p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
                    help="the largest message accepted; longer lines get error 1005 (default: 1048576)")
+    p.add_argument("--max-games", type=int, default=100, metavar="N",
+                   help="games open at once; game.new and game.load beyond it get error 1007 (default: 100)")
     _add_content(p)
     p.set_defaults(func=cmd_serve)
 

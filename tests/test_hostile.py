@@ -7,6 +7,7 @@ engine-side cases that wait for the engine package are in tests/test_hostile_eng
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
@@ -237,3 +238,153 @@ def test_a_named_pipe_in_a_pack_is_refused_without_blocking(tmp_path):
             "sys.exit(main(['check', '--content', sys.argv[1]]))")
     out = subprocess.run([sys.executable, "-c", code, str(pack)], capture_output=True, text=True, timeout=30)
     assert out.returncode == 1 and "E100" in out.stdout + out.stderr
+
+
+# --- case 4: protocol messages ---------------------------------------------------------------------
+from lastbreath.interpreter import serve as rpc  # noqa: E402
+from lastbreath.interpreter.serve import Server, serve  # noqa: E402
+
+
+def strict_json(text: str):
+    """JSON as RFC 8259 has it: no NaN or Infinity; the text must be UTF-8 (no lone surrogate)."""
+    text.encode("utf-8")
+
+    def refuse(name):
+        raise AssertionError(f"{name} in a reply: not JSON")
+    return json.loads(text, parse_constant=refuse)
+
+
+def rpc_line(method: str, params=None, id=1) -> str:
+    msg = {"jsonrpc": "2.0", "id": id, "method": method}
+    if params is not None:
+        msg["params"] = params
+    return json.dumps(msg)
+
+
+@pytest.fixture()
+def server(rs):
+    return Server(rs)
+
+
+def reply(server: Server, line) -> dict:
+    text = server.handle_line(line)
+    assert text is not None
+    return strict_json(text)
+
+
+@pytest.mark.parametrize(("line", "code", "id"), [
+    pytest.param('{"jsonrpc":"2.0","id":"\\ud800","method":"content.list"}', rpc.INVALID_REQUEST, None, id="id"),
+    pytest.param('{"jsonrpc":"2.0","id":1,"method":"content.\\udfff"}', rpc.INVALID_REQUEST, 1, id="method"),
+    pytest.param('{"jsonrpc":"2.0","id":2,"method":"game.new","params":{"\\ud800x":1}}', rpc.INVALID_REQUEST, 2,
+                 id="param-name"),
+    pytest.param('{"jsonrpc":"2.0","id":3,"method":"game.new","params":{"killer":"a\\udc00"}}', rpc.INVALID_REQUEST,
+                 3, id="param-value"),
+    pytest.param('{"jsonrpc":"2.0","id":4,"\\ud834":0,"method":"content.list"}', rpc.INVALID_REQUEST, 4,
+                 id="envelope-key"),
+    pytest.param('{"jsonrpc":"2.0","id":5,"method":"game.load","params":{"save":{"choices":["\\ud800"]}}}',
+                 rpc.INVALID_REQUEST, 5, id="deep-in-a-save"),
+    pytest.param('{"jsonrpc":"2.0","id":NaN,"method":"content.list"}', rpc.PARSE_ERROR, None, id="NaN-id"),
+    pytest.param('{"jsonrpc":"2.0","id":Infinity,"method":"content.list"}', rpc.PARSE_ERROR, None, id="Infinity-id"),
+    pytest.param('{"jsonrpc":"2.0","id":-Infinity,"method":"content.list"}', rpc.PARSE_ERROR, None, id="-Inf-id"),
+    pytest.param('{"jsonrpc":"2.0","id":1e400,"method":"content.list"}', rpc.PARSE_ERROR, None, id="1e400-id"),
+    pytest.param('{"jsonrpc":"2.0","id":6,"method":"game.new","params":{"seed":1e400}}', rpc.PARSE_ERROR, None,
+                 id="1e400-seed"),
+    pytest.param('{"jsonrpc":"2.0","id":' + "9" * 5000 + ',"method":"content.list"}', rpc.PARSE_ERROR, None,
+                 id="5000-digit-id"),
+])
+def test_messages_json_can_spell_but_utf8_cannot_carry_get_a_json_rpc_error(server, line, code, id):
+    r = reply(server, line)
+    assert r["error"]["code"] == code and r["id"] == id, r
+    assert reply(server, rpc_line("content.list"))["result"]["killers"]  # still serving
+
+
+def test_a_lone_surrogate_does_not_stop_the_server_nor_lose_open_games(rs):
+    lines = [rpc_line("game.new", {"seed": 3}, id=1), '{"jsonrpc":"2.0","id":"\\ud800","method":"game.state"}',
+             '{"jsonrpc":"2.0","id":2,"method":"game.state","params":{"game":"g1","\\udfff":1}}',
+             '{"jsonrpc":"2.0","id":NaN,"method":"content.list"}', rpc_line("game.state", {"game": "g1"}, id=3)]
+    out = subprocess.run([*_lastbreath(), "serve"], input="\n".join(lines).encode("utf-8"), capture_output=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr[-500:]
+    replies = [strict_json(x) for x in out.stdout.decode("utf-8").splitlines()]
+    assert [r["id"] for r in replies] == [1, None, 2, None, 3]
+    assert replies[-1]["result"]["game"] == "g1"  # the game opened before the attack is still there
+
+
+def test_an_id_that_is_a_finite_number_or_text_is_echoed(server):
+    for rid in (0, -5, 1.5, "g\u00e9", "\U0001d11e", 10 ** 100):
+        assert reply(server, rpc_line("content.list", id=rid))["id"] == rid
+    assert reply(server, '{"jsonrpc":"2.0","id":"\\ud834\\udd1e","method":"content.list"}')["id"] == "\U0001d11e"
+
+
+def test_open_games_are_limited_and_closing_one_frees_a_place(rs):
+    server = Server(rs, max_games=3)
+    for i in range(3):
+        assert reply(server, rpc_line("game.new", {"seed": i}))["result"]["game"] == f"g{i + 1}"
+    r = reply(server, rpc_line("game.new", {"seed": 9}))
+    assert r["error"]["code"] == rpc.TOO_MANY_GAMES and r["error"]["data"] == {"limit": 3}
+    save = reply(server, rpc_line("game.save", {"game": "g1"}))["result"]["save"]
+    assert reply(server, rpc_line("game.load", {"save": save}))["error"]["code"] == rpc.TOO_MANY_GAMES
+    reply(server, rpc_line("game.close", {"game": "g2"}))
+    assert reply(server, rpc_line("game.load", {"save": save}))["result"]["game"] == "g4"
+    assert len(server.games) == 3 and rpc.Server(rs).max_games == rpc.MAX_GAMES == 100
+
+
+def test_notifications_that_would_open_a_game_are_not_carried_out(server):
+    assert server.handle_line(json.dumps({"jsonrpc": "2.0", "method": "game.new", "params": {"seed": 1}})) is None
+    gid = reply(server, rpc_line("game.new", {"seed": 1}))["result"]["game"]
+    save = reply(server, rpc_line("game.save", {"game": gid}))["result"]["save"]
+    assert server.handle_line(json.dumps({"jsonrpc": "2.0", "method": "game.load", "params": {"save": save}})) is None
+    assert list(server.games) == [gid]
+
+
+def test_a_1_mb_batch_of_cheap_calls_is_refused_and_replies_stay_bounded(server):
+    one = rpc_line("content.list", id=7)
+    batch = "[" + ",".join([one] * ((rpc.MAX_MESSAGE - 2) // (len(one) + 1))) + "]"
+    assert len(batch) <= rpc.MAX_MESSAGE
+    text = server.handle_line(batch)
+    assert len(text) < 1000 and strict_json(text)["error"]["code"] == rpc.BATCH_TOO_LARGE
+    gid = reply(server, rpc_line("game.new", {"seed": 1}))["result"]["game"]
+    full = "[" + ",".join([rpc_line("game.state", {"game": gid}, id=i) for i in range(rpc.MAX_BATCH)]) + "]"
+    text = server.handle_line(full)
+    assert len(text.encode("utf-8")) <= rpc.MAX_REPLY and len(strict_json(text)) == rpc.MAX_BATCH
+
+
+def test_replies_past_the_reply_limit_become_error_1009(rs):
+    server = Server(rs, max_reply=1000)
+    r = reply(server, rpc_line("game.new", {"seed": 1}, id=1))
+    assert r["error"]["code"] == rpc.REPLY_TOO_LARGE and r["id"] == 1
+    assert list(server.games) == ["g1"]  # carried out all the same
+    text = server.handle_line("[" + ",".join(rpc_line("content.list", id=i) for i in range(10)) + "]")
+    out = strict_json(text)
+    assert len(text.encode("utf-8")) <= 1000 + 10 * 300
+    assert [r["id"] for r in out] == list(range(10)) and out[-1]["error"]["code"] == rpc.REPLY_TOO_LARGE
+
+
+@pytest.mark.parametrize("seed", [1 << 63, -(1 << 63), 10 ** 300])
+def test_a_seed_beyond_63_bits_is_an_invalid_param(server, seed):
+    r = reply(server, rpc_line("game.new", {"seed": seed}))
+    assert r["error"]["code"] == rpc.INVALID_PARAMS and r["error"]["data"] == {"param": "seed"}
+
+
+def test_a_save_given_as_text_with_nan_or_a_lone_surrogate_is_a_bad_save(server):
+    for text in ('{"format": NaN}', '{"format": "\\ud800"}', '{"seed": 1e999}'):
+        assert reply(server, rpc_line("game.load", {"save": text}))["error"]["code"] == rpc.BAD_SAVE
+
+
+def test_every_error_code_of_the_server_is_in_the_protocol_reference():
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    codes = {getattr(rpc, name) for name in rpc.__all__ if name.isupper() and not name.startswith("MAX_")}
+    for code in codes:
+        assert re.search(rf"^\| {code} \|", doc, re.M), code
+
+
+def test_the_stream_loop_answers_every_line_with_valid_json(rs):
+    lines = [b'{"jsonrpc":"2.0","id":"\\ud800","method":"x"}', b'{"jsonrpc":"2.0","id":Infinity,"method":"x"}',
+             b"\xff\xfe", b'[' + b','.join([b'{"jsonrpc":"2.0","id":1,"method":"content.list"}'] * 101) + b']',
+             rpc_line("content.list", id=5).encode()]
+    out = io.BytesIO()
+    assert serve(rs, io.BytesIO(b"\n".join(lines)), out) == 0
+    replies = [strict_json(x) for x in out.getvalue().decode("utf-8").splitlines()]
+    assert [r.get("id") for r in replies] == [None, None, None, None, 5]
+    assert [r["error"]["code"] for r in replies[:4]] == [rpc.INVALID_REQUEST, rpc.PARSE_ERROR, rpc.PARSE_ERROR,
+                                                          rpc.BATCH_TOO_LARGE]
