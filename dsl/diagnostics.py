@@ -455,7 +455,11 @@ item lucky-charm {
         "E302", "a save or message that cannot be loaded",
         "Raised as SaveError: a save that is not JSON, truncated or corrupt, of another format "
         "version, made with other content (the content hashes differ), or whose choices are not "
-        "legal when replayed. Nothing is half-loaded. 'serve' answers 1003.",
+        "legal when replayed; a snapshot (serialize.from_json) whose values the game cannot have (a "
+        "health above the Final Girl's, a location off the board, a result in the middle of a game) "
+        "or whose checkpoint and answers do not lead to it (an edited checkpoint): the message names "
+        "the first field at fault. Numbers beyond JSON (NaN, 1e400, 5 000 digits) and text that is "
+        "not Unicode are refused too. Nothing is half-loaded. 'serve' answers 1003.",
         "lastbreath replay game.json      (game.json saved before the content was edited)",
         "replay with the content the save was made with (--content), or play the game again",
         lang="text"),

@@ -27,6 +27,7 @@ from lastbreath.dsl import IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine, serialize
+from .jsontext import loads, lone_surrogate
 from .session import Session
 from .state import Event, GameState
 
@@ -78,46 +79,6 @@ class RpcError(Exception):
 _NOTHING = object()
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"the number {text[:20]} is too large for a float")
-    return value
-
-
-def loads(text: str) -> Any:
-    """JSON as the protocol reads it: NaN, Infinity and numbers beyond a float (1e400) are
-    refused, as are integers of more than 4 300 digits (Python's own limit): ``ValueError``."""
-    return json.loads(text, parse_constant=_no_constant, parse_float=_finite)
-
-
-def lone_surrogate(value: Any) -> Optional[str]:
-    """Where ``value`` (decoded JSON) holds a string that is not Unicode text (a lone surrogate
-    such as ``"\\ud800"``, which JSON can spell but UTF-8 cannot carry): "id", "params.game",
-    "a key of params"…; None if nowhere."""
-    todo: list[tuple[str, Any]] = [("", value)]
-    while todo:
-        where, v = todo.pop()
-        if isinstance(v, str):
-            try:
-                v.encode("utf-8")
-            except UnicodeEncodeError:
-                return where or "the message"
-        elif isinstance(v, dict):
-            for k, x in v.items():
-                here = f"{where}.{k}" if where else str(k)
-                try:
-                    str(k).encode("utf-8")
-                except UnicodeEncodeError:
-                    return f"a key of {where or 'the request'}"
-                todo.append((here, x))
-        elif isinstance(v, list):
-            todo.extend((f"{where}[{i}]", x) for i, x in enumerate(v))
-    return None
 
 
 def _type_name(t: Any) -> str:

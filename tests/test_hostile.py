@@ -388,3 +388,105 @@ def test_the_stream_loop_answers_every_line_with_valid_json(rs):
     assert [r.get("id") for r in replies] == [None, None, None, None, 5]
     assert [r["error"]["code"] for r in replies[:4]] == [rpc.INVALID_REQUEST, rpc.PARSE_ERROR, rpc.PARSE_ERROR,
                                                           rpc.BATCH_TOO_LARGE]
+
+
+# --- case 5: saves and snapshots ---------------------------------------------------------------------
+from lastbreath.dsl import SaveError  # noqa: E402
+from lastbreath.interpreter import api, engine, replay, serialize  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def mid_game():
+    """A snapshot (JSON data) of a game paused in its fifth round, and its ruleset."""
+    from lastbreath.dsl import load_ruleset
+    rs = load_ruleset()
+    state, _ = api.new_game(rs, seed=3)
+    bot = api.random_policy(3)
+    while state.round < 5 or state.choice.kind != "action":
+        state, _ = api.apply(state, bot(state, state.choice))
+    return rs, json.loads(json.dumps(serialize.to_json(state)))
+
+
+def edited(data: dict, path: str, value) -> dict:
+    data = json.loads(json.dumps(data))
+    *head, last = path.split(".")
+    d = data["state"]
+    for k in head:
+        d = d[int(k)] if isinstance(d, list) else d[k]
+    if isinstance(d, list):
+        d[int(last)] = value
+    else:
+        d[last] = value
+    return data
+
+
+def test_an_unedited_snapshot_loads_and_plays_on(mid_game):
+    rs, data = mid_game
+    state = serialize.from_json(rs, data)
+    assert serialize.to_json(state) == data
+    api.apply(state, state.choice.options[0].key)
+
+
+@pytest.mark.parametrize(("path", "value", "field"), [
+    pytest.param("fg_health", 999, "fg_health", id="health-999"),
+    pytest.param("fg_health", "3", "fg_health", id="health-as-text"),
+    pytest.param("fg_health", 3.0, "fg_health", id="health-as-float"),
+    pytest.param("fear", -40, "fear", id="fear-off-the-track"),
+    pytest.param("fg_loc", 99, "fg_loc", id="fg-off-the-board"),
+    pytest.param("victims", [0, 1], "victims", id="victims-list-too-short"),
+    pytest.param("hand", ["no-such-card"], "hand[0]", id="unknown-card"),
+    pytest.param("bloodlust", 40, "bloodlust", id="bloodlust-beyond-the-track"),
+    pytest.param("killers.0.loc", 500, "killers[0].loc", id="killer-off-the-board"),
+    pytest.param("killers.0.id", "someone-else", "killers[0].id", id="another-killer"),
+    pytest.param("piles.0.0.0", "no-such-item", "piles[0][0]", id="unknown-item"),
+    pytest.param("flags", ["b", "a"], "flags", id="unsorted-set"),
+    pytest.param("slots", [True], "slots", id="slots-of-another-length"),
+    pytest.param("seed", 1 << 70, "seed", id="seed-beyond-63-bits"),
+    pytest.param("result", "fg", "result", id="finished-result-mid-game"),
+    pytest.param("result", "nobody", "result", id="unknown-result"),
+    pytest.param("choice", None, "choice", id="no-choice-mid-game"),
+    pytest.param("checkpoint.fear", 1, "fear", id="edited-checkpoint"),
+    pytest.param("checkpoint.hand", [], "", id="checkpoint-with-no-hand"),
+    pytest.param("checkpoint.phase", "killer", "", id="checkpoint-in-another-phase"),
+    pytest.param("answers", ["play:no-such-card"], "", id="an-answer-never-offered"),
+    pytest.param("checkpoint.checkpoint", {}, "checkpoint", id="a-checkpoint-inside-the-checkpoint"),
+])
+def test_a_snapshot_with_values_the_game_cannot_have_is_refused_naming_the_field(mid_game, path, value, field):
+    rs, data = mid_game
+    with pytest.raises(SaveError) as err:
+        serialize.from_json(rs, edited(data, path, value))
+    assert field in str(err.value)
+
+
+def test_a_snapshot_of_a_finished_game_loads_and_refuses_answers(mid_game):
+    rs, _ = mid_game
+    state, _ = api.new_game(rs, seed=5)
+    state = api.play(state, api.random_policy(5))
+    again = serialize.from_json(rs, json.loads(json.dumps(serialize.to_json(state))))
+    assert again.over
+    with pytest.raises(engine.IllegalChoice):
+        api.apply(again, "end")
+
+
+@pytest.mark.parametrize("raw", [
+    '{"format": "lastbreath-save", "version": 1, "seed": ' + "7" * 5000 + "}",
+    '{"format": "lastbreath-save", "version": 1, "choices": [' + "7" * 5000 + "]}",
+    '{"format": "lastbreath-save", "version": 1, "seed": NaN}',
+    '{"format": "lastbreath-save", "version": 1, "seed": 1e400}',
+    '{"format": "lastbreath-save\\ud800", "version": 1}',
+])
+def test_a_save_file_with_numbers_or_text_json_cannot_carry_exits_1_not_70(tmp_path, capsys, raw):
+    f = tmp_path / "game.json"
+    f.write_text(raw, encoding="utf-8")
+    assert main(["replay", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot replay" in err and "internal error" not in err
+
+
+def test_a_save_with_a_seed_beyond_63_bits_or_too_many_choices_is_refused(mid_game):
+    rs, _ = mid_game
+    data = replay.save((({}, 3, [])), rs, snapshot=False)
+    with pytest.raises(SaveError, match="seed"):
+        replay.replay(rs, {**data, "seed": 1 << 64})
+    with pytest.raises(SaveError, match="more than the limit"):
+        replay.replay(rs, {**data, "choices": ["end"] * (replay.MAX_CHOICES + 1)})
