@@ -16,6 +16,7 @@
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
     lastbreath coverage --games 200      # the content lines bot games never reach
     lastbreath fuzz --games 2000         # invariants checked after every transition
+    lastbreath fuzz-input --content 2000 --protocol 2000 --saves 2000   # mutated inputs: crashes, hangs, memory
 
 ``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
 errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
@@ -759,6 +760,62 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if data["clean"] else 1
 
 
+def cmd_fuzz_input(args: argparse.Namespace) -> int:
+    from . import fuzzinput
+
+    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves}
+    if all(v is None for v in counts.values()):
+        counts = {k: 200 for k in counts}
+    counts = {k: v or 0 for k, v in counts.items()}
+    for k, v in counts.items():
+        if v < 0:
+            raise CliError(f"--{k} must be 0 or more")
+    if sum(counts.values()) == 0:
+        raise CliError("nothing to do: give --content N, --protocol N or --saves N")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    if args.time_limit <= 0:
+        raise CliError("--time-limit must be more than 0")
+    if args.max_memory < 256:
+        raise CliError("--max-memory must be at least 256 (MB)")
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        raise CliError(f"cannot write to '{args.out}': the folder above it does not exist")
+    rs = load_rules()
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = None
+    if not args.no_progress:
+        tty = sys.stderr.isatty()
+        shown: dict[str, int] = {}
+
+        def progress(kind: str, done: int, total: int) -> None:
+            if tty:
+                print(f"\r{PROG} fuzz-input: {kind} {done}/{total}", end="" if done < total else "\n",
+                      file=sys.stderr, flush=True)
+            elif done * 10 // total != shown.get(kind, -1):  # a line every tenth
+                shown[kind] = done * 10 // total
+                print(f"{PROG} fuzz-input: {kind} {done}/{total}", file=sys.stderr, flush=True)
+    data = fuzzinput.run(rs, counts["content"], counts["protocol"], counts["saves"], seed=args.seed, jobs=jobs,
+                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress)
+    if args.out and data["failures"]:
+        out = Path(args.out)
+        made = fuzzinput.corpora(rs)
+        try:
+            out.mkdir(exist_ok=True)
+            for f in data["failures"]:
+                suffix, raw = fuzzinput.case_input(fuzzinput.make_case(f["kind"], args.seed, f["index"], made))
+                (out / f"{f['kind']}-{f['index']}{suffix}").write_bytes(raw)
+        except OSError as err:
+            raise CliError(f"cannot write to '{args.out}': {err.strerror or err}", 1) from err
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        for line in fuzzinput.format_report(data):
+            print(line)
+        if args.out and data["failures"]:
+            print(f"wrote the input of each failure to {args.out}")
+    return 0 if data["clean"] else 1
+
+
 def _unified_diff(before: str, after: str, path: str) -> str:
     """A unified diff of one file (``patch -p0`` applies it); marks a missing final newline."""
     def lines(text: str) -> list[str]:
@@ -1201,6 +1258,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     _add_content(p)
     p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages and saves to the engine",
+                       description="Mutate the bundled content files, protocol messages and saves (numbers "
+                                   "changed to hostile ones, lines repeated or cut, values of the wrong type, "
+                                   "NaN, lone surrogates, huge batches…) and run each case in a worker process "
+                                   "with a memory limit: content is checked and, if it loads, one bot game is "
+                                   "played; protocol lines are answered by a server with an open game; saves "
+                                   "are loaded (replayed, and their snapshot restored) and played on. Anything "
+                                   "but a documented error is a crash, a case over the time limit a hang. "
+                                   "Prints the counts per kind (crashes, hangs, worst memory) and each "
+                                   "failure; exit 0 when clean, 1 otherwise. Case i of a seed is always the "
+                                   "same. Without counts: 200 of each.")
+    p.add_argument("--content", type=int, metavar="N", dest="content_cases", help="content cases")
+    p.add_argument("--protocol", type=int, metavar="N", help="protocol cases (one to four messages each)")
+    p.add_argument("--saves", type=int, metavar="N", help="save cases")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of the mutations (default: 0)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
+    p.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
+                   help="a case running longer is a hang (default: 5)")
+    p.add_argument("--max-memory", type=int, default=2048, metavar="MB",
+                   help="address space of each worker (RLIMIT_AS); a case that needs more is a crash "
+                        "(MemoryError) (default: 2048)")
+    p.add_argument("--out", metavar="DIR", help="write the whole input of each failing case to DIR")
+    p.add_argument("--json", action="store_true",
+                   help='print {"clean", "cases", "crashes", "hangs", "known", "worst_memory_mb", "seconds", '
+                        '"kinds": {KIND: {"cases", "crashes", "hangs", "worst_memory_mb", "slowest_s", "reached"}}, '
+                        '"failures": [{"kind", "index", "outcome", "detail", "case"}]}')
+    p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=cmd_fuzz_input)
 
     p = sub.add_parser("fmt", help="rewrite content files in the canonical style",
                        description="Format .fg content in the canonical style (dsl/LANGUAGE.md, 'Formatting'), "
