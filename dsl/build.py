@@ -728,7 +728,8 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
     def reroll(b: Builder, line: Line, acc: dict) -> None:
         atoms = line.words()
         if len(atoms) == 2 and (atoms[1].value == "fails" or (atoms[1].kind == "number" and int(atoms[1].value) > 0)):  # type: ignore[arg-type]
-            if atoms[1].kind == "number" and not b.limit(atoms[1].span, "reroll", int(atoms[1].value), MAX_DICE):  # type: ignore[arg-type]
+            n_rerolls = int(atoms[1].value) if atoms[1].kind == "number" else 0  # type: ignore[arg-type]
+            if not b.limit(atoms[1].span, "reroll", n_rerolls, MAX_DICE):
                 return
             acc["reroll"] = str(atoms[1].value)
         else:
@@ -826,7 +827,8 @@ def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], lis
             acc["signature"] = value
             b.refs.append(Ref("item", value, line.words()[1].span, fid))
 
-    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _bounded("health", None, MAX_HEALTH),
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
+                                  "health": _bounded("health", None, MAX_HEALTH),
                                   "rescues": _set("rescues", "number", "number"), "slot": slot, "flipped": flipped,
                                   "signature": signature, "item": item}
     acc = _read_body(b, "final_girl", block, readers)
@@ -908,7 +910,7 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
             pairs.append((str(atoms[i].value), int(atoms[i + 1].value)))  # type: ignore[arg-type]
             if int(atoms[i + 1].value) < 0:  # type: ignore[arg-type]
                 b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
-            elif not b.limit(atoms[i + 1].span, "a supply of", int(atoms[i + 1].value), MAX_SUPPLY):  # type: ignore[arg-type]
+            elif not b.limit(atoms[i + 1].span, "a supply of", pairs[-1][1], MAX_SUPPLY):
                 pairs[-1] = (pairs[-1][0], 0)
         if not ok:
             b.error(l.span, "E205", "write 'supply KIND N KIND N …'", "")
@@ -1068,8 +1070,10 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             return
         acc["no_board"] = True
 
-    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _bounded("health", None, MAX_HEALTH),
-                                  "fear": _count("fear", 0, MAX_TRACK), "no": no_board, "body": _set("body", "string", "string"), "modes": modes, "bloodlust": bloodlust,
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
+                                  "health": _bounded("health", None, MAX_HEALTH), "fear": _count("fear", 0, MAX_TRACK),
+                                  "no": no_board, "body": _set("body", "string", "string"), "modes": modes,
+                                  "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
@@ -1193,7 +1197,8 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
             if int(atoms[3].value) < 0:  # type: ignore[arg-type]
                 b.error(atoms[3].span, "E209", f"a setup cannot place {atoms[3].value} victims", "0 or more")
                 return
-            if not b.limit(atoms[3].span, "victims at a location:", int(atoms[3].value), MAX_PIECES):  # type: ignore[arg-type]
+            placed = int(atoms[3].value)  # type: ignore[arg-type]
+            if not b.limit(atoms[3].span, "victims at a location:", placed, MAX_PIECES):
                 return
             s.setdefault("victims", []).append((str(atoms[2].value), int(atoms[3].value)))  # type: ignore[arg-type]
 

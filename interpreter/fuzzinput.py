@@ -244,7 +244,7 @@ JSON_OPS = ("set", "set", "set", "nudge", "nudge", "like", "like", "flip", "drop
 
 def random_json_ops(r: random.Random, count: Optional[int] = None) -> list[tuple[str, float, int]]:
     ops = [(r.choice(JSON_OPS), r.random(), r.randrange(1 << 16)) for _ in range(count or r.randint(1, 3))]
-    batch = [op for op in ops if op[0] == "batch"][:1]  # one at most, last: a batch of batches is the fuzzer's own blow-up
+    batch = [op for op in ops if op[0] == "batch"][:1]  # one at most, last: a batch of batches blows up the fuzzer
     return [op for op in ops if op[0] != "batch"] + (batch if batch and r.random() < 0.3 else [])
 
 

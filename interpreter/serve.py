@@ -418,7 +418,8 @@ class Server:
             try:
                 data = loads(data)
             except (ValueError, RecursionError) as err:
-                raise RpcError(BAD_SAVE, f"not a lastbreath save (truncated or corrupt JSON: {str(err)[:200]})") from None
+                raise RpcError(BAD_SAVE, f"not a lastbreath save (truncated or corrupt JSON: {str(err)[:200]})") \
+                    from None
             bad = lone_surrogate(data)
             if bad is not None:
                 raise RpcError(BAD_SAVE, f"not a lastbreath save: {bad} holds a lone surrogate, which is not text")

@@ -265,10 +265,11 @@ def check_resumes(state: GameState, state_data: Any) -> None:
         raise SaveError(f"the saved state does not resume from its checkpoint: replaying it with its answers "
                         f"raised {type(err).__name__}") from None
     mine = json.loads(json.dumps(_state_data(again)))
-    if mine == state_data:
+    theirs = json.loads(json.dumps(state_data))  # (tuples in data given in process: lists, as in JSON)
+    if mine == theirs:
         return
     for k in mine:
-        if mine[k] != state_data.get(k):
+        if mine[k] != theirs.get(k):
             raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "
                         "was edited")
     raise _fail("state", "differs from the state its checkpoint and answers lead to")  # pragma: no cover

@@ -104,7 +104,8 @@ def test_costly_numbers_in_effects_and_cards_are_refused_naming_the_limit(tmp_pa
 
 
 def test_repeats_within_the_limits_and_a_computed_count_inside_a_small_repeat_are_fine(tmp_path):
-    rs, diags = check_text(tmp_path, card("repeat 20 { repeat 5 { lose 1 time } }; repeat 2 { repeat that { heal 1 } }"))
+    rs, diags = check_text(tmp_path, card("repeat 20 { repeat 5 { lose 1 time } }; "
+                                          "repeat 2 { repeat that { heal 1 } }"))
     assert diags == [] and rs is not None
     _rs, diags = check_text(tmp_path, card("repeat 3 { repeat that { heal 1 } }"))
     assert [d.code for d in diags] == ["E209"] and "150 times" in diags[0].message

@@ -142,7 +142,8 @@ def test_new_game_with_content_lacking_a_killer_is_a_rules_error(tmp_path):
         new_game(rs)
 
 
-MINIONS = "\n".join(f'  minion swarm-{i} {{ name "Swarm {i}"; health 1; move 0; damage 0; limit 100 }}' for i in range(20))
+MINIONS = "\n".join(f'  minion swarm-{i} {{ name "Swarm {i}"; health 1; move 0; damage 0; limit 100 }}'
+                    for i in range(20))
 
 
 @pytest.mark.xfail(strict=True, raises=FAILS, reason="engine: a budget of pieces on the board (minions, victims)")
