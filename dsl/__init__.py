@@ -4,5 +4,17 @@ from .diagnostics import ContentError, Diagnostic, IllegalChoice, RulesError, Sa
 from .ruleset import Ruleset, bundled_paths, load_content, load_ruleset
 from .syntax import parse_file, parse_text
 
-__all__ = ["ContentError", "Diagnostic", "IllegalChoice", "RulesError", "SaveError", "Span", "Ruleset",
-           "bundled_paths", "load_content", "load_ruleset", "parse_file", "parse_text"]
+__all__ = [
+           "ContentError",
+           "Diagnostic",
+           "IllegalChoice",
+           "RulesError",
+           "Ruleset",
+           "SaveError",
+           "Span",
+           "bundled_paths",
+           "load_content",
+           "load_ruleset",
+           "parse_file",
+           "parse_text",
+]

@@ -18,8 +18,19 @@ import attrs
 
 from . import nodes as n
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
-from .limits import (DYNAMIC_REPEAT, MAX_AMOUNT, MAX_COPIES, MAX_DICE, MAX_HEALTH, MAX_PIECES, MAX_REPEAT,
-                     MAX_REPEAT_WORK, MAX_SPEND, MAX_SUPPLY, MAX_TRACK)
+from .limits import (
+    DYNAMIC_REPEAT,
+    MAX_AMOUNT,
+    MAX_COPIES,
+    MAX_DICE,
+    MAX_HEALTH,
+    MAX_PIECES,
+    MAX_REPEAT,
+    MAX_REPEAT_WORK,
+    MAX_SPEND,
+    MAX_SUPPLY,
+    MAX_TRACK,
+)
 from .syntax import Atom, Block, Line
 
 PHASES = ("action", "planning", "killer", "panic", "upkeep")
@@ -58,7 +69,7 @@ class Pattern:
     display: str
 
     @classmethod
-    def compile(cls, node_cls: type, text: str) -> "Pattern":
+    def compile(cls, node_cls: type, text: str) -> Pattern:
         parts: list = []
         display: list[str] = []
         for word in text.split():
@@ -97,7 +108,7 @@ EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 CONDITION_PATTERNS = _patterns(n.CONDITION_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
 AMOUNT_PATTERNS = _patterns((n.Count, n.That, n.LevelStat))
-PLACE_PATTERNS = _patterns((n.Place,))
+PLACE_PATTERNS = _patterns((n.PickPlace,))
 
 
 def _did_you_mean(word: str, choices: tuple) -> str:
@@ -151,8 +162,8 @@ class Builder:
             if isinstance(first, Block):
                 joins = prev is not None and not isinstance(prev.parts[-1], Block)
                 hint = "a block follows the words of its line: 'success { … }'"
-                if joins and prev.span.end_line == first.span.line - 1:  # type: ignore[union-attr]
-                    hint = f"put the '{{' at the end of line {prev.span.end_line}: '{prev.text()} {{'"  # type: ignore[union-attr]
+                if joins and prev is not None and prev.span.end_line == first.span.line - 1:
+                    hint = f"put the '{{' at the end of line {prev.span.end_line}: '{prev.text()} {{'"
                 self.error(Span(self.path, first.span.line, first.span.col, first.span.line, first.span.col + 1),
                            "E102", "a block cannot start a line", hint)
             elif line.head() == "else":
@@ -212,7 +223,7 @@ class Builder:
 
     def _group(self, patterns, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
         """A parenthesised slot value: the first of these phrase patterns its words match."""
-        inner = list(atom.value)  # type: ignore[arg-type]
+        inner = list(atom.items)
         for pat in patterns:
             node = self._match(pat, inner, atom.span, refs)
             if node is not None:
@@ -291,8 +302,8 @@ class Builder:
                   refs: Optional[list[Ref]] = None) -> Optional[n.Condition]:
         for pat in CONDITION_PATTERNS:
             node = self._match(pat, atoms, span, refs)
-            if node is not None:
-                return node  # type: ignore[return-value]
+            if isinstance(node, n.Condition):
+                return node
         if report:
             last = atoms[-1].span if atoms else span
             if atoms and last.line == span.line:  # under the whole condition
@@ -309,7 +320,7 @@ class Builder:
                 low = 0 if isinstance(node, n.FollowerLimit) else -high
                 for a in atoms:
                     if a.kind == "number":
-                        self.limit(a.span, f"'{line.text()}':", int(a.value), high, low)  # type: ignore[arg-type]
+                        self.limit(a.span, f"'{line.text()}':", a.num, high, low)
                 return node
         self.error(line.span, "E207", f"unknown rule '{' '.join(a.text() for a in atoms)}'",
                    functools.partial(self._best, RULE_PATTERNS, self._generic(atoms)))
@@ -375,11 +386,11 @@ class Builder:
             node = self._match(pat, atoms, line.span)
             if node is not None:
                 for a in atoms:  # no effect phrase takes a negative number, nor one above MAX_AMOUNT
-                    if a.kind == "number" and int(a.value) < 0:  # type: ignore[arg-type]
+                    if a.kind == "number" and a.num < 0:
                         self.error(a.span, "E209", f"'{line.text()}': {a.value} cannot be negative",
                                    "amounts and counts are 0 or more")
                     elif a.kind == "number":
-                        self.limit(a.span, f"'{line.text()}':", int(a.value), MAX_AMOUNT)  # type: ignore[arg-type]
+                        self.limit(a.span, f"'{line.text()}':", a.num, MAX_AMOUNT)
                 return node
         self.error(line.span, "E207", f"unknown effect '{line.text()}'",
                    functools.partial(self._best, EFFECT_PATTERNS, self._generic(atoms)))
@@ -390,16 +401,20 @@ class Builder:
         # if COND… { … } [else { … } | else if …]
         i = 1
         cond_atoms: list[Atom] = []
-        while i < len(parts) and isinstance(parts[i], Atom):
-            cond_atoms.append(parts[i])  # type: ignore[arg-type]
+        while i < len(parts):
+            part = parts[i]
+            if not isinstance(part, Atom):
+                break
+            cond_atoms.append(part)
             i += 1
         if i >= len(parts) or not cond_atoms:
             self.error(line.span, "E202", "an 'if' needs a condition and a block", "write 'if fear at least 5 { … }'")
             return None
         then_block = parts[i]
+        assert isinstance(then_block, Block)
         cond = self.condition(cond_atoms, cond_atoms[0].span, report=True)
         rest = parts[i + 1:]
-        otherwise: tuple = ()
+        otherwise: tuple[n.Effect, ...] = ()
         if rest:
             if (len(rest) == 2 and isinstance(rest[0], Atom) and rest[0].value == "else" and isinstance(rest[1], Block)):
                 otherwise = self.effects(rest[1])
@@ -407,7 +422,7 @@ class Builder:
                 self.error(line.span, "E202", "after an 'if' block only 'else { … }' may follow", "")
         if cond is None:
             return None
-        return n.If(line.span, cond, self.effects(then_block), otherwise)  # type: ignore[arg-type]
+        return n.If(line.span, cond, self.effects(then_block), otherwise)
 
     def _spend(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.SpendTokens]:
         # spend collected TOKEN LOW to HIGH { … }
@@ -417,7 +432,7 @@ class Builder:
             self.error(line.span, "E207", f"cannot read '{line.text()}'",
                        "write 'spend collected TOKEN 1 to 3 { each KIND { … } }'")
             return None
-        low, high = int(words[3]), int(words[5])  # type: ignore[arg-type]
+        low, high = atoms[3].num, atoms[5].num
         if not 1 <= low <= high:
             self.error(line.span, "E209", "the spend range must be 1 ≤ LOW ≤ HIGH", "")
             return None
@@ -470,16 +485,16 @@ class Builder:
         for sub in self.rejoin(block.lines):
             atoms = sub.words()
             blocks = [p for p in sub.parts if isinstance(p, Block)]
-            faces = [a.value for a in atoms[1:] if a.kind == "number"]
+            faces = [a.num for a in atoms[1:] if a.kind == "number"]
             if (not atoms or atoms[0].value != "on" or len(faces) != len(atoms) - 1 or not faces or len(blocks) != 1
                     or not isinstance(sub.parts[-1], Block)):
                 self.error(sub.span, "E201", "each roll row is 'on FACES { … }'", "write 'on 1 2 3 { lose 1 time }'")
                 continue
             for f in faces:
-                if not 1 <= f <= 6 or f in seen:  # type: ignore[operator]
+                if not 1 <= f <= 6 or f in seen:
                     self.error(sub.span, "E209", f"die face {f} is not 1–6 or is used twice", "")
-                seen.add(f)  # type: ignore[arg-type]
-            rows.append(n.RollRow(sub.span, tuple(faces), self.effects(blocks[0])))  # type: ignore[arg-type]
+                seen.add(f)
+            rows.append(n.RollRow(sub.span, tuple(faces), self.effects(blocks[0])))
         return n.Roll(line.span, tuple(rows))
 
     # --- abilities (when / at / instead / rule / win / lose) --------------------------------
@@ -572,7 +587,7 @@ class Builder:
         if any(a.kind != "number" for a in atoms):
             self.error(line.span, "E205", f"'{line.head()}' takes numbers", "")
             return None
-        return [int(a.value) for a in atoms]  # type: ignore[arg-type]
+        return [a.num for a in atoms]
 
     def names(self, line: Line, start: int = 1) -> list[str]:
         out = []
@@ -597,10 +612,11 @@ Reader = Callable[[Builder, Line, dict], None]
 
 def _decl_header(b: Builder, line: Line) -> Optional[tuple[str, Block]]:
     atoms = line.words()
-    if len(line.parts) != 3 or len(atoms) != 2 or atoms[1].kind != "name" or not isinstance(line.parts[2], Block):
+    block = line.parts[2] if len(line.parts) == 3 else None
+    if len(atoms) != 2 or atoms[1].kind != "name" or not isinstance(block, Block):
         b.error(line.span, "E202", f"a {line.head()} is written '{line.head()} ID {{ … }}'", "ids are kebab-case words")
         return None
-    return str(atoms[1].value), line.parts[2]  # type: ignore[return-value]
+    return str(atoms[1].value), block
 
 
 def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool = False) -> dict:
@@ -620,7 +636,7 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
         reader = readers.get(head)
         if reader is None:
             allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose"] if abilities else [])
-            b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)  # type: ignore[union-attr]
+            b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
         if head in seen and head not in repeatable:
             b.error(line.span, "E206", f"'{head}' is given twice in this {kind}", f"the first is at line {seen[head].line}")
@@ -656,7 +672,7 @@ def _count(key: str, minimum: int, maximum: int = MAX_AMOUNT) -> Reader:
     return reader
 
 
-def _bounded(key: str, low: int, high: int) -> Reader:
+def _bounded(key: str, low: Optional[int], high: int) -> Reader:
     """'key N' (a number) with N within ``low``..``high`` (E209 naming the limit otherwise); a lower
     bound that the checker reports with its own message is passed as None."""
     def reader(b: Builder, line: Line, acc: dict) -> None:
@@ -727,8 +743,8 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
 
     def reroll(b: Builder, line: Line, acc: dict) -> None:
         atoms = line.words()
-        if len(atoms) == 2 and (atoms[1].value == "fails" or (atoms[1].kind == "number" and int(atoms[1].value) > 0)):  # type: ignore[arg-type]
-            n_rerolls = int(atoms[1].value) if atoms[1].kind == "number" else 0  # type: ignore[arg-type]
+        if len(atoms) == 2 and (atoms[1].value == "fails" or (atoms[1].kind == "number" and atoms[1].num > 0)):
+            n_rerolls = atoms[1].num if atoms[1].kind == "number" else 0
             if not b.limit(atoms[1].span, "reroll", n_rerolls, MAX_DICE):
                 return
             acc["reroll"] = str(atoms[1].value)
@@ -766,7 +782,7 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         vals: dict[str, int] = {}
         i = 1
         while i + 1 < len(atoms) and atoms[i].kind == "name" and atoms[i + 1].kind == "number":
-            vals[str(atoms[i].value)] = int(atoms[i + 1].value)  # type: ignore[arg-type]
+            vals[str(atoms[i].value)] = atoms[i + 1].num
             i += 2
         if i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals or vals["hands"] not in (1, 2):
             b.error(line.span, "E205", "write 'weapon hands 1 range 0 bonus 1' (hands 1 or 2)", "")
@@ -783,10 +799,10 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         if len(atoms) != 3 or atoms[1].value != "time" or atoms[2].kind != "number" or blk is None:
             b.error(line.span, "E205", "write 'use time N { … }'", "")
             return
-        if int(atoms[2].value) < 0:  # type: ignore[arg-type]
+        if atoms[2].num < 0:
             b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time", "write 'use time 0 { … }'")
-        b.limit(atoms[2].span, "use time", int(atoms[2].value), MAX_AMOUNT)  # type: ignore[arg-type]
-        acc["use"] = n.ItemUse(line.span, int(atoms[2].value), b.effects(blk))  # type: ignore[arg-type]
+        b.limit(atoms[2].span, "use time", atoms[2].num, MAX_AMOUNT)
+        acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
                                   "uses": _count("uses", 0), "use": use, "keep": _flag("keep")}
@@ -857,9 +873,9 @@ def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader], abilitie
 def build_terror(b: Builder, line: Line, owner: str) -> Optional[n.Terror]:
     def secondary(b: Builder, line: Line, acc: dict) -> None:
         atoms = line.words()
-        if len(atoms) == 3 and atoms[1].value == "health" and atoms[2].kind == "number" and int(atoms[2].value) > 0:  # type: ignore[arg-type]
-            if b.limit(atoms[2].span, "secondary health", int(atoms[2].value), MAX_HEALTH):  # type: ignore[arg-type]
-                acc["secondary"] = int(atoms[2].value)  # type: ignore[arg-type]
+        if len(atoms) == 3 and atoms[1].value == "health" and atoms[2].kind == "number" and atoms[2].num > 0:
+            if b.limit(atoms[2].span, "secondary health", atoms[2].num, MAX_HEALTH):
+                acc["secondary"] = atoms[2].num
         else:
             b.error(line.span, "E205", "write 'secondary health N'", "")
 
@@ -907,8 +923,8 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
             if atoms[i].kind != "name" or atoms[i + 1].kind != "number":
                 ok = False
                 break
-            pairs.append((str(atoms[i].value), int(atoms[i + 1].value)))  # type: ignore[arg-type]
-            if int(atoms[i + 1].value) < 0:  # type: ignore[arg-type]
+            pairs.append((str(atoms[i].value), atoms[i + 1].num))
+            if atoms[i + 1].num < 0:
                 b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
             elif not b.limit(atoms[i + 1].span, "a supply of", pairs[-1][1], MAX_SUPPLY):
                 pairs[-1] = (pairs[-1][0], 0)
@@ -1017,10 +1033,10 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                     and words[3] == "damage" and atoms[2].kind == "number" and atoms[4].kind == "number"
                     and len(blocks) <= 1
                     and all(a.kind == "name" and v.kind == "number" for a, v in zip(extra[::2], extra[1::2]))):
-                stats = tuple((str(a.value), int(v.value)) for a, v in zip(extra[::2], extra[1::2]))  # type: ignore[arg-type]
+                stats = tuple((str(a.value), v.num) for a, v in zip(extra[::2], extra[1::2]))
                 for a in (atoms[2], atoms[4], *extra[1::2]):
-                    b.limit(a.span, "a bloodlust level's", int(a.value), MAX_AMOUNT)  # type: ignore[arg-type]
-                levels.append(n.BloodlustLevel(sub.span, int(words[2]), int(words[4]),  # type: ignore[arg-type]
+                    b.limit(a.span, "a bloodlust level's", a.num, MAX_AMOUNT)
+                levels.append(n.BloodlustLevel(sub.span, atoms[2].num, atoms[4].num,
                                                b.effects(blocks[0]) if blocks else (), stats))
                 continue
             b.error(sub.span, "E201", f"unknown bloodlust line '{sub.text()}'",
@@ -1131,10 +1147,10 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
         nums: list[tuple[int, ...]] = []
         if ok:
             for g in (atoms[2], atoms[4]):
-                vals = g.value
-                if any(v.kind != "number" or not 1 <= int(v.value) <= 6 for v in vals):  # type: ignore[union-attr]
+                vals = g.items
+                if any(v.kind != "number" or not 1 <= v.num <= 6 for v in vals):
                     b.error(g.span, "E209", "panic numbers are die faces 1–6", "")
-                nums.append(tuple(int(v.value) for v in vals if v.kind == "number"))  # type: ignore[union-attr]
+                nums.append(tuple(v.num for v in vals if v.kind == "number"))
         if not ok:
             b.error(line.span, "E205", "write 'path A (1 2) -- (3) B' with the panic numbers at each end",
                     "an end with no number is written ()")
@@ -1194,13 +1210,12 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                 b.error(l.span, "E205", "write 'victims at LOC N'", "")
                 return
             b.refs.append(Ref("loc", str(atoms[2].value), atoms[2].span, sid))
-            if int(atoms[3].value) < 0:  # type: ignore[arg-type]
+            if atoms[3].num < 0:
                 b.error(atoms[3].span, "E209", f"a setup cannot place {atoms[3].value} victims", "0 or more")
                 return
-            placed = int(atoms[3].value)  # type: ignore[arg-type]
-            if not b.limit(atoms[3].span, "victims at a location:", placed, MAX_PIECES):
+            if not b.limit(atoms[3].span, "victims at a location:", atoms[3].num, MAX_PIECES):
                 return
-            s.setdefault("victims", []).append((str(atoms[2].value), int(atoms[3].value)))  # type: ignore[arg-type]
+            s.setdefault("victims", []).append((str(atoms[2].value), atoms[3].num))
 
         def tokens(b: Builder, l: Line, s: dict) -> None:
             atoms = l.words()
@@ -1233,7 +1248,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
         ab = b.abilities(sub)
         drawn = tuple(e for t in ab.triggers if t.event == "drawn" for e in t.body)
         ab = attrs.evolve(ab, triggers=tuple(t for t in ab.triggers if t.event != "drawn"))
-        acc.setdefault("events", []).append(n.Event(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
+        acc.setdefault("events", []).append(n.EventCard(line.span, eid, sub.get("name", eid), sub.get("lasting", False),
                                                     sub.get("effect", ()) + drawn, ab))
 
     def terror(b: Builder, line: Line, acc: dict) -> None:
@@ -1301,16 +1316,17 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
                 b.error(l.span, "E205", "write 'fear range 0 9'", "")
 
         def zone(b: Builder, l: Line, s: dict) -> None:
-            words = [a.value for a in l.words()]
-            if len(words) == 5 and words[3] == "dice" and all(isinstance(words[i], int) for i in (1, 2, 4)):
-                if words[1] > words[2]:  # type: ignore[operator]
-                    b.error(l.span, "E209", f"the zone {words[1]}–{words[2]} is reversed",
-                            f"write 'zone {words[2]} {words[1]} dice {words[4]}'")
+            ws = l.words()
+            if len(ws) == 5 and ws[3].value == "dice" and all(ws[i].kind == "number" for i in (1, 2, 4)):
+                low, high, dice = ws[1].num, ws[2].num, ws[4].num
+                if low > high:
+                    b.error(l.span, "E209", f"the zone {low}–{high} is reversed",
+                            f"write 'zone {high} {low} dice {dice}'")
                     return
-                if words[4] < 0:  # type: ignore[operator]
-                    b.error(l.words()[4].span, "E209", "a zone cannot roll a negative number of dice", "")
-                b.limit(l.words()[4].span, "a zone's dice:", words[4], MAX_DICE)  # type: ignore[arg-type]
-                s.setdefault("zones", []).append(n.Zone(l.span, words[1], words[2], words[4]))  # type: ignore[arg-type]
+                if dice < 0:
+                    b.error(ws[4].span, "E209", "a zone cannot roll a negative number of dice", "")
+                b.limit(ws[4].span, "a zone's dice:", dice, MAX_DICE)
+                s.setdefault("zones", []).append(n.Zone(l.span, low, high, dice))
             else:
                 b.error(l.span, "E205", "write 'zone LOW HIGH dice N'", "")
 
@@ -1338,7 +1354,7 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
     def hand(b: Builder, line: Line, acc: dict) -> None:
         words = line.words()
         if len(words) == 3 and words[1].value == "limit" and words[2].kind == "number":
-            acc["hand_limit"] = int(words[2].value)  # type: ignore[arg-type]
+            acc["hand_limit"] = words[2].num
             if acc["hand_limit"] < 1:
                 b.error(words[2].span, "E209", f"the hand limit must be at least 1, not {acc['hand_limit']}", "")
             b.limit(words[2].span, "a hand limit of", acc["hand_limit"], MAX_AMOUNT)
@@ -1380,6 +1396,7 @@ def build_file(lines, path: str) -> tuple[list, list[Ref], list[Diagnostic]]:
     """Build every declaration in a parsed file."""
     b = Builder(path)
     decls: list = []
+    decl: Optional[n.Decl]
     for line in b.rejoin(lines):
         if len(b.diags) > MAX_REPORTED:
             break  # only the first ones are shown (cap_per_file): stop spending time on the rest

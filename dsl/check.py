@@ -151,9 +151,9 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
                         err(r.span, "E209", f"the killer's starting fear {r.name} is outside the fear range "
                             f"{side.fear_min}–{side.fear_max} of player board '{pb.id}' (side '{side.id}')", "")
         elif r.kind == "pathtag":
-            tags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
-            if r.name not in tags and r.scope in scenarios:
-                err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(tags)))
+            ptags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
+            if r.name not in ptags and r.scope in scenarios:
+                err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
 
     for fg in tables["final_girls"].values():
         if fg.rescues not in (4, 5, 6):
@@ -177,7 +177,8 @@ def _check_killer(k: n.Killer, err) -> None:
     if k.health < 1:
         err(k.span, "E209", "killer health must be at least 1")
     ids: set[str] = set()
-    for c in (*k.finales, *k.dark_powers, *k.terror):
+    cards: tuple[n.Finale | n.DarkPower | n.Terror, ...] = (*k.finales, *k.dark_powers, *k.terror)
+    for c in cards:
         if c.id in ids:
             err(c.span, "E203", f"duplicate card id '{c.id}' in killer '{k.id}'")
         ids.add(c.id)
@@ -239,7 +240,8 @@ def _check_scenario(s: n.Scenario, err) -> None:
         if not su.victims:
             err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
     ids: set[str] = set()
-    for c in (*s.events, *s.terror, *s.setups):
+    parts: tuple[n.EventCard | n.Terror | n.SetupCard, ...] = (*s.events, *s.terror, *s.setups)
+    for c in parts:
         if c.id in ids:
             err(c.span, "E203", f"duplicate card id '{c.id}' in scenario '{s.id}'")
         ids.add(c.id)

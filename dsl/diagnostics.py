@@ -15,6 +15,7 @@ from typing import Callable, Optional
 
 import attrs
 
+
 @attrs.frozen
 class ErrorInfo:
     """One entry of the catalogue: a stable code, what it means, a short bad example and its fix.
@@ -469,6 +470,34 @@ item lucky-charm {
         "content has errors; it carries every diagnostic. 'lastbreath check' prints them.",
         "lastbreath play --content my-pack      (my-pack has an E207)",
         "lastbreath check --content my-pack, fix each diagnostic, then play", lang="text"),
+    ErrorInfo(
+        "E310", "effects set each other off without end",
+        "Raised as RulesError while playing: an effect started a chain of effects (a trigger, a "
+        "replacement, a bloodlust level, the top of the track) that went more than 60 deep, which "
+        "only content that sets itself off can do. The error points at the effect that went one "
+        "level too deep.",
+        """\
+killer loop {
+  name "Loop"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { raise fear 1 } }
+  # at maximum fear, raising fear raises bloodlust, whose top raises fear again
+  when victim dies { raise fear 9 }
+}
+""",
+        """\
+killer loop {
+  name "Loop"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  when victim dies { raise fear 1 }
+}
+""", lang="text"),
+    ErrorInfo(
+        "E311", "the game does not reach a decision",
+        "Raised as RulesError while playing: thousands of steps ran without the player being asked "
+        "anything, so the game would never stop by itself (content whose phases end at once, round "
+        "after round). Give the player something to decide, or a way for the game to end.",
+        "a Final Girl with no cards and content that skips every Action phase",
+        "content that lets the Action phase happen (or ends the game)", lang="text"),
 )
 
 CATALOGUE_BY_CODE: dict[str, ErrorInfo] = {e.code: e for e in CATALOGUE}
@@ -529,7 +558,7 @@ def _source_lines(source: str) -> tuple[str, ...]:
     return tuple(ln.removesuffix("\r") for ln in source.split("\n"))
 
 
-def cap_per_file(diags: list["Diagnostic"]) -> list["Diagnostic"]:
+def cap_per_file(diags: list[Diagnostic]) -> list[Diagnostic]:
     """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note; the
     'did you mean' of those kept is worked out now (``Diagnostic.settled``), and of no other."""
     count: dict[str, int] = {}
@@ -544,7 +573,7 @@ def cap_per_file(diags: list["Diagnostic"]) -> list["Diagnostic"]:
     return out
 
 
-def settle_shown(diags: list["Diagnostic"]) -> list["Diagnostic"]:
+def settle_shown(diags: list[Diagnostic]) -> list[Diagnostic]:
     """The diagnostics in the order given, the suggestions of the first MAX_REPORTED of each file
     by position worked out (only those can be shown, ``cap_per_file``) and the others dropped: a
     file of 12 000 unknown lines costs 100 suggestions, not 12 000."""
@@ -574,13 +603,13 @@ class Diagnostic:
     # a 'did you mean' not worked out yet (it costs ~1 ms): ``settled`` puts it in ``hint``
     suggest: Optional[Callable[[], str]] = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
-    def settled(self) -> "Diagnostic":
+    def settled(self) -> Diagnostic:
         """This diagnostic with its suggestion, if it has one still to work out, as its hint."""
         if self.suggest is None:
             return self
         return attrs.evolve(self, hint=self.suggest() or self.hint, suggest=None)
 
-    def unsuggested(self) -> "Diagnostic":
+    def unsuggested(self) -> Diagnostic:
         """This diagnostic without the suggestion still to work out (it will not be shown)."""
         return self if self.suggest is None else attrs.evolve(self, suggest=None)
 
@@ -631,9 +660,31 @@ class Diagnostic:
 
 
 class RulesError(Exception):
-    """Base of every error the engine raises on purpose; ``code`` is its catalogue code."""
+    """Base of every error the engine raises on purpose; ``code`` is its catalogue code.
+
+    An error raised while playing content (E31x) carries a ``diagnostic``: the code, the span of
+    the content line at fault (when there is one), the message and a hint, printed with the
+    line and a caret like a content diagnostic (``format``)."""
 
     code = "E300"
+    diagnostic: Diagnostic | None = None
+
+    def format(self, sources: dict[str, str] | None = None) -> str:
+        """The error as a person reads it: with its diagnostic, the source line and a caret."""
+        d = self.diagnostic
+        if d is None:
+            return f"error[{self.code}]: {self}"
+        return d.format((sources or {}).get(d.span.path))
+
+
+def runtime_error(code: str, message: str, hint: str = "", span: Span | None = None) -> RulesError:
+    """A RulesError raised while playing, with its own E3xx code and the content line at fault."""
+    where = span or NO_SPAN
+    text = f"{span}: {message}" if span is not None else message
+    err = RulesError(text + (f" ({hint})" if hint else ""))
+    err.code = code
+    err.diagnostic = Diagnostic(where, code, message, hint)
+    return err
 
 
 class ContentError(RulesError):

@@ -64,7 +64,7 @@ class _Comment:
 class _FBlock:
     open_pos: tuple[int, int]
     close_pos: tuple[int, int]
-    lines: list["_FLine"] = attrs.field(factory=list)
+    lines: list[_FLine] = attrs.field(factory=list)
     open_comment: Optional[str] = None  # end-of-line comment after '{'
     trailing: list[_Comment] = attrs.field(factory=list)  # full-line comments before '}'
 
@@ -135,8 +135,8 @@ class _Builder:
     """Lark tree (keep_all_tokens) -> layout tree, with anchors for comments."""
 
     def __init__(self) -> None:
-        self.anchors: dict[int, list[tuple[int, object]]] = {}  # source line -> (col, line-end or block-open)
-        self.slots: list[tuple[tuple[int, int], object]] = []  # (position, line-start or block-close)
+        self.anchors: dict[int, list[tuple[int, Union[_FLine, _FBlock]]]] = {}  # line -> (col, line-end or block-open)
+        self.slots: list[tuple[tuple[int, int], Union[_FLine, _FBlock]]] = []  # (position, line-start or block-close)
 
     def lines(self, children) -> list[_FLine]:
         return [self.line(c) for c in children if isinstance(c, Tree) and c.data == "line"]
@@ -156,8 +156,8 @@ class _Builder:
     def block(self, node: Tree) -> _FBlock:
         first, last = node.children[0], node.children[-1]
         assert isinstance(first, Token) and first == "{" and isinstance(last, Token) and last == "}"
-        b = _FBlock(open_pos=(first.line, first.column), close_pos=(last.line, last.column))
-        self.anchors.setdefault(first.line, []).append((first.column, b))
+        b = _FBlock(open_pos=(first.line or 0, first.column or 0), close_pos=(last.line or 0, last.column or 0))
+        self.anchors.setdefault(first.line or 0, []).append((first.column or 0, b))
         b.lines = self.lines(node.children)
         self.slots.append((b.close_pos, b))
         return b
@@ -180,21 +180,21 @@ def _layout(text: str) -> _Doc:
     doc = _Doc(b.lines(tree.children), [])
     slot_keys = [pos for pos, _ in b.slots]  # document order = sorted order
     for tok in tokens:
-        c = _Comment(tok.line, tok.column, str(tok).rstrip(_WS))
+        c = _Comment(tok.line or 0, tok.column or 0, str(tok).rstrip(_WS))
         before = [a for a in b.anchors.get(c.line, []) if a[0] < c.col]
         if before:  # an end-of-line comment: after a line's last part, or after a block's '{'
-            target = max(before, key=lambda a: a[0])[1]
-            if isinstance(target, _FBlock):
-                target.open_comment = c.text
+            anchor = max(before, key=lambda a: a[0])[1]
+            if isinstance(anchor, _FBlock):
+                anchor.open_comment = c.text
             else:
-                target.eol = c.text  # type: ignore[union-attr]
+                anchor.eol = c.text
             continue
         i = bisect.bisect_right(slot_keys, (c.line, c.col))
-        target = b.slots[i][1] if i < len(b.slots) else doc
-        if isinstance(target, _FLine):
-            target.lead.append(c)
+        slot: Union[_FLine, _FBlock, _Doc] = b.slots[i][1] if i < len(b.slots) else doc
+        if isinstance(slot, _FLine):
+            slot.lead.append(c)
         else:
-            target.trailing.append(c)  # type: ignore[union-attr]
+            slot.trailing.append(c)
     return doc
 
 
@@ -263,7 +263,7 @@ def syntax_shape(lines: tuple[Line, ...], text: str) -> tuple:
 
     def atom(a: Atom):
         if a.kind == "group":
-            return ("group", tuple(atom(x) for x in a.value))  # type: ignore[union-attr]
+            return ("group", tuple(atom(x) for x in a.items))
         if a.kind == "number":
             plus = src[a.span.line - 1][a.span.col - 1] == "+"
             return ("number", a.value, plus)

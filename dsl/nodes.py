@@ -8,21 +8,155 @@ vocabulary lives here, next to the nodes it makes. Names are the rulebook's verb
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional, Union
+import re
+from functools import cache
+from typing import Any, Callable, ClassVar, Iterator, Optional, Union
 
 import attrs
 
 from .diagnostics import Span
 
-frozen = attrs.frozen
+
+# --- node families --------------------------------------------------------------------------
+class Node:
+    """Base of every content node (a frozen attrs class whose first field is its span).
+
+    The families below are sealed: every member is declared in this module, so that one registry
+    (``members``) knows them all and each consumer can be checked for completeness (a function
+    per node, found by name: ``exec_<snake>``, ``eval_<snake>``, ``_render_<snake>`` …)."""
+
+    __slots__ = ()
+    span: Span  # every node's first field (declared on each class; here for the type checker)
+
+    def __init_subclass__(cls, **kw: Any) -> None:
+        super().__init_subclass__(**kw)
+        if cls.__module__ != __name__:
+            raise TypeError(f"{cls.__name__}: node families are sealed; declare content nodes in dsl/nodes.py")
+
+
+class Effect(Node):
+    """An effect line: resolved once, top to bottom (C2.3)."""
+
+    __slots__ = ()
+
+
+class Control(Effect):
+    """An effect line that holds blocks of effects (``if``, ``repeat``, ``choose`` …)."""
+
+    __slots__ = ()
+
+
+class Condition(Node):
+    """A yes/no question about the game (``if``, ``win when``, action and link conditions)."""
+
+    __slots__ = ()
+
+
+class Amount(Node):
+    """A number worked out when its effect resolves (a literal number is a plain ``int``)."""
+
+    __slots__ = ()
+
+
+class Place(Node):
+    """A location worked out when its effect resolves (a location id or a special name such as
+    ``here`` is a plain ``str``)."""
+
+    __slots__ = ()
+
+
+class Event(Node):
+    """Something that happens in the game, which triggers and replacements name."""
+
+    __slots__ = ()
+
+
+class Rule(Node):
+    """A static rule (``rule …``): queried while its source is in play."""
+
+    __slots__ = ()
+
+
+class Decl(Node):
+    """A declaration or a part of one (a card, a killer, a location, a trigger …)."""
+
+    __slots__ = ()
+
+
+FAMILIES: tuple[type, ...] = (Effect, Condition, Amount, Place, Event, Rule, Decl)
+
+
+def snake(name: str) -> str:
+    """``GainTime`` -> ``gain_time``: the suffix of the functions found by name for a node class."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+@cache
+def members(family: type) -> tuple[type, ...]:
+    """The node classes of a family, in declaration order (abstract bases left out)."""
+    return tuple(c for c in globals().values()
+                 if isinstance(c, type) and issubclass(c, family) and attrs.has(c))
+
+
+def functions(family: type, namespace: dict[str, Any], prefix: str) -> dict[type, Callable[..., Any]]:
+    """The functions ``<prefix><snake name>`` of a namespace for the members of a family, by class."""
+    out: dict[type, Callable[..., Any]] = {}
+    for cls in members(family):
+        fn = namespace.get(prefix + snake(cls.__name__))
+        if callable(fn):
+            out[cls] = fn
+    return out
+
+
+def missing(family: type, namespace: dict[str, Any], prefix: str) -> list[str]:
+    """The members of a family without a ``<prefix><snake name>`` function in a namespace."""
+    have = functions(family, namespace, prefix)
+    return [c.__name__ for c in members(family) if c not in have]
+
+
+# --- walking the tree: the one walker every consumer uses -------------------------------------
+def fields(node: Any) -> Iterator[tuple[str, Any]]:
+    """(name, value) of a node's fields, span left out."""
+    for f in attrs.fields(type(node)):
+        if f.name != "span":
+            yield f.name, getattr(node, f.name)
+
+
+def defaults(cls: type) -> dict[str, Any]:
+    """The default values of a node class's fields that have one."""
+    return {f.name: f.default for f in attrs.fields(cls) if f.default is not attrs.NOTHING}
+
+
+def _nodes_in(value: Any) -> Iterator[Any]:
+    if isinstance(value, Node):
+        yield value
+    elif isinstance(value, tuple):
+        for v in value:
+            yield from _nodes_in(v)
+
+
+def children(node: Any) -> Iterator[Any]:
+    """The nodes directly inside a node (in field order; tuples, nested ones too, flattened)."""
+    for _name, value in fields(node):
+        yield from _nodes_in(value)
+
+
+def walk(root: Any) -> Iterator[Any]:
+    """Every node of a tree, the root first, depth first in field order (a tuple of nodes is a
+    forest). A node shared by several parents is visited under each."""
+    todo = list(_nodes_in(root))[::-1]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(list(children(node))[::-1])
 
 
 # --- amounts --------------------------------------------------------------------------------
-@frozen
-class Count:
+@attrs.frozen
+class Count(Amount):
     span: Span
     what: str  # victims | minions | dead | rescued
-    loc: str
+    loc: Loc
     minus: int = 0
     PHRASES: ClassVar = (
         "count {what:countable} at {loc:loc}",
@@ -30,16 +164,16 @@ class Count:
     )
 
 
-@frozen
-class That:
+@attrs.frozen
+class That(Amount):
     """The amount of the event being replaced (in ``instead of`` blocks)."""
 
     span: Span
     PHRASES: ClassVar = ("that",)
 
 
-@frozen
-class LevelStat:
+@attrs.frozen
+class LevelStat(Amount):
     """A number printed on the current bloodlust level besides move and damage (``level … spawn 2``);
     0 where the level does not print it (K6.3: how many minions a spawn places)."""
 
@@ -49,8 +183,8 @@ class LevelStat:
 
 
 # --- places: a location picked by a rule, written in parentheses where a location goes -------
-@frozen
-class Place:
+@attrs.frozen
+class PickPlace(Place):
     """A location chosen when the effect resolves, among the exits, the search locations, every
     location (``any``) or those with a tag: the one with the fewest minions of a kind (ties by
     distance from the Final Girl, then board order; K6.3), or the one the player picks (K6.1).
@@ -72,133 +206,133 @@ class Place:
                        "farthest": ("tie", "farthest"), "nearest": ("tie", "nearest")}
 
 
-Loc = Union[str, Place]
+Loc = Union[str, Place]  # a location id, a special name (here, killer-location, …) or a place node
 
 
-Amount = Union[int, Count, That, LevelStat]
+Num = Union[int, Amount]  # a number, or an amount node worked out as the effect resolves
 
 
 # --- effects --------------------------------------------------------------------------------
-@frozen
-class GainTime:
+@attrs.frozen
+class GainTime(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("gain {n:amount} time",)
 
 
-@frozen
-class LoseTime:
+@attrs.frozen
+class LoseTime(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lose {n:amount} time",)
 
 
-@frozen
-class Heal:
+@attrs.frozen
+class Heal(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("heal {n:amount}",)
 
 
-@frozen
-class LoseHealth:
+@attrs.frozen
+class LoseHealth(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lose {n:amount} health",)
 
 
-@frozen
-class RaiseFear:
+@attrs.frozen
+class RaiseFear(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("raise fear {n:amount}",)
 
 
-@frozen
-class LowerFear:
+@attrs.frozen
+class LowerFear(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lower fear {n:amount}",)
 
 
-@frozen
-class MoveUpTo:
+@attrs.frozen
+class MoveUpTo(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("move up to {n:amount}",)
 
 
-@frozen
-class DealDamage:
+@attrs.frozen
+class DealDamage(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("deal {n:amount} damage",)
 
 
-@frozen
-class PreventDamage:
+@attrs.frozen
+class PreventDamage(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("prevent {n:amount} damage",)
 
 
-@frozen
-class SearchTake:
+@attrs.frozen
+class SearchTake(Effect):
     span: Span
     n: int
     PHRASES: ClassVar = ("search take {n:int}",)
 
 
-@frozen
-class SearchLook:
+@attrs.frozen
+class SearchLook(Effect):
     span: Span
     n: int
     keep: int
     PHRASES: ClassVar = ("search look {n:int} keep {keep:int}",)
 
 
-@frozen
-class EndActionPhase:
+@attrs.frozen
+class EndActionPhase(Effect):
     span: Span
     PHRASES: ClassVar = ("end action phase",)
 
 
-@frozen
-class DrawEvent:
+@attrs.frozen
+class DrawEvent(Effect):
     span: Span
     PHRASES: ClassVar = ("draw event",)
 
 
-@frozen
-class GainItem:
+@attrs.frozen
+class GainItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("gain item {item:item}",)
 
 
-@frozen
-class DiscardItem:
+@attrs.frozen
+class DiscardItem(Effect):
     span: Span
     item: str
     PHRASES: ClassVar = ("discard item {item:item}",)
 
 
-@frozen
-class RaiseBloodlust:
+@attrs.frozen
+class RaiseBloodlust(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("raise bloodlust {n:amount}",)
 
 
-@frozen
-class LowerBloodlust:
+@attrs.frozen
+class LowerBloodlust(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("lower bloodlust {n:amount}",)
 
 
-@frozen
-class Hunt:
+@attrs.frozen
+class Hunt(Effect):
     """An enemy action (C9): target type, number of moves, number of attacks."""
 
     span: Span
@@ -213,122 +347,122 @@ class Hunt:
     )
 
 
-@frozen
-class KillVictims:
+@attrs.frozen
+class KillVictims(Effect):
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     PHRASES: ClassVar = ("kill {n:amount} victims at {loc:loc}",)
 
 
-@frozen
-class PlaceVictims:
+@attrs.frozen
+class PlaceVictims(Effect):
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     PHRASES: ClassVar = ("place {n:amount} victims at {loc:loc}",)
 
 
-@frozen
-class SpawnMinions:
+@attrs.frozen
+class SpawnMinions(Effect):
     span: Span
-    n: Amount
+    n: Num
     minion: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("spawn {n:amount} {minion:minion} at {loc:loc}",)
 
 
-@frozen
-class MoveKillerTo:
+@attrs.frozen
+class MoveKillerTo(Effect):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("move killer to {loc:loc}",)
 
 
-@frozen
-class HealKiller:
+@attrs.frozen
+class HealKiller(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("heal killer {n:amount}",)
 
 
-@frozen
-class DamageKiller:
+@attrs.frozen
+class DamageKiller(Effect):
     span: Span
-    n: Amount
+    n: Num
     PHRASES: ClassVar = ("damage killer {n:amount}",)
 
 
-@frozen
-class RevealDarkPower:
+@attrs.frozen
+class RevealDarkPower(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal dark power",)
 
 
-@frozen
-class RevealFinale:
+@attrs.frozen
+class RevealFinale(Effect):
     span: Span
     PHRASES: ClassVar = ("reveal finale",)
 
 
-@frozen
-class SetMode:
+@attrs.frozen
+class SetMode(Effect):
     span: Span
     mode: str
     PHRASES: ClassVar = ("set mode {mode:mode}",)
 
 
-@frozen
-class SetFlag:
+@attrs.frozen
+class SetFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("set flag {flag:name}",)
 
 
-@frozen
-class ClearFlag:
+@attrs.frozen
+class ClearFlag(Effect):
     span: Span
     flag: str
     PHRASES: ClassVar = ("clear flag {flag:name}",)
 
 
-@frozen
-class OpenPath:
+@attrs.frozen
+class OpenPath(Effect):
     span: Span
-    a: str
-    b: str
+    a: Loc
+    b: Loc
     PHRASES: ClassVar = ("open path {a:loc} {b:loc}",)
 
 
-@frozen
-class PanicAt:
+@attrs.frozen
+class PanicAt(Effect):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("panic at {loc:loc}",)
 
 
-@frozen
-class CollectToken:
+@attrs.frozen
+class CollectToken(Effect):
     """The Final Girl takes a token of this type from LOC into her collection."""
 
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("collect token {token:token} at {loc:loc}",)
 
 
-@frozen
-class PlaceToken:
+@attrs.frozen
+class PlaceToken(Effect):
     """A token of this type, drawn at random from its supply, is put at LOC."""
 
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("place token {token:token} at {loc:loc}",)
 
 
-@frozen
-class DrawCard:
+@attrs.frozen
+class DrawCard(Effect):
     """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
 
     span: Span
@@ -336,12 +470,12 @@ class DrawCard:
     PHRASES: ClassVar = ("draw card {deck:deck}",)
 
 
-@frozen
-class AddStatus:
+@attrs.frozen
+class AddStatus(Effect):
     span: Span
     status: str
     who: str = "one"  # killer | enemies (all at LOC) | one (an enemy at LOC, the player's choice)
-    loc: str = ""  # the location ("" for the killer)
+    loc: Loc = ""  # the location ("" for the killer)
     PHRASES: ClassVar = (
         "add status {status:name} to {who:killer}",
         "add status {status:name} to {who:enemies} at {loc:loc}",
@@ -349,86 +483,86 @@ class AddStatus:
     )
 
 
-@frozen
-class ClearStatus:
+@attrs.frozen
+class ClearStatus(Effect):
     span: Span
     status: str
     PHRASES: ClassVar = ("clear status {status:name}",)
 
 
-@frozen
-class TurnVictims:
+@attrs.frozen
+class TurnVictims(Effect):
     """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored."""
 
     span: Span
-    n: Amount
-    loc: str
+    n: Num
+    loc: Loc
     minion: str
     PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:minion}",)
 
 
-@frozen
-class TurnMinions:
+@attrs.frozen
+class TurnMinions(Effect):
     """Minions of a kind become victims again (K5.6)."""
 
     span: Span
-    n: Amount
+    n: Num
     minion: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("turn {n:amount} {minion:minion} at {loc:loc} into victims",)
 
 
 # --- control lines (built from blocks, not phrases) -----------------------------------------
-@frozen
-class If:
+@attrs.frozen
+class If(Control):
     span: Span
-    cond: "Condition"
-    then: tuple
-    otherwise: tuple = ()
+    cond: Condition
+    then: tuple[Effect, ...]
+    otherwise: tuple[Effect, ...] = ()
 
 
-@frozen
-class ModeBlock:
+@attrs.frozen
+class ModeBlock(Control):
     span: Span
     mode: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class Repeat:
+@attrs.frozen
+class Repeat(Control):
     span: Span
-    n: Amount
-    body: tuple
+    n: Num
+    body: tuple[Effect, ...]
 
 
-@frozen
-class ChooseOption:
+@attrs.frozen
+class ChooseOption(Decl):
     span: Span
     label: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class Choose:
+@attrs.frozen
+class Choose(Control):
     span: Span
     options: tuple[ChooseOption, ...]
 
 
-@frozen
-class RollRow:
+@attrs.frozen
+class RollRow(Decl):
     span: Span
     faces: tuple[int, ...]
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class Roll:
+@attrs.frozen
+class Roll(Control):
     span: Span
     rows: tuple[RollRow, ...]
 
 
-@frozen
-class SpendTokens:
+@attrs.frozen
+class SpendTokens(Control):
     """The player picks LOW..HIGH of her collected tokens of a type; they return to the supply and
     the block resolves with them (``each KIND { … }``, ``spent at least N``, ``spent covers …``)."""
 
@@ -436,32 +570,32 @@ class SpendTokens:
     token: str
     low: int
     high: int
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class Each:
+@attrs.frozen
+class Each(Control):
     """Inside a spend block: once per spent token of this kind."""
 
     span: Span
     kind: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class KillMinions:
+@attrs.frozen
+class KillMinions(Effect):
     """Kill N minions of a kind at a location (no bloodlust, C15). Under ``rule killing MINION may
     damage killers`` the player may instead deal N damage to a killer there (K6.7)."""
 
     span: Span
-    n: "Amount"
+    n: Num
     minion: str
-    loc: "Loc"
+    loc: Loc
     PHRASES: ClassVar = ("kill {n:amount} {minion:minion} at {loc:loc}",)
 
 
-@frozen
-class FormKillers:
+@attrs.frozen
+class FormKillers(Effect):
     """Every location holding at least N minions of a kind turns them into one new killer body,
     with health equal to their number and no last-breath token (K6.6); fires ``when killer forms``."""
 
@@ -471,15 +605,15 @@ class FormKillers:
     PHRASES: ClassVar = ("turn groups of {n:int} {minion:minion} into killers",)
 
 
-@frozen
-class ForEach:
+@attrs.frozen
+class ForEach(Control):
     """Run a block once for each location among the exits, search locations, every location
     (``any``) or a tag, in board order, skipping one location if asked; ``it`` is that location."""
 
     span: Span
     among: str
-    body: tuple
-    skip: "Loc" = ""
+    body: tuple[Effect, ...]
+    skip: Loc = ""
 
 
 
@@ -495,8 +629,8 @@ CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTok
 
 
 # --- conditions -----------------------------------------------------------------------------
-@frozen
-class Compare:
+@attrs.frozen
+class Compare(Condition):
     span: Span
     quantity: str  # fear | time | health | bloodlust
     op: str  # at-least | at-most
@@ -507,87 +641,87 @@ class Compare:
     )
 
 
-@frozen
-class FgAt:
+@attrs.frozen
+class FgAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("fg at {loc:loc}",)
 
 
-@frozen
-class FgAtTag:
+@attrs.frozen
+class FgAtTag(Condition):
     span: Span
     tag: str
     PHRASES: ClassVar = ("fg at tag {tag:tag}",)
 
 
-@frozen
-class VictimsAt:
+@attrs.frozen
+class VictimsAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("victims at {loc:loc}",)
 
 
-@frozen
-class KillerAt:
+@attrs.frozen
+class KillerAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("killer at {loc:loc}",)
 
 
-@frozen
-class FlagSet:
+@attrs.frozen
+class FlagSet(Condition):
     span: Span
     flag: str
     PHRASES: ClassVar = ("flag {flag:name}",)
 
 
-@frozen
-class InMode:
+@attrs.frozen
+class InMode(Condition):
     span: Span
     mode: str
     PHRASES: ClassVar = ("mode {mode:mode}",)
 
 
-@frozen
-class HasItem:
+@attrs.frozen
+class HasItem(Condition):
     span: Span
     item: str
     PHRASES: ClassVar = ("has item {item:item}",)
 
 
-@frozen
-class Not:
+@attrs.frozen
+class Not(Condition):
     span: Span
-    cond: "Condition"
+    cond: Condition
     PHRASES: ClassVar = ("not {cond:cond}",)
 
 
-@frozen
-class TokenAt:
+@attrs.frozen
+class TokenAt(Condition):
     span: Span
     token: str
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("token {token:token} at {loc:loc}",)
 
 
-@frozen
-class CollectedAtLeast:
+@attrs.frozen
+class CollectedAtLeast(Condition):
     span: Span
     token: str
     n: int
     PHRASES: ClassVar = ("collected {token:token} at least {n:int}",)
 
 
-@frozen
-class SpentAtLeast:
+@attrs.frozen
+class SpentAtLeast(Condition):
     span: Span
     n: int
     PHRASES: ClassVar = ("spent at least {n:int}",)
 
 
-@frozen
-class SpentCovers:
+@attrs.frozen
+class SpentCovers(Condition):
     """The spent tokens include one of each listed kind (a ``wild`` kind stands in for any)."""
 
     span: Span
@@ -595,8 +729,8 @@ class SpentCovers:
     PHRASES: ClassVar = ("spent covers {kinds:names}",)
 
 
-@frozen
-class VictimsLeft:
+@attrs.frozen
+class VictimsLeft(Condition):
     """How many victims are still on the board (not dead, not rescued)."""
 
     span: Span
@@ -608,8 +742,8 @@ class VictimsLeft:
     )
 
 
-@frozen
-class KillerHealth:
+@attrs.frozen
+class KillerHealth(Condition):
     """The health of the killer (with several bodies, the one nearest the Final Girl: K6.7 default)."""
 
     span: Span
@@ -621,8 +755,8 @@ class KillerHealth:
     )
 
 
-@frozen
-class PiecesCount:
+@attrs.frozen
+class PiecesCount(Condition):
     """How many enemies (minions and killers) or killer bodies are on the board, or how many exits
     the map has (K6.1's one-exit setup, K6.2's win and loss)."""
 
@@ -636,66 +770,64 @@ class PiecesCount:
     )
 
 
-@frozen
-class MinionsAt:
+@attrs.frozen
+class MinionsAt(Condition):
     span: Span
-    loc: str
+    loc: Loc
     PHRASES: ClassVar = ("minions at {loc:loc}",)
 
 
 CONDITION_NODES: tuple[type, ...] = (Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt,
-                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount,
-                                     Not)
-Condition = Union[Compare, FgAt, FgAtTag, VictimsAt, KillerAt, FlagSet, InMode, HasItem, TokenAt, CollectedAtLeast,
-                  SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth, PiecesCount, Not]
+                                     CollectedAtLeast, SpentAtLeast, SpentCovers, MinionsAt, VictimsLeft, KillerHealth,
+                                     PiecesCount, Not)
 
 
 # --- statics ("rule …") ---------------------------------------------------------------------
-@frozen
-class DiceModifier:
+@attrs.frozen
+class DiceModifier(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("dice {n:int}",)
 
 
-@frozen
-class AllModes:
+@attrs.frozen
+class AllModes(Rule):
     span: Span
     PHRASES: ClassVar = ("all modes",)
 
 
-@frozen
-class FollowerLimit:
+@attrs.frozen
+class FollowerLimit(Rule):
     span: Span
     n: int
     tag: str
     PHRASES: ClassVar = ("followers at most {n:int} across {tag:pathtag}",)
 
 
-@frozen
-class EnemiesCannotCross:
+@attrs.frozen
+class EnemiesCannotCross(Rule):
     span: Span
     tag: str
     PHRASES: ClassVar = ("enemies cannot cross {tag:pathtag}",)
 
 
-@frozen
-class DamageTaken:
+@attrs.frozen
+class DamageTaken(Rule):
     span: Span
     n: int
     PHRASES: ClassVar = ("damage taken {n:int}",)
 
 
-@frozen
-class NoHealthCap:
+@attrs.frozen
+class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
     span: Span
     PHRASES: ClassVar = ("no health cap",)
 
 
-@frozen
-class StatusStopsMoves:
+@attrs.frozen
+class StatusStopsMoves(Rule):
     """Enemies with this status do not move (they still attack), e.g. a daze (S5.5)."""
 
     span: Span
@@ -703,8 +835,8 @@ class StatusStopsMoves:
     PHRASES: ClassVar = ("enemies with status {status:name} do not move",)
 
 
-@frozen
-class KillersAbsorb:
+@attrs.frozen
+class KillersAbsorb(Rule):
     """Whenever a killer body shares a location with minions of this kind, they are removed and the
     body gains 1 health for each (K6.7); bodies never absorb each other."""
 
@@ -713,8 +845,8 @@ class KillersAbsorb:
     PHRASES: ClassVar = ("killers absorb {minion:minion}",)
 
 
-@frozen
-class KillsMayHitKillers:
+@attrs.frozen
+class KillsMayHitKillers(Rule):
     """``kill N MINION at LOC`` may be resolved as N damage to a killer at LOC instead (K6.7)."""
 
     span: Span
@@ -727,36 +859,37 @@ RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCa
 
 
 # --- triggers, replacements, state-based checks ---------------------------------------------
-@frozen
-class Trigger:
+@attrs.frozen
+class Trigger(Decl):
     span: Span
-    event: str  # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
+    # revealed | gained | drawn | victim-dies | start:PHASE | end:PHASE | fg-enters | killer-forms | killer-kills
+    event: str
     arg: str
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class Replacement:
+@attrs.frozen
+class Replacement(Decl):
     span: Span
     event: str  # bloodlust-rises | victim-dies | fg-loses-time
-    body: tuple
+    body: tuple[Effect, ...]
 
 
-@frozen
-class EndCondition:
+@attrs.frozen
+class EndCondition(Decl):
     span: Span
     side: str  # win | lose
     cond: Condition
     reason: str = ""  # said when the game ends this way ("" = a generic text)
 
 
-@frozen
-class Abilities:
+@attrs.frozen
+class Abilities(Decl):
     """Everything a source contributes while it is in play."""
 
     triggers: tuple[Trigger, ...] = ()
     replacements: tuple[Replacement, ...] = ()
-    rules: tuple = ()
+    rules: tuple[Rule, ...] = ()
     ends: tuple[EndCondition, ...] = ()
 
     def __bool__(self) -> bool:
@@ -767,15 +900,15 @@ NO_ABILITIES = Abilities()
 
 
 # --- declarations ---------------------------------------------------------------------------
-@frozen
-class Outcome:
+@attrs.frozen
+class Outcome(Decl):
     span: Span
     min_successes: int  # fail 0, success 1, great 2, best 3
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
-@frozen
-class Card:
+@attrs.frozen
+class Card(Decl):
     span: Span
     id: str
     name: str
@@ -789,23 +922,23 @@ class Card:
     owner: str = ""
 
 
-@frozen
-class Weapon:
+@attrs.frozen
+class Weapon(Decl):
     span: Span
     hands: int
     range: int
     bonus: int
 
 
-@frozen
-class ItemUse:
+@attrs.frozen
+class ItemUse(Decl):
     span: Span
     time: int
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
-@frozen
-class Item:
+@attrs.frozen
+class Item(Decl):
     span: Span
     id: str
     name: str
@@ -817,63 +950,63 @@ class Item:
     owner: str = ""
 
 
-@frozen
-class FinalGirl:
+@attrs.frozen
+class FinalGirl(Decl):
     span: Span
     id: str
     name: str
     health: int
     rescues: int
     slots: tuple[tuple, ...]
-    flipped_reward: tuple
+    flipped_reward: tuple[Effect, ...]
     flipped: Abilities
     signature: str
 
 
-@frozen
-class BloodlustLevel:
+@attrs.frozen
+class BloodlustLevel(Decl):
     span: Span
     move: int
     damage: int
-    effects: tuple
+    effects: tuple[Effect, ...]
     stats: tuple[tuple[str, int], ...] = ()  # other numbers the level prints: (("spawn", 2),) (K6.3)
 
 
-@frozen
-class Finale:
+@attrs.frozen
+class Finale(Decl):
     span: Span
     id: str
     name: str
     legendary: bool
-    back: tuple
-    on_reveal: tuple
-    face: tuple
+    back: tuple[Effect, ...]
+    on_reveal: tuple[Effect, ...]
+    face: tuple[Effect, ...]
     abilities: Abilities
 
 
-@frozen
-class DarkPower:
+@attrs.frozen
+class DarkPower(Decl):
     span: Span
     id: str
     name: str
     legendary: bool
-    on_reveal: tuple
+    on_reveal: tuple[Effect, ...]
     abilities: Abilities
 
 
-@frozen
-class Terror:
+@attrs.frozen
+class Terror(Decl):
     span: Span
     id: str
     name: str
-    effects: tuple
+    effects: tuple[Effect, ...]
     secondary_health: int  # 0 = not a secondary dark power
     abilities: Abilities
     owner: str = ""
 
 
-@frozen
-class Minion:
+@attrs.frozen
+class Minion(Decl):
     span: Span
     id: str
     name: str
@@ -886,8 +1019,8 @@ class Minion:
     wanders: bool = False  # with no target within its move range, it wanders once after moving (K6.4)
 
 
-@frozen
-class Killer:
+@attrs.frozen
+class Killer(Decl):
     span: Span
     id: str
     name: str
@@ -895,23 +1028,23 @@ class Killer:
     fear: int
     modes: tuple[str, ...]
     bloodlust: tuple[BloodlustLevel, ...]
-    at_max: tuple
+    at_max: tuple[Effect, ...]
     finales: tuple[Finale, ...]
     dark_powers: tuple[DarkPower, ...]
     terror: tuple[Terror, ...]
     minions: tuple[Minion, ...]
     abilities: Abilities
-    tokens: tuple["Token", ...] = ()
-    actions: tuple["Action", ...] = ()
-    decks: tuple["Deck", ...] = ()
-    on_start: tuple = ()
-    cards: tuple = ()
+    tokens: tuple[Token, ...] = ()
+    actions: tuple[Action, ...] = ()
+    decks: tuple[Deck, ...] = ()
+    on_start: tuple[Effect, ...] = ()
+    cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
-@frozen
-class Token:
+@attrs.frozen
+class Token(Decl):
     """A type of token: its kinds (faces), which kind is wild, and the supply on the table."""
 
     span: Span
@@ -922,8 +1055,8 @@ class Token:
     supply: tuple[tuple[str, int], ...]
 
 
-@frozen
-class Action:
+@attrs.frozen
+class Action(Decl):
     """Something the Final Girl may do in the Action phase where a condition holds (S1.2, S3.3, S5.2)."""
 
     span: Span
@@ -932,21 +1065,21 @@ class Action:
     cond: Optional[Condition]
     time: int
     free: bool
-    effects: tuple
+    effects: tuple[Effect, ...]
 
 
-@frozen
-class DeckCard:
+@attrs.frozen
+class DeckCard(Decl):
     span: Span
     id: str
     name: str
-    effects: tuple
+    effects: tuple[Effect, ...]
     keep: bool
     abilities: Abilities
 
 
-@frozen
-class Deck:
+@attrs.frozen
+class Deck(Decl):
     """A named deck of cards drawn by ``draw card DECK`` (side effects, highs, …)."""
 
     span: Span
@@ -955,8 +1088,8 @@ class Deck:
     cards: tuple[DeckCard, ...]
 
 
-@frozen
-class Location:
+@attrs.frozen
+class Location(Decl):
     span: Span
     id: str
     name: str
@@ -965,8 +1098,8 @@ class Location:
     exit: bool
 
 
-@frozen
-class Path:
+@attrs.frozen
+class Path(Decl):
     span: Span
     a: str
     a_panic: tuple[int, ...]
@@ -976,8 +1109,8 @@ class Path:
     closed: bool
 
 
-@frozen
-class Link:
+@attrs.frozen
+class Link(Decl):
     """Extra moves among all locations with a tag while a condition holds (S4.3)."""
 
     span: Span
@@ -986,8 +1119,8 @@ class Link:
     followers: int  # -1 = as usual
 
 
-@frozen
-class SetupCard:
+@attrs.frozen
+class SetupCard(Decl):
     span: Span
     id: str
     killer_at: str
@@ -996,18 +1129,18 @@ class SetupCard:
     tokens: tuple[tuple[str, str], ...] = ()  # (token type, location): one random token from the supply each
 
 
-@frozen
-class Event:
+@attrs.frozen
+class EventCard(Decl):
     span: Span
     id: str
     name: str
     lasting: bool
-    effects: tuple
+    effects: tuple[Effect, ...]
     abilities: Abilities
 
 
-@frozen
-class Scenario:
+@attrs.frozen
+class Scenario(Decl):
     span: Span
     id: str
     name: str
@@ -1017,28 +1150,28 @@ class Scenario:
     links: tuple[Link, ...]
     setups: tuple[SetupCard, ...]
     items: tuple[Item, ...]
-    events: tuple[Event, ...]
+    events: tuple[EventCard, ...]
     terror: tuple[Terror, ...]
     abilities: Abilities
     tokens: tuple[Token, ...] = ()
     actions: tuple[Action, ...] = ()
     decks: tuple[Deck, ...] = ()
-    on_start: tuple = ()
-    cards: tuple = ()
+    on_start: tuple[Effect, ...] = ()
+    cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
 
 
-@frozen
-class Zone:
+@attrs.frozen
+class Zone(Decl):
     span: Span
     low: int
     high: int
     dice: int
 
 
-@frozen
-class Side:
+@attrs.frozen
+class Side(Decl):
     span: Span
     id: str
     time_reset: int
@@ -1049,8 +1182,8 @@ class Side:
     zones: tuple[Zone, ...]
 
 
-@frozen
-class PlayerBoard:
+@attrs.frozen
+class PlayerBoard(Decl):
     span: Span
     id: str
     sides: tuple[Side, ...]
@@ -1058,8 +1191,8 @@ class PlayerBoard:
     hand_limit: int
 
 
-@frozen
-class Pack:
+@attrs.frozen
+class Pack(Decl):
     """A content pack: the folder it stands in (``pack.fg``), who made it and what it builds on."""
 
     span: Span
@@ -1070,4 +1203,5 @@ class Pack:
     depends: tuple[str, ...]
 
 
-Declaration = Union[Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack]
+# declared at the top of a file
+TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)

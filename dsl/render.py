@@ -25,8 +25,17 @@ import attrs
 
 from . import nodes as n
 
-__all__ = ["Names", "render", "render_effects", "render_condition", "renderer_for", "to_dsl", "CONTROL_DSL",
-           "KIND_NAMES"]
+__all__ = [
+    "KIND_NAMES",
+    "Names",
+    "count_of",
+    "dsl_writer_for",
+    "render",
+    "render_condition",
+    "render_effects",
+    "renderer_for",
+    "to_dsl",
+]
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -41,7 +50,7 @@ class Names:
     decks: Mapping[str, str] = attrs.field(factory=dict)
 
     @classmethod
-    def from_ruleset(cls, rs: Any) -> "Names":
+    def from_ruleset(cls, rs: Any) -> Names:
         owners = [*rs.scenarios.values(), *rs.killers.values()]
         return cls({loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations},
                    {i: it.name for i, it in rs.items.items()},
@@ -49,7 +58,7 @@ class Names:
                    {t.id: t.name for o in owners for t in getattr(o, "tokens", ())},
                    {d.id: d.name for o in owners for d in getattr(o, "decks", ())})
 
-    def within(self, decl: Any) -> "Names":
+    def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
         locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
         tokens, decks = dict(self.tokens), dict(self.decks)
@@ -63,9 +72,9 @@ class Names:
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
         return Names(locs, items, minions, tokens, decks)
 
-    def loc(self, loc: "n.Loc") -> str:
+    def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
-            return _render_place(loc, self)
+            return _clause(loc, self)
         if loc == "here":
             return "your location"
         if loc == "killer-location":
@@ -93,14 +102,19 @@ NO_NAMES = Names()
 
 
 # --- finding a renderer -----------------------------------------------------------------------
-def _snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
-
-
 def renderer_for(cls: type) -> Optional[Callable[..., str]]:
     """The ``_render_<snake_case_class_name>`` function of a node class, or None."""
-    fn = globals().get("_render_" + _snake(cls.__name__))
+    fn = globals().get("_render_" + n.snake(cls.__name__))
     return fn if callable(fn) else None
+
+
+def dsl_writer_for(cls: type) -> Optional[Callable[..., str]]:
+    """How a node class is written back to the DSL: its ``_dsl_<snake_case_class_name>`` function
+    (control lines, written with their blocks), else its ``PHRASES``; None if it has neither."""
+    fn = globals().get("_dsl_" + n.snake(cls.__name__))
+    if callable(fn):
+        return fn
+    return _phrase_writer if getattr(cls, "PHRASES", None) else None
 
 
 def _clause(node: Any, r: Names) -> str:
@@ -136,7 +150,7 @@ def _block(effects: tuple, r: Names) -> str:
     parts = []
     for e in effects:
         text = _clause(e, r)
-        if len(effects) > 1 and type(e) in n.CONTROL_NODES:
+        if len(effects) > 1 and isinstance(e, n.Control):
             text = f"({text})"
         parts.append(text)
     return ", then ".join(parts)
@@ -179,7 +193,7 @@ def _set_name(among: str) -> str:
     return _SETS.get(among, f"{among} location")
 
 
-def _render_place(node: n.Place, r: Names) -> str:
+def _render_pick_place(node: n.PickPlace, r: Names) -> str:
     if node.how == "chosen":
         return f"a {_set_name(node.among)} of your choice"
     tie = {"farthest": ", ties going to the one farthest from you", "nearest": ", ties going to the one nearest you"}
@@ -265,6 +279,11 @@ _TARGET = {"fg": "the Final Girl", "victims": "victims", "fg-or-victims": "the F
 
 def _count(k: int, word: str, plural: str = "") -> str:
     return f"{k} {word if k == 1 else (plural or word + 's')}"
+
+
+def count_of(k: int, word: str, plural: str = "") -> str:
+    """A count with its noun, plural by count: "1 victim", "2 victims", "2 copies" (for logs and screens)."""
+    return _count(k, word, plural)
 
 
 def _render_hunt(node: n.Hunt, r: Names) -> str:
@@ -362,7 +381,8 @@ def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
 # --- control lines ----------------------------------------------------------------------------
 def _render_kill_minions(node: n.KillMinions, r: Names) -> str:
     name = r.minion(node.minion)
-    return _amt(node.n, r, f"kill {{n}} {name} minions at {r.loc(node.loc)}", f"kill 1 {name} minion at {r.loc(node.loc)}")
+    where = r.loc(node.loc)
+    return _amt(node.n, r, f"kill {{n}} {name} minions at {where}", f"kill 1 {name} minion at {where}")
 
 
 def _render_form_killers(node: n.FormKillers, r: Names) -> str:
@@ -434,12 +454,33 @@ def _render_each(node: n.Each, r: Names) -> str:
 _QUANTITY = {"fear": "your fear", "time": "your time", "health": "your health", "bloodlust": "the bloodlust level"}
 
 
+def _bound(op: str, k: int, neg: bool) -> str:
+    """A number compared with ``k``: "at least 2", "below 2", "at most 3", "above 3"; never "at most 0"."""
+    if op == "at-least":
+        return f"below {k}" if neg else f"at least {k}"
+    if k == 0 and not neg:
+        return "0 or less"
+    return f"above {k}" if neg else f"at most {k}"
+
+
+def _how_many(op: str, k: int, neg: bool) -> str:
+    """How many things, as the head of a clause: "at least 2", "no" (for at most 0 or fewer than 1)."""
+    if op == "at-least":
+        if neg:
+            return "no" if k <= 1 else f"fewer than {k}"
+        return f"at least {k}"
+    if neg:
+        return "at least 1" if k == 0 else f"more than {k}"
+    return "no" if k == 0 else f"at most {k}"
+
+
+def _one(op: str, k: int, neg: bool) -> bool:
+    """Whether ``_how_many`` reads as a single thing ("at most 1 victim is")."""
+    return _how_many(op, k, neg) in ("at least 1", "at most 1")
+
+
 def _render_compare(node: n.Compare, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"below {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"above {node.n}" if neg else f"at most {node.n}"
-    return f"{_QUANTITY[node.quantity]} is {rel}"
+    return f"{_QUANTITY[node.quantity]} is {_bound(node.op, node.n, neg)}"
 
 
 def _render_fg_at(node: n.FgAt, r: Names, neg: bool = False) -> str:
@@ -490,29 +531,20 @@ def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> st
 
 
 def _render_victims_left(node: n.VictimsLeft, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"more than {node.n}" if neg else f"at most {node.n}"
-    return f"{rel} victims are left on the board"
+    return f"{_how_many(node.op, node.n, neg)} {'victim is' if _one(node.op, node.n, neg) else 'victims are'} " \
+           f"left on the board"
 
 
 def _render_killer_health(node: n.KillerHealth, r: Names, neg: bool = False) -> str:
-    if node.op == "at-least":
-        rel = f"below {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"above {node.n}" if neg else f"at most {node.n}"
-    return f"the killer's health is {rel}"
+    return f"the killer's health is {_bound(node.op, node.n, neg)}"
 
 
 def _render_pieces_count(node: n.PiecesCount, r: Names, neg: bool = False) -> str:
-    what = {"enemies": "enemies (minions and killers) are on the board", "killers": "killers are on the board",
-            "exits": "exits are on the map"}[node.what]
-    if node.op == "at-least":
-        rel = f"fewer than {node.n}" if neg else f"at least {node.n}"
-    else:
-        rel = f"more than {node.n}" if neg else f"at most {node.n}"
-    return f"{rel} {what}"
+    one, many = {"enemies": ("enemy (minion or killer) is on the board",
+                             "enemies (minions and killers) are on the board"),
+                 "killers": ("killer is on the board", "killers are on the board"),
+                 "exits": ("exit is on the map", "exits are on the map")}[node.what]
+    return f"{_how_many(node.op, node.n, neg)} {one if _one(node.op, node.n, neg) else many}"
 
 
 def _render_minions_at(node: n.MinionsAt, r: Names, neg: bool = False) -> str:
@@ -605,6 +637,10 @@ def _abilities(ab: n.Abilities, r: Names) -> list[str]:
     lines += [_sentence(_clause(x, r)) for x in ab.rules]
     lines += [_clause(x, r) for x in ab.ends]
     return lines
+
+
+def _render_abilities(node: n.Abilities, r: Names) -> str:
+    return "\n".join(_abilities(node, r)) or "No abilities."
 
 
 # --- declarations -----------------------------------------------------------------------------
@@ -842,7 +878,7 @@ def _render_setup_card(node: n.SetupCard, r: Names) -> str:
     return text
 
 
-def _render_event(node: n.Event, r: Names) -> str:
+def _render_event_card(node: n.EventCard, r: Names) -> str:
     lines = [f"{node.name} ({'lasting ' if node.lasting else ''}event)",
              f"  When drawn: {render_effects(node.effects, r)}"]
     if node.lasting:
@@ -878,6 +914,16 @@ def _render_side(node: n.Side, r: Names) -> str:
     return "\n".join(lines)
 
 
+def _render_pack(node: n.Pack, r: Names) -> str:
+    head = f"{node.name} (pack {node.id}" + (f", version {node.version}" if node.version else "") + ")"
+    lines = [head]
+    if node.credit:
+        lines.append(f"By {node.credit}.")
+    if node.depends:
+        lines.append("Builds on: " + ", ".join(node.depends) + ".")
+    return "\n".join(lines)
+
+
 def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
     lines = [f"Player board {node.id}"]
     for side in node.sides:
@@ -895,7 +941,7 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
 KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
-    n.Terror: "terror", n.Event: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
+    n.Terror: "terror", n.EventCard: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
     n.Token: "token", n.Action: "action",
 }
 
@@ -911,11 +957,11 @@ _SIGNED = {(n.DiceModifier, "n"), (n.DamageTaken, "n")}  # written "+1" / "-1"
 
 
 def _fields(node: Any) -> dict[str, Any]:
-    return {f.name: getattr(node, f.name) for f in attrs.fields(type(node)) if f.name != "span"}
+    return dict(n.fields(node))
 
 
 def _defaults(cls: type) -> dict[str, Any]:
-    return {f.name: f.default for f in attrs.fields(cls) if f.default is not attrs.NOTHING}
+    return n.defaults(cls)
 
 
 def _pattern_for(node: Any) -> str:
@@ -960,7 +1006,7 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return f"({to_dsl(value)})"
     if kind == "cond":
         return to_dsl(value)
-    if kind == "loc" and isinstance(value, n.Place):
+    if kind == "loc" and isinstance(value, n.PickPlace):
         return f"({to_dsl(value)})"
     if kind == "names":
         return " ".join(value)
@@ -986,7 +1032,7 @@ def _dsl_block(effects: tuple, indent: str) -> str:
     """``{ a; b }`` on one line when every line is a plain phrase; else one line per effect."""
     if not effects:
         return "{ }"
-    if not any(type(e) in n.CONTROL_NODES for e in effects):
+    if not any(isinstance(e, n.Control) for e in effects):
         return "{ " + "; ".join(to_dsl(e) for e in effects) + " }"
     inner = indent + "  "
     body = "\n".join(inner + to_dsl(e, inner) for e in effects)
@@ -1005,22 +1051,46 @@ def _dsl_if(node: n.If, indent: str) -> str:
     return text
 
 
-# How each control node (and the parts of one) is written back, with its blocks.
-CONTROL_DSL: dict[type, Callable[[Any, str], str]] = {
-    n.If: _dsl_if,
-    n.ModeBlock: lambda node, ind: f"mode {node.mode} {_dsl_block(node.body, ind)}",
-    n.Repeat: lambda node, ind: f"repeat {_amount_text(node.n)} {_dsl_block(node.body, ind)}",
-    n.ChooseOption: lambda node, ind: f"{_quote(node.label)} {_dsl_block(node.body, ind)}",
-    n.Choose: lambda node, ind: _lines("choose", node.options, ind),
-    n.RollRow: lambda node, ind: f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, ind)}",
-    n.Roll: lambda node, ind: _lines("roll", node.rows, ind),
-    n.ForEach: lambda node, ind: (f"for each {node.among}"
-                                  + (f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else "")
-                                  + f" {_dsl_block(node.body, ind)}"),
-    n.SpendTokens: lambda node, ind: (f"spend collected {node.token} {node.low} to {node.high} "
-                                      f"{_dsl_block(node.body, ind)}"),
-    n.Each: lambda node, ind: f"each {node.kind} {_dsl_block(node.body, ind)}",
-}
+# How each control node (and the parts of one) is written back, with its blocks: ``_dsl_<snake>``.
+def _dsl_mode_block(node: n.ModeBlock, indent: str) -> str:
+    return f"mode {node.mode} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_repeat(node: n.Repeat, indent: str) -> str:
+    return f"repeat {_amount_text(node.n)} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_choose_option(node: n.ChooseOption, indent: str) -> str:
+    return f"{_quote(node.label)} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_choose(node: n.Choose, indent: str) -> str:
+    return _lines("choose", node.options, indent)
+
+
+def _dsl_roll_row(node: n.RollRow, indent: str) -> str:
+    return f"on {' '.join(map(str, node.faces))} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_roll(node: n.Roll, indent: str) -> str:
+    return _lines("roll", node.rows, indent)
+
+
+def _dsl_for_each(node: n.ForEach, indent: str) -> str:
+    skip = f" except {_slot_text(n.ForEach, 'skip', 'loc', node.skip)}" if node.skip else ""
+    return f"for each {node.among}{skip} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_spend_tokens(node: n.SpendTokens, indent: str) -> str:
+    return f"spend collected {node.token} {node.low} to {node.high} {_dsl_block(node.body, indent)}"
+
+
+def _dsl_each(node: n.Each, indent: str) -> str:
+    return f"each {node.kind} {_dsl_block(node.body, indent)}"
+
+
+def _phrase_writer(node: Any, indent: str) -> str:
+    return _phrase(node)
 
 
 def to_dsl(node: Any, indent: str = "") -> str:
@@ -1029,9 +1099,7 @@ def to_dsl(node: Any, indent: str = "") -> str:
     ``indent`` is the indentation of the line the node stands on, used for the lines of nested
     blocks spread over several lines.
     """
-    writer = CONTROL_DSL.get(type(node))
-    if writer is not None:
-        return writer(node, indent)
-    if hasattr(type(node), "PHRASES"):
-        return _phrase(node)
-    raise TypeError(f"{type(node).__name__} has no DSL phrase")
+    writer = dsl_writer_for(type(node))
+    if writer is None:
+        raise TypeError(f"{type(node).__name__} has no DSL phrase")
+    return writer(node, indent)

@@ -13,12 +13,11 @@ depending on ``core`` only. The checker uses the packs for the rules on shared i
 
 from __future__ import annotations
 
-from importlib import resources
-from pathlib import Path
-from typing import Iterable, Optional
-
 import re
 import stat
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable, Optional
 
 import attrs
 
@@ -43,6 +42,16 @@ def bundled_paths() -> list[Path]:
     return out
 
 
+@attrs.define(eq=False)
+class Caches:
+    """Tables derived from the content, built on first use and shared by every game of a ruleset:
+    the compiled board of each scenario (by id) and the static tables of each setup (by its
+    options). The only mutable part of a Ruleset; nothing in it changes what a game does."""
+
+    boards: dict[str, Any] = attrs.field(factory=dict)
+    games: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+
+
 @attrs.frozen(eq=False)
 class Ruleset:
     """All loaded content, indexed by id. Built once, shared by every game."""
@@ -57,7 +66,7 @@ class Ruleset:
     sources: dict[str, str]  # path -> text, for diagnostics with carets
     packs: dict[str, n.Pack] = attrs.field(factory=dict)  # pack id -> its declaration ("core": the bundled set)
     pack_of: dict[str, dict[str, str]] = attrs.field(factory=dict)  # table -> id -> pack id ("killers" -> …)
-    cache: dict = attrs.field(factory=dict)  # compiled boards and other derived tables
+    caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))
@@ -189,12 +198,12 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
     decls: list = []
     refs: list[Ref] = []
     diags: list[Diagnostic] = list(refused)
-    sources: dict[str, str] = {} if sources is None else sources
+    texts: dict[str, str] = {} if sources is None else sources
     declared: dict[Path, list[n.Pack]] = {}
     parsed: set[str] = set()
     for f in files:
         lines, d, text = parse_file(f)
-        sources[str(f)] = text
+        texts[str(f)] = text
         diags.extend(d)
         if d:
             continue
@@ -203,11 +212,11 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
         for decl in got:
             if not isinstance(decl, n.Pack):
                 decls.append(decl)
-            elif f.name != PACK_FILE or folder_of[f] is None:
+            elif f.name != PACK_FILE or (folder := folder_of[f]) is None:
                 diags.append(Diagnostic(decl.span, "E210", f"the pack '{decl.id}' is declared outside a pack.fg",
                                         "a pack is declared in the file pack.fg at the top of its folder"))
             else:
-                declared.setdefault(folder_of[f], []).append(decl)
+                declared.setdefault(folder, []).append(decl)
         refs.extend(r)
         diags.extend(d2)
     packs, file_pack, d4 = _packs(files, folder_of, declared, parsed)
@@ -218,7 +227,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
     diags = cap_per_file(diags)
     if any(d.severity == "error" for d in diags):
         return None, diags
-    return Ruleset(sources=sources, packs=packs, **tables), diags
+    return Ruleset(sources=texts, packs=packs, **tables), diags
 
 
 def _packs(files: list[Path], folder_of: dict[Path, Optional[Path]], declared: dict[Path, list[n.Pack]],

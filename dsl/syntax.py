@@ -16,7 +16,7 @@ from typing import Optional, Union
 
 import attrs
 from lark import Lark, Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_NUMBER  # the largest number (and, negated, the smallest); slots have smaller limits
@@ -32,11 +32,25 @@ MAX_DIGITS = 9  # digits in a number: a longer one is refused before it is conve
 class Atom:
     span: Span
     kind: str  # name | number | string | join | group
-    value: object  # str | int | tuple[Atom, ...]
+    value: Union[str, int, tuple[Atom, ...]]  # a name, string or '--' | a number | a group's atoms
+
+    @property
+    def num(self) -> int:
+        """The value of a number atom."""
+        if not isinstance(self.value, int):
+            raise TypeError(f"not a number: {self.text()}")
+        return self.value
+
+    @property
+    def items(self) -> tuple[Atom, ...]:
+        """The atoms of a group."""
+        if not isinstance(self.value, tuple):
+            raise TypeError(f"not a group: {self.text()}")
+        return self.value
 
     def text(self) -> str:
         if self.kind == "group":
-            return "(" + " ".join(a.text() for a in self.value) + ")"  # type: ignore[union-attr]
+            return "(" + " ".join(a.text() for a in self.items) + ")"
         if self.kind == "string":
             return '"' + str(self.value) + '"'
         return str(self.value)
@@ -45,7 +59,7 @@ class Atom:
 @attrs.frozen
 class Block:
     span: Span
-    lines: tuple["Line", ...]
+    lines: tuple[Line, ...]
 
 
 @attrs.frozen
@@ -100,22 +114,22 @@ def _number(path: str, span: Span, raw: str, bad: list[Diagnostic]) -> int:
     return 0
 
 
-def _convert(path: str, node, bad: list[Diagnostic]) -> Union[Atom, Block, Line, tuple]:
-    """The lark tree as lines, atoms and blocks; numbers out of range go to ``bad``."""
-    if isinstance(node, Token):  # only reached for anonymous tokens, which we drop
-        raise AssertionError(node)
+def _part(path: str, node: Tree, bad: list[Diagnostic]) -> Union[Atom, Block]:
+    """A part of a line: a block, or an atom (a name, number, string, '--' or group); numbers out of
+    range go to ``bad``."""
+    if node.data == "block":
+        return Block(_span(path, node.meta), tuple(_line(path, c, bad) for c in node.children))
+    return _atom(path, node, bad)
+
+
+def _line(path: str, node: Tree, bad: list[Diagnostic]) -> Line:
+    return Line(_span(path, node.meta), tuple(_part(path, c, bad) for c in node.children))
+
+
+def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     data = node.data
-    if data == "start":
-        return tuple(_convert(path, c, bad) for c in node.children)
-    if data == "line":
-        parts = tuple(_convert(path, c, bad) for c in node.children)
-        return Line(_span(path, node.meta), parts)  # type: ignore[arg-type]
-    if data == "block":
-        lines = tuple(_convert(path, c, bad) for c in node.children)
-        return Block(_span(path, node.meta), lines)  # type: ignore[arg-type]
     if data == "group":
-        atoms = tuple(_convert(path, c, bad) for c in node.children)
-        return Atom(_span(path, node.meta), "group", atoms)
+        return Atom(_span(path, node.meta), "group", tuple(_atom(path, c, bad) for c in node.children))
     tok = node.children[0]
     span = _span(path, tok)
     if data == "name":
@@ -228,10 +242,11 @@ QUOTES = "'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u00ab\u00bb"
 
 def _bad_character(path: str, text: str, err: UnexpectedCharacters) -> Diagnostic:
     line, col = err.line or 1, err.column or 1
-    ch = text[err.pos_in_stream] if err.pos_in_stream < len(text) else ""
+    pos = err.pos_in_stream or 0
+    ch = text[pos] if pos < len(text) else ""
     span = Span(path, line, col, line, col + 1)
     if ch == '"':
-        rest = text[err.pos_in_stream:].split("\n", 1)[0]
+        rest = text[pos:].split("\n", 1)[0]
         span = Span(path, line, col, line, col + len(rest.rstrip("\r")))
         return Diagnostic(span, "E104", "unterminated string",
                           'close it with " on the same line; a " inside a string is written \\"')
@@ -335,7 +350,7 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
     except UnexpectedInput as err:
         return (), [_syntax_diagnostic(path, text, err)]
     bad: list[Diagnostic] = []
-    lines: tuple[Line, ...] = _convert(path, tree, bad)  # type: ignore[assignment]
+    lines = tuple(_line(path, c, bad) for c in tree.children)
     problems = bad + _glued_numbers(path, text, lines)
     if problems:
         return (), problems

@@ -38,19 +38,7 @@ def first_policy(state: GameState, choice: Choice) -> str:
 
 
 # --- what cards do ------------------------------------------------------------------------------
-def _walk(effects):
-    for e in effects:
-        yield e
-        for attr in ("then", "otherwise", "body"):
-            sub = getattr(e, attr, None)
-            if sub:
-                yield from _walk(sub)
-        if isinstance(e, n.Choose):
-            for o in e.options:
-                yield from _walk(o.body)
-        if isinstance(e, n.Roll):
-            for r in e.rows:
-                yield from _walk(r.body)
+_walk = n.walk  # every node inside effects: the one walker of the content tree
 
 
 def _amount(a) -> int:
@@ -214,11 +202,11 @@ class Greedy:
     def regen(state: GameState) -> int:
         """How much the killer heals by itself each round (its printed abilities, public)."""
         g = state.game
-        got = g.abilities_cache.get("bot:regen")
+        got = g.derived.get("bot:regen")
         if got is None:
             got = sum(_amount(e.n) for t in g.killer.abilities.triggers for e in _walk(t.body)
                       if type(e) is n.HealKiller)
-            g.abilities_cache["bot:regen"] = got
+            g.derived["bot:regen"] = got
         return got
 
     @staticmethod
@@ -261,8 +249,8 @@ class Greedy:
 
     def weapon_bonus(self, state: GameState, rng: int = 0) -> int:
         g = state.game
-        return max((g.items[h.id].weapon.bonus for h in state.held
-                    if g.items[h.id].weapon and g.items[h.id].weapon.range == rng), default=0)
+        return max((wp.bonus for h in state.held
+                    if (wp := g.items[h.id].weapon) is not None and wp.range == rng), default=0)
 
     def burst(self, state: GameState, with_time: int | None = None) -> float:
         """The damage the hand can be expected to deal in one Action phase at the killer's side."""
@@ -280,7 +268,7 @@ class Greedy:
                 if hit > 0:
                     vals.append((hit, max(1.0, ex["cost"])))
         vals.sort(reverse=True)
-        time = state.time if with_time is None else with_time
+        time: float = state.time if with_time is None else with_time
         total = 0.0
         for v, cost in vals:
             if time < 0:
@@ -394,7 +382,7 @@ class Greedy:
         danger = self.killer_locs(state)
         killer_here = here in danger
         minions_here = sum(1 for m in state.minions if m.loc == here)
-        weapons = [g.items[h.id].weapon for h in state.held if g.items[h.id].weapon]
+        weapons = [wp for h in state.held if (wp := g.items[h.id].weapon) is not None]
         in_reach = killer_here or any(w.range >= 1 and any(d[k] == w.range for k in danger) for w in weapons)
         hunting = self.hunting(state)
         missing = g.fg.health - state.fg_health
@@ -448,7 +436,7 @@ class Greedy:
                 scores[k] = v
             elif k.startswith("use:"):
                 it = g.items[k[4:]]
-                heals = sum(_amount(e.n) for e in _walk(it.use.effects) if type(e) is n.Heal)
+                heals = sum(_amount(e.n) for e in _walk(it.use.effects if it.use else ()) if isinstance(e, n.Heal))
                 scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals else 0.4
             elif k.startswith("action:"):
                 free = "(free)" in next(o.label for o in choice.options if o.key == k)
@@ -527,8 +515,8 @@ class Greedy:
         d = self.dist(state)[state.fg_loc]
         danger = self.killer_locs(state)
         in_reach = state.fg_loc in danger or any(
-            g.items[h.id].weapon and g.items[h.id].weapon.range >= 1 and any(d[k] == g.items[h.id].weapon.range
-                                                                             for k in danger) for h in state.held)
+            (wp := g.items[h.id].weapon) is not None and wp.range >= 1 and any(d[k] == wp.range for k in danger)
+            for h in state.held)
         minions_here = sum(1 for m in state.minions if m.loc == state.fg_loc)
         missing = g.fg.health - state.fg_health
         hunting = self.hunting(state)
@@ -562,7 +550,7 @@ class Greedy:
     @staticmethod
     def _find_choose(state: GameState, labels: tuple):
         g = state.game
-        cache = g.abilities_cache.setdefault("bot:choose", {})
+        cache = g.derived.setdefault("bot:choose", {})
         if labels in cache:
             return cache[labels]
         found = None
@@ -582,7 +570,7 @@ class Greedy:
     def on_check(self, state: GameState, choice: Choice, keys: list[str]) -> str:
         """Convert a 3–4 only when it turns a failure into a success and the hand can spare two cards."""
         rerolls = [k for k in keys if k.startswith("reroll:")]
-        failing = " 0 success" in choice.prompt
+        failing = choice.prompt.endswith(": no successes")  # the check's prompt: "Rolled [..]: no successes"
         if failing and rerolls:
             return rerolls[0]
         if "convert" in keys and failing and len(state.hand) >= 5:
@@ -693,8 +681,12 @@ def greedy_policy(seed: int = 0) -> Policy:
     return Greedy()
 
 
+def _first(seed: int = 0) -> Policy:
+    return first_policy
+
+
 BOTS: dict[str, Callable[[int], Policy]] = {
     "random": random_policy,
-    "first": lambda seed=0: first_policy,
+    "first": _first,
     "greedy": greedy_policy,
 }

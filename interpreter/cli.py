@@ -4,6 +4,7 @@
     lastbreath play --bot random --seed 3
     lastbreath check my-killer.fg --with-bundled
     lastbreath explain-error E207         # what an error code means, a bad example and its fix
+    lastbreath rule C9.4                 # a rule's text, the content lines and tests that cite it
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath simulate --matrix --games 500 --csv   # every killer × scenario × Final Girl (--jobs N: processes)
@@ -32,9 +33,8 @@ import os
 import secrets
 import sys
 import time
-from collections import Counter
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Any, Iterable, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
 from lastbreath.dsl.format import format_file
@@ -42,7 +42,8 @@ from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS
-from .state import Choice, Event, GameState
+from .screen import board_summary, choice_text  # noqa: F401  (the status block lives with the screen)
+from .state import Event, GameState
 
 PROG = "lastbreath"
 
@@ -143,82 +144,6 @@ def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
 
 
 # --- showing a game ---------------------------------------------------------------------------
-def _name(table: dict, key: str) -> str:
-    obj = table.get(key)
-    return getattr(obj, "name", key) if obj is not None else key
-
-
-def _breath(b: int) -> str:
-    return {2: "black token", 1: "white token"}.get(b, "gone")
-
-
-def _counted(names: Iterable[str]) -> str:
-    c = Counter(names)
-    return ", ".join(f"{n} x{k}" if k > 1 else n for n, k in c.items()) or "(none)"
-
-
-def board_summary(state: GameState) -> str:
-    """A readable picture of the state for a person at the table."""
-    g = state.game
-    board = g.board
-    side = g.side
-    lines = []
-    title = f" Round {state.round} · {state.phase.capitalize()} phase "
-    lines.append(f"──{title}" + "─" * max(4, 60 - len(title)))
-    dice = g.dice_by_fear.get(state.fear)
-    fg_hp = f"health {state.fg_health}/{g.fg.health}"
-    if state.fg_health == 0 and state.fg_breath:
-        fg_hp += " (last breath: +1 die)"
-    lines.append(f"{g.fg.name} at {board.names[state.fg_loc]}: {fg_hp}, last-breath {_breath(state.fg_breath)}")
-    lines.append(f"Fear {state.fear}/{side.fear_max}" + (f" ({dice} dice)" if dice is not None else "")
-                 + f" · Time {state.time}/{side.time_max}")
-    if not state.killers and not g.killer.board:
-        lines.append(f"{g.killer.name}: no killer board; no body on the map yet")
-    for ks in state.killers:
-        kname = _name(g.ruleset.killers, ks.id)
-        kmax = getattr(g.ruleset.killers.get(ks.id), "health", "?")
-        if not ks.alive:
-            lines.append(f"{kname}: defeated")
-            continue
-        where = board.names[ks.loc] if 0 <= ks.loc < board.n else "off the board"
-        if ks.label:  # a body formed in play (K6.6): no cap shown, no last-breath token
-            lines.append(f"{ks.label} at {where}: health {ks.health}, no last-breath token")
-            continue
-        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}")
-    if g.levels:
-        lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
-        lines.append(f"Bloodlust level {state.bloodlust + 1}/{len(g.levels)} (move {lvl.move}, damage {lvl.damage})")
-    victims = [f"{board.names[i]} {v}" for i, v in enumerate(state.victims) if v]
-    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}")
-    if state.minions:
-        lines.append("Minions: " + ", ".join(
-            f"{_name(g.minions, m.kind)} at {board.names[m.loc] if 0 <= m.loc < board.n else 'off the board'}"
-            f" (health {m.health})" for m in state.minions))
-    lines.append("Hand: " + _counted(_name(g.cards, c) for c in state.hand))
-    items = [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [in hand]" for h in state.held]
-    items += [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [backpack]" for h in state.pack]
-    lines.append("Items: " + (", ".join(items) or "(none)"))
-    extra = []
-    if state.dark_power:
-        extra.append("dark power: " + (_name(g.dark_powers, state.dark_power) if state.dark_revealed else "hidden"))
-    if state.finale:
-        extra.append("finale: " + (_name(g.finales, state.finale) if state.finale_revealed else "hidden"))
-    if state.events_active:
-        extra.append("events in play: " + ", ".join(_name(g.events, e) for e in state.events_active))
-    if extra:
-        text = "; ".join(extra)
-        lines.append(text[:1].upper() + text[1:])
-    return "\n".join(lines)
-
-
-def choice_text(choice: Choice) -> str:
-    lines = [f"{choice.prompt}:" if not choice.prompt.endswith(("?", ":")) else choice.prompt]
-    width = len(str(len(choice.options)))
-    for i, o in enumerate(choice.options, 1):
-        lines.append(f"  {i:>{width}}) {o.label}")
-    return "\n".join(lines)
-
-
 def event_line(e: Event) -> str:
     return e.render() if e.kind == "phase" else "  " + e.render()
 
@@ -228,14 +153,18 @@ def result_line(state: GameState) -> str:
     return f"result: {who} ({state.end_reason}) in round {state.round}"
 
 
-def _title(state: GameState, seed: int) -> str:
+def _title(state: GameState) -> str:
+    """The game's line under ``seed: N`` (the seed is printed once, on its own line)."""
     g = state.game
     mode = g.difficulty + (", legendary" if g.legendary else "")
-    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode}) · seed {seed}"
+    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode})"
 
 
 # --- commands ---------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
+    from lastbreath.dsl import SaveError
+
+    from . import screen
     from .session import Session
 
     if args.json and not args.bot:
@@ -244,16 +173,32 @@ def cmd_play(args: argparse.Namespace) -> int:
         folder = Path(args.save).resolve().parent
         if not folder.is_dir():
             raise CliError(f"cannot save to '{args.save}': the folder does not exist")
+    if args.load:
+        given = [flag for flag, v in (("--killer", args.killer), ("--scenario", args.scenario),
+                                      ("--final-girl", args.final_girl), ("--seed", args.seed),
+                                      ("--legendary", args.legendary)) if v not in (None, False)]
+        if given:
+            raise CliError(f"--load resumes a game with its own setup and seed: leave out {', '.join(given)}")
+        if not Path(args.load).is_file():
+            raise CliError(f"save file '{args.load}' does not exist")
     rs = load_rules(args.content)
-    setup = resolve_setup(rs, args)
-    seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
-    out = sys.stdout
+    if args.load:
+        try:
+            session = screen.load_session(rs, args.load)
+        except OSError as err:
+            raise CliError(f"cannot read '{args.load}': {err.strerror or err}") from err
+        except SaveError as err:
+            raise CliError(f"cannot load '{args.load}': {err}", 1) from err
+        seed = session.seed
+    else:
+        setup = resolve_setup(rs, args)
+        seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+        try:
+            session = Session(rs, seed=seed, **setup)
+        except RulesError as err:
+            raise CliError(str(err), 1) from err
     if not args.json:
-        print(f"seed: {seed}", file=out)
-    try:
-        session = Session(rs, seed=seed, **setup)
-    except RulesError as err:
-        raise CliError(str(err), 1) from err
+        print(f"seed: {seed}")
     if args.bot:
         return _play_bot(session, seed, args)
     return _play_interactive(session, seed, args)
@@ -273,7 +218,7 @@ class _GameLog:
     def start(self, state: GameState, events: list[Event], seed: int) -> None:
         self.game = state.game
         if not self.as_json:
-            print(_title(state, seed))
+            print(_title(state))
         self.events(events)
 
     def events(self, events: list[Event]) -> None:
@@ -307,7 +252,7 @@ class _GameLog:
             print(result_line(state))
         else:
             print(f"game left unfinished after {choices} choice{'s' if choices != 1 else ''}, "
-                  f"in round {state.round} (seed {seed})")
+                  f"in round {state.round}")
 
 
 def _save_game(session, args: argparse.Namespace) -> None:
@@ -321,6 +266,14 @@ def _save_game(session, args: argparse.Namespace) -> None:
     except OSError as err:
         raise CliError(f"cannot save to '{args.save}': {err.strerror or err}", 1) from err
     print(f"{PROG}: saved the game to {args.save}", file=sys.stderr)
+
+
+def _stopped(err: RulesError, session, seed: int) -> CliError:
+    """A game that stopped with a rules error: with the content line at fault and a caret (E31x)."""
+    d = err.diagnostic
+    if d is not None and d.span.line > 0:
+        return CliError(f"the game stopped (seed {seed}):\n{err.format(session.ruleset.sources)}", 1)
+    return CliError(f"the game stopped: {err} (seed {seed})", 1)
 
 
 def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
@@ -339,83 +292,42 @@ def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
             events = session.apply(key)
             log.choice(label, key, events)
     except RulesError as err:
-        raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
+        raise _stopped(err, session, seed) from err
     log.finish(session.state, seed, choices, args.bot)
     _save_game(session, args)
     return 0
 
 
-def _read(prompt: str) -> Optional[str]:
-    try:
-        line = input(prompt)
-    except EOFError:
-        return None
-    if not sys.stdin.isatty():  # piped answers: echo them so the transcript reads like a session
-        print(line)
-    return line
-
-
 def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
-    from . import explain
+    """A game answered by a person: the screen on a terminal, the plain text log otherwise."""
+    from . import replay, screen
 
-    def show_events(events: list[Event]) -> None:
-        lines = (explain.event_lines(events, session.state.game, event_line) if args.explain
-                 else [event_line(e) for e in events])
-        for line in lines:
-            print(line)
+    title = _title(session.state)
+    view: screen.View
+    if sys.stdout.isatty() and sys.stdin.isatty():
+        view = screen.Terminal(sys.stdout, args.explain, screen.use_color(args.no_color), f"{title} · seed {seed}")
+    else:
+        view = screen.Plain(sys.stdout, args.explain)
 
-    print(_title(session.state, seed))
-    print("Type an option's number, '?' to show the board again, 'u' to undo your last choice, 'q' to quit.")
-    show_events(session.events)
-    show = True
-    while not session.over:
-        state = session.state
-        choice = state.choice
-        if show:
-            print()
-            print(board_summary(state))
-            print(choice_text(choice))
-            show = False
-        raw = _read(f"[1-{len(choice.options)}, ?, u, q] > ")
-        if raw is None:
-            print(f"\nend of input: game left unfinished (seed {seed})")
+    def save(path: Optional[str]) -> str:
+        if path is None:  # leaving the game: --save FILE, if given (its note on stderr, as before)
             _save_game(session, args)
-            return 0
-        text = raw.strip()
-        if not text:
-            continue
-        if text.lower() in ("q", "quit", "exit"):
-            print(f"game left unfinished (seed {seed})")
-            _save_game(session, args)
-            return 0
-        if text in ("?", "h", "help"):
-            show = True
-            continue
-        if text.lower() in ("u", "undo"):
-            if len(session.history) < 2:
-                print("nothing to undo: no choice made yet")
-                continue
-            state = session.undo()
-            print(f"undone: back to round {state.round}, {state.phase} phase")
-            show = True
-            continue
-        key = None
-        if text.isdigit() and 1 <= int(text) <= len(choice.options):
-            key = choice.options[int(text) - 1].key
-        elif text in choice.keys():
-            key = text
-        if key is None:
-            print(f"please type a number from 1 to {len(choice.options)}, '?', 'u' or 'q'")
-            continue
+            return ""
+        if not Path(path).resolve().parent.is_dir():
+            return f"cannot save to '{path}': the folder does not exist"
         try:
-            events = session.apply(key)
-        except RulesError as err:
-            raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
-        show_events(events)
-        show = True
-    print(result_line(session.state))
-    _save_game(session, args)
-    return 0
+            replay.write(path, session.save())
+        except OSError as err:
+            return f"cannot save to '{path}': {err.strerror or err}"
+        return f"saved the game to {path} ('{PROG} play --load {path}' resumes it)"
+
+    try:
+        return screen.play(session, view, save, title)
+    except screen.GameStopped as err:
+        cause = err.__cause__
+        if isinstance(cause, RulesError):
+            raise _stopped(cause, session, seed) from err
+        raise CliError(f"the game stopped: {err} (seed {seed})", 1) from err
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -472,14 +384,16 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
         return 0 if ok else 1
+    # diagnostics and the summary go to one stream (stderr, as compilers do), in the order written
     for text in _format_diags(diags, sources):
-        print(text)
+        print(text, file=sys.stderr)
     if ok:
+        assert rs is not None
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
         fan = [p for p in rs.packs if p != "core"]
         summary += f"; packs: {', '.join(['core', *fan] if 'core' in rs.packs else fan)}" if fan else ""
         tail = f" ({_summary_line(diags)})" if diags else ""
-        print(f"ok: {summary}{tail}")
+        print(f"ok: {summary}{tail}", file=sys.stderr)
         return 0
     first = next(d.code for d in diags if d.severity == "error")
     print(f"{_summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
@@ -488,7 +402,6 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_explain_error(args: argparse.Namespace) -> int:
     import attrs
-
     from lastbreath.dsl.diagnostics import CATALOGUE, errors_markdown, lookup
 
     if args.markdown:
@@ -505,6 +418,31 @@ def cmd_explain_error(args: argparse.Namespace) -> int:
     if entry is None:
         raise _unknown(args.code.strip().upper(), [e.code for e in CATALOGUE], "error code", "explain-error")
     print(json.dumps(attrs.asdict(entry), indent=2) if args.json else entry.explain(), end="\n" if args.json else "")
+    return 0
+
+
+def cmd_rule(args: argparse.Namespace) -> int:
+    from . import rules_reference as rr
+
+    try:
+        ref = rr.load_reference()
+    except (OSError, rr.RulesPageError) as err:
+        raise CliError(f"the rules reference cannot be read: {err}", 1)
+    if not args.id:
+        print(json.dumps(rr.listing_data(ref), indent=2) if args.json else rr.listing_text(ref))
+        return 0
+    item = ref.find(args.id)
+    if item is None:
+        word = args.id.strip()
+        close = ref.suggestions(word) if len(word) <= 40 else []
+        names = [f"'{c}'" for c in close]
+        hint = f"'{PROG} rule' lists every id"
+        if names:
+            hint = f"did you mean {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]}?"
+        raise CliError(f"unknown rule id '{word if len(word) <= 40 else word[:40] + '…'}' ({hint})")
+    rs = load_rules(args.content)
+    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir())
+    print(json.dumps(data, indent=2) if args.json else rr.render_text(data))
     return 0
 
 
@@ -619,10 +557,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.csv:
         print(simulate.csv_text(rows), end="")
     elif args.json:
+        if not args.full:  # compact: the per-round series only on request
+            rows = [simulate.compact(r) for r in rows]
+            total = simulate.compact(total)
         if args.matrix:
-            print(json.dumps({"pairs": rows, "total": {**total, **run}}, indent=2))
+            print(json.dumps({"pairs": rows, "total": {**total, **run}}))
         else:
-            print(json.dumps({**rows[0], **run}, indent=2))
+            print(json.dumps({**rows[0], **run}))
     elif not args.matrix:
         r, setup = rows[0], setups[0]
         g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
@@ -967,6 +908,7 @@ def cmd_odds(args: argparse.Namespace) -> int:
         raise CliError("--hand must be 0 or more")
     if args.dice is not None and args.dice < 0:
         raise CliError("--dice must be 0 or more")
+    checks: list[tuple[Optional[int], Optional[int], int]]
     if args.dice is not None:
         checks = [(None, None, args.dice)]
     elif args.fear is not None:
@@ -1006,13 +948,13 @@ def cmd_odds(args: argparse.Namespace) -> int:
     print(f"{card.name}: fear check odds ({side.id} side; {hand} card{'s' if hand != 1 else ''} left in hand, "
           f"two discarded per 3–4 turned into a success)")
     for r in result:
-        base = f"{r['base_dice']} {'die' if r['base_dice'] == 1 else 'dice'}"
+        dice_text = f"{r['base_dice']} {'die' if r['base_dice'] == 1 else 'dice'}"
         if r["fear_low"] is None:
-            head = f"{base} (--dice)"
+            head = f"{dice_text} (--dice)"
         elif r["fear_low"] == r["fear_high"]:
-            head = f"Fear {r['fear_low']}: {base}"
+            head = f"Fear {r['fear_low']}: {dice_text}"
         else:
-            head = f"Fear {r['fear_low']}–{r['fear_high']}: {base}"
+            head = f"Fear {r['fear_low']}–{r['fear_high']}: {dice_text}"
         extra = [(card.dice, "card"), (int(args.fg_last_breath), "your last breath"),
                  (int(args.killer_last_breath), "the killer's last breath")]
         head += "".join(f" {'+' if k > 0 else '-'} {abs(k)} ({why})" for k, why in extra if k)
@@ -1047,7 +989,7 @@ def _add_content(p: argparse.ArgumentParser) -> None:
 
 
 def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
-    many = {"action": "append"} if repeatable else {}
+    many: dict[str, Any] = {"action": "append"} if repeatable else {}
     again = " (repeatable)" if repeatable else ""
     p.add_argument("--killer", metavar="ID", **many,
                    help=f"the killer's id (default: the first killer in id order){again}")
@@ -1085,12 +1027,19 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"{PROG} {_version()}",
                         help="print the version and exit")
     parser.add_argument("--debug", action="store_true", help="show a Python traceback on internal errors")
+    parser.add_argument("--completion", choices=("bash", "zsh", "fish"), metavar="SHELL",
+                        help="print a shell completion script for bash, zsh or fish and exit "
+                             "(bash: eval \"$(lastbreath --completion bash)\")")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = sub.add_parser("play", help="play a game, interactively or with a bot",
                        description="Play a game. Without --bot you answer each choice by typing its number "
-                                   "('?' shows the board again, 'q' or end of input quits). With --bot the "
-                                   "game plays itself and prints its log.")
+                                   "(an option keeps its number while the menu changes) or the first letters "
+                                   "of its words; 'help' lists the commands (rule, card, map, undo, save, "
+                                   "quit); 'q' or end of input quits. On a terminal each decision shows a "
+                                   "screen: tracks, map, hand, what happened, the choice; the Killer phase "
+                                   "waits for Enter at each step. Off a terminal the plain text log is printed. "
+                                   "With --bot the game plays itself and prints its log.")
     _add_setup(p)
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
     p.add_argument("--bot", choices=tuple(BOTS),
@@ -1103,6 +1052,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--explain", action="store_true",
                    help="print under each event its rule id and its source (file:line), and after each "
                         "enemy move the targeting table that decided it")
+    p.add_argument("--load", metavar="FILE",
+                   help="resume a game saved with --save or the 'save FILE' command, at its decision point "
+                        "(its setup and seed come from the save)")
+    p.add_argument("--no-color", action="store_true",
+                   help="no colours on the terminal screen (so does the NO_COLOR environment variable)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a saved game and print its log",
@@ -1130,7 +1084,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("check", help="check content files for errors",
                        description="Parse, build and cross-check .fg content; print each problem with its "
-                                   "code, its source line and a caret. Warnings (W2xx) are printed but do not "
+                                   "code, its source line and a caret, then a summary, all on stderr (--json: "
+                                   "on stdout). Warnings (W2xx) are printed but do not "
                                    "fail. Exit 0 when there are no errors, 1 otherwise. "
                                    f"'{PROG} explain-error CODE' explains a code.")
     p.add_argument("paths", nargs="*", metavar="PATH",
@@ -1158,6 +1113,21 @@ def build_parser() -> argparse.ArgumentParser:
                    help="print the whole catalogue as Markdown (docs/errors.md is this output)")
     p.set_defaults(func=cmd_explain_error)
 
+    p = sub.add_parser("rule", help="print a rule by id (C9.4, c9.4, or a family: C9) and what cites it",
+                       description="Print a rule of the rules reference (docs/rules.md) by the id a game log "
+                                   "shows in brackets ([C9.4]; case does not matter), then the content lines "
+                                   "that cite it and, in a checkout, the tests that name it (in their name, "
+                                   "docstring or a parametrize id). A family id (C9, K6, V) prints each of its "
+                                   "rules and everything that cites any of them. Without ID, list every id. "
+                                   "Exit 2 on an unknown id.")
+    p.add_argument("id", nargs="?", metavar="ID", help="a rule id (C9.4, S5.3, V2) or a family id (C9, K6, V)")
+    p.add_argument("--json", action="store_true",
+                   help='print {"id", "kind", "title", "text", "open", "default", "content": [{"source", '
+                        '"text", "ids", …}], "tests": [{"test", "ids", "via", …}] or null when not '
+                        'available, …} (without ID: the families and their rules)')
+    _add_content(p)
+    p.set_defaults(func=cmd_rule)
+
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
                                    "ids and names.")
@@ -1183,8 +1153,13 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
                           "finished game), win_rate_ci (95%% Wilson), mean_rounds, rounds (mean, median, "
                           "distribution), mean_rescued, mean_killed, end_reasons, mean_bloodlust, "
-                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}")
-    out.add_argument("--csv", action="store_true", help="print a CSV line per pair")
+                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}; "
+                          "on one line, without the per-round series (see --full)")
+    out.add_argument("--csv", action="store_true",
+                     help="print a CSV line per pair (only figures that a rerun reproduces: no timings)")
+    p.add_argument("--full", action="store_true",
+                   help="with --json: also the per-round series (mean_bloodlust: the mean bloodlust level at "
+                        "the start of each round)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a dask.distributed cluster at ADDRESS, or 'local' for a cluster of "
                         "--jobs processes on this machine (needs: pip install 'lastbreath[dask]')")
@@ -1352,6 +1327,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # --help, --version, usage errors: argparse already printed
         return int(exc.code) if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+    if args.completion:
+        from .completion import script
+
+        sys.stdout.write(script(args.completion, parser))
+        return 0
     if not args.command:
         parser.print_help(sys.stderr)
         return 2

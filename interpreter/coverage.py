@@ -10,9 +10,10 @@ and items in play:
 - ``trigger`` and ``replacement``: reached when their block runs;
 - ``outcome``: a card's fail / success / great / best, reached when a fear check picks it.
 
-While games play, ``engine.COVERAGE`` is a set: ``engine.run`` adds the span of each effect it
-resolves and ``engine.play_card`` the span of the outcome it picks. A block is reached when its
-first effect is. Off (the default) the hook costs one global lookup per ``run``.
+While games play, the engine records coverage (``engine.recording()``): the effect runner adds
+the span of each effect it resolves and a card's play the span of the outcome it picks. A block
+is reached when its first effect is. Off (the default) the hook costs one global lookup per
+effect list.
 
 The report lists the unreached items by file and line; an unreached item inside an unreached
 one (the lines of a branch never taken, the rest of a block never entered) is folded into it and
@@ -22,13 +23,10 @@ only counted, so the list names the places to look at.
 from __future__ import annotations
 
 import os
-import re
 import time
-from contextlib import contextmanager
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import Span
 from lastbreath.dsl.ruleset import Ruleset
@@ -95,30 +93,30 @@ class _Walker:
     def node(self, x: Any, where: str) -> None:
         """Any content node: find the effect blocks, triggers, replacements and outcomes in it."""
         if isinstance(x, (tuple, list)):
-            if x and all(type(e) in engine.EXEC for e in x):
+            if x and all(isinstance(e, n.Effect) for e in x):
                 self.body(x, where, -1)
             else:
                 for y in x:
                     self.node(y, where)
             return
-        if isinstance(x, Span) or not attrs.has(type(x)) or id(x) in self.seen:
+        if not isinstance(x, n.Node) or id(x) in self.seen:
             return
         self.seen.add(id(x))
         t = type(x)
-        if t is n.Trigger:
+        if isinstance(x, n.Trigger):
             what = x.event.replace(":", " of ").replace("start of", "at start of").replace("end of", "at end of")
             label = _snippet(self.sources, x.span) or what
             if x.body:
                 i = self.add("trigger", x.span, x.body[0].span, label, where, -1)
                 self.body(x.body, where, i)
             return
-        if t is n.Replacement:
+        if isinstance(x, n.Replacement):
             if x.body:
                 i = self.add("replacement", x.span, x.body[0].span,
                              _snippet(self.sources, x.span) or x.event, where, -1)
                 self.body(x.body, where, i)
             return
-        if t is n.Outcome:
+        if isinstance(x, n.Outcome):
             i = self.add("outcome", x.span, x.span, f"{TIERS.get(x.min_successes, str(x.min_successes) + '+')} outcome",
                          where, -1)
             if x.effects:
@@ -126,14 +124,14 @@ class _Walker:
             return
         ident = getattr(x, "id", None)
         if isinstance(ident, str) and ident:
-            where = f"{re.sub(r'(?<!^)(?=[A-Z])', ' ', t.__name__).lower()} {ident}"
-        for f in attrs.fields(t):
-            v = getattr(x, f.name)
-            if f.name in _NUMBERED and isinstance(v, tuple):  # rescue slots, bloodlust levels
+            kind = "event" if t is n.EventCard else n.snake(t.__name__)
+            where = f"{kind.replace('_', ' ')} {ident}"
+        for name, v in n.fields(x):
+            if name in _NUMBERED and isinstance(v, tuple):  # rescue slots, bloodlust levels
                 for i, y in enumerate(v, 1):
-                    self.node(y, f"{where} · {_NUMBERED[f.name]} {i}")
-            elif isinstance(v, (tuple, list)) or attrs.has(type(v)):
-                self.node(v, f"{where} · {_PARTS[f.name]}" if f.name in _PARTS and v else where)
+                    self.node(y, f"{where} · {_NUMBERED[name]} {i}")
+            elif isinstance(v, (tuple, list, n.Node)):
+                self.node(v, f"{where} · {_PARTS[name]}" if name in _PARTS and v else where)
 
     def body(self, effects: Sequence, where: str, parent: int) -> None:
         """An effect block: every effect, folded into the first one (the block was never entered)
@@ -174,6 +172,11 @@ class _Walker:
             self.block("repeat block", e.span, e.body, where, me)
         elif t is n.SpendTokens:
             self.block(f"spend {e.token} block", e.span, e.body, where, me)
+        else:  # any other line with a block ('for each', …): its blocks, named after its first words
+            words = head.split("{", 1)[0].strip() or n.snake(t.__name__).replace("_", " ")
+            for _name, value in n.fields(e):
+                if isinstance(value, tuple) and value and all(isinstance(x, n.Effect) for x in value):
+                    self.block(f"{words} block", value[0].span, value, where, me)
 
 
 def coverable(rs: Ruleset, killers: Sequence[str], scenarios: Sequence[str],
@@ -202,16 +205,7 @@ def coverable(rs: Ruleset, killers: Sequence[str], scenarios: Sequence[str],
 
 
 # --- recording --------------------------------------------------------------------------------
-@contextmanager
-def recording() -> Iterator[set]:
-    """Turn the engine's coverage hook on for the block; yields the set of spans reached."""
-    previous = engine.COVERAGE
-    got: set = set()
-    engine.COVERAGE = got
-    try:
-        yield got
-    finally:
-        engine.COVERAGE = previous
+recording = engine.recording  # turn the engine's coverage hook on for a block; yields the set of spans reached
 
 
 def plan(rs: Ruleset, games: int, seed: int = 0, bot: str = "random", killers: Optional[Sequence[str]] = None,
@@ -243,7 +237,7 @@ def play_games(rs: Ruleset, games: Sequence[tuple[dict, str]], max_choices: int 
             try:
                 state, _ = api.new_game(rs, **setup)
                 api.play(state, BOTS[bot](setup["seed"]), max_choices=max_choices)
-            except Exception as err:  # noqa: BLE001 - a failing game is reported, the rest still count
+            except Exception as err:
                 errors.append(f"seed {setup['seed']} ({setup['killer']} / {setup['scenario']}, {bot} bot): "
                               f"{type(err).__name__}: {err}")
     return {"reached": reached, "errors": errors}

@@ -17,7 +17,7 @@ from lastbreath.dsl import bundled_paths
 
 from .state import Event
 
-__all__ = ["short_source", "targeting", "event_json", "event_lines", "table_lines"]
+__all__ = ["event_json", "event_lines", "short_source", "table_lines", "targeting"]
 
 
 @lru_cache(maxsize=1)
@@ -76,7 +76,7 @@ def targeting(event: Event, game: Any = None) -> Optional[dict[str, Any]]:
         else:
             decided = "tie-policy"
             # the data does not name the winner of a tie-break; the event's text does ("target NAME: …")
-            chosen = next((r for r in top if event.text.startswith(f"target {r['name']}:")), None)
+            chosen = next((r for r in top if event.text.startswith(f"target {r['name']}:")), {})
     for r in rows:
         if r is chosen:
             r["outcome"] = "target"

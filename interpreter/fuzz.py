@@ -41,9 +41,7 @@ from pathlib import Path
 from typing import Any, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import bundled_paths, load_ruleset
-from lastbreath.dsl import nodes as n
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine, serialize
@@ -77,7 +75,7 @@ class Tracker:
     expected: int
 
     @classmethod
-    def start(cls, state: GameState, events: Sequence[Event] = ()) -> "Tracker":
+    def start(cls, state: GameState, events: Sequence[Event] = ()) -> Tracker:
         """For the first state of a game and its events (``check_state`` then counts the events)."""
         return cls(sum(state.victims) + state.dead + state.rescued - victims_moved(events))
 
@@ -125,7 +123,7 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     if accounted > tracker.expected:
         raise Violation("victims", f"victims appeared from nowhere: {accounted} on the board, dead or rescued, "
                                    f"{tracker.expected} expected")
-    if (state.over or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != tracker.expected:
+    if (state.choice is None or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != tracker.expected:
         raise Violation("victims", f"victims vanished: {accounted} on the board, dead or rescued, "
                                    f"{tracker.expected} expected")
     # bounds
@@ -137,7 +135,7 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
         raise Violation("bounds", f"fear {state.fear} is outside {side.fear_min}..{side.fear_max}")
     if not 0 <= state.bloodlust < max(1, len(g.levels)):
         raise Violation("bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}")
-    capped = n.NoHealthCap not in g.rule_kinds
+    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
     for k in state.killers:
         top = g.ruleset.killers[k.id].health if k.id in g.ruleset.killers else g.killer.health
         if k.health < 0 or (capped and k.health > top):
@@ -195,7 +193,7 @@ def check_save(rs: Ruleset, state: GameState, text: Optional[str] = None) -> Non
     text = text if text is not None else _save_text(state)
     try:
         again = _save_text(serialize.from_json(rs, json.loads(text)))
-    except Exception as err:  # noqa: BLE001 - any failure to load our own save is the violation
+    except Exception as err:
         raise Violation("save", f"a save of this state does not load: {type(err).__name__}: {err}") from None
     if again != text:
         raise Violation("save", "the state saved, loaded and saved again differs from the first save: "
@@ -221,14 +219,14 @@ def check_transition(rs: Ruleset, state: GameState, key: str, tracker: Tracker,
     snap = _snapshot(state)
     try:
         new, events = engine.apply(state, key)
-    except Exception as err:  # noqa: BLE001 - whatever apply raises on a legal key is the violation
+    except Exception as err:
         raise Violation(f"exception:{type(err).__name__}", f"apply({key!r}) raised {type(err).__name__}: {err}") \
             from None
     text = None
     if expensive:
         try:
             again, events2 = engine.apply(state, key)
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             raise Violation("determinism", f"apply({key!r}) raised the second time: {type(err).__name__}: {err}") \
                 from None
         if events2 != events:
@@ -249,7 +247,7 @@ def start(rs: Ruleset, setup: dict, expensive: bool = True) -> tuple[GameState, 
     """A new game of ``setup`` (new_game's keyword arguments, seed included), checked."""
     try:
         state, events = api.new_game(rs, **setup)
-    except Exception as err:  # noqa: BLE001
+    except Exception as err:
         raise Violation(f"exception:{type(err).__name__}", f"new_game raised {type(err).__name__}: {err}") from None
     try:
         tracker = Tracker.start(state, events)
@@ -284,11 +282,11 @@ def play_checked(rs: Ruleset, setup: dict, bot: str, index: int = 0, max_choices
         return GameResult(index, setup, bot, 0, "", v.check, v.message, ())
     policy = BOTS[bot](setup["seed"])
     for _ in range(max_choices):
-        if state.over:
+        if state.choice is None:
             return GameResult(index, setup, bot, len(choices), state.result)
         try:
             key = policy(state, state.choice)
-        except Exception as err:  # noqa: BLE001 - a bot failure is reported, but choices cannot replay it
+        except Exception as err:
             return GameResult(index, setup, bot, len(choices), "", f"bot:{type(err).__name__}",
                               f"the {bot} bot raised {type(err).__name__}: {err}", tuple(choices), False)
         if key not in state.choice.keys():
@@ -315,7 +313,7 @@ def reproduce(rs: Ruleset, setup: dict, choices: Sequence[str], check: str,
         return ([], v) if v.check == check else None
     used: list[str] = []
     for key in choices:
-        if state.over:
+        if state.choice is None:
             return None
         if key not in state.choice.keys():
             continue
@@ -331,7 +329,7 @@ def shrink(rs: Ruleset, setup: dict, choices: Sequence[str], check: str, max_rep
            max_seconds: float = 120.0) -> tuple[list[str], Optional[Violation], int]:
     """The shortest choice list found that still fails ``check``: (choices, violation, replays).
     Delta debugging: delete chunks of the list, halving their size down to single choices."""
-    expensive = check in EXPENSIVE or not check.split(":")[0] in CHECKS
+    expensive = check in EXPENSIVE or check.split(":")[0] not in CHECKS
     deadline = time.perf_counter() + max_seconds
     replays = 1
     got = reproduce(rs, setup, choices, check, expensive)
@@ -503,7 +501,22 @@ def repro_save(rs: Ruleset, violation: dict) -> dict:
     return replay.save((dict(violation["setup"]), violation["seed"], list(violation["choices"])), rs, snapshot=False)
 
 
-__all__ = ["Violation", "Tracker", "check_state", "check_events", "check_save", "check_transition", "start",
-           "play_checked", "reproduce", "shrink", "plan", "run_fuzz", "format_report", "repro_save",
-           "GameResult", "CHECKS"]
+__all__ = [
+    "CHECKS",
+    "GameResult",
+    "Tracker",
+    "Violation",
+    "check_events",
+    "check_save",
+    "check_state",
+    "check_transition",
+    "format_report",
+    "plan",
+    "play_checked",
+    "repro_save",
+    "reproduce",
+    "run_fuzz",
+    "shrink",
+    "start",
+]
 

@@ -32,7 +32,6 @@ from __future__ import annotations
 import copy
 import json
 import multiprocessing
-import os
 import random
 import shutil
 import sys
@@ -264,7 +263,7 @@ def _keys_path(rs) -> tuple[list[str], dict]:
     for _ in range(6):
         if s.over:
             break
-        s.apply(bot(s.state, s.choice))
+        s.apply(bot(s.state, s.state.choice))  # type: ignore[arg-type]  # (a game not over has a choice)
     return first, s.save()
 
 
@@ -301,7 +300,7 @@ def saves(rs) -> list[dict]:
         while not s.over and n < 2000:
             if n in marks:
                 out.append(s.save())
-            s.apply(bot(s.state, s.choice))
+            s.apply(bot(s.state, s.state.choice))  # type: ignore[arg-type]  # (a game not over has a choice)
             n += 1
         out.append(s.save())
     return out
@@ -392,6 +391,7 @@ class Runner:
     # content --------------------------------------------------------------------------------------
     def run_content(self, case: dict) -> Optional[str]:
         from lastbreath.dsl import RulesError, load_content
+
         from . import api
 
         target = self.files[case["file"]]
@@ -402,7 +402,7 @@ class Runner:
             target.write_bytes(text.encode("utf-8", "surrogatepass"))
             try:
                 rs, _diags = load_content([self.folder])
-            except Exception as err:  # noqa: BLE001 - load_content reports, it never raises
+            except Exception as err:  # load_content reports, it never raises
                 return _crash("load_content", err)
             if rs is None:
                 self.tag = "refused with diagnostics"
@@ -419,7 +419,7 @@ class Runner:
             except RulesError:
                 self.tag = "loaded, the game stopped with a RulesError"
                 return None  # documented (E300): the setup cannot be made, or the content feeds itself
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:
                 return _crash("a game of the content", err)
             self.tag = "loaded and played a game"
             return None
@@ -436,7 +436,7 @@ class Runner:
             data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
             try:
                 reply = server.handle_line(data)
-            except Exception as err:  # noqa: BLE001
+            except Exception as err:
                 return _crash("Server.handle_line", err)
             if reply is None:
                 continue
@@ -449,6 +449,7 @@ class Runner:
     # saves ----------------------------------------------------------------------------------------
     def run_saves(self, case: dict) -> Optional[str]:
         from lastbreath.dsl import RulesError, SaveError
+
         from . import api, serialize
         from .jsontext import loads
         from .session import Session
@@ -463,7 +464,7 @@ class Runner:
             self.tag = "loaded"
         except SaveError:
             pass
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             return _crash("Session.load", err)
         snap = data.get("snapshot") if isinstance(data, dict) else None
         try:
@@ -471,17 +472,17 @@ class Runner:
             self.tag = "loaded"
         except SaveError:
             return None
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             return _crash("serialize.from_json", err)
         bot = api.random_policy(len(case["text"]))
         try:
             for _ in range(5):
                 if state.over:
                     break
-                state, _events = api.apply(state, bot(state, state.choice))
+                state, _events = api.apply(state, bot(state, state.choice))  # type: ignore[arg-type]
         except RulesError:
             return None
-        except Exception as err:  # noqa: BLE001
+        except Exception as err:
             return _crash("apply after from_json", err)
         return None
 
@@ -533,7 +534,7 @@ def _worker(conn, memory_mb: int) -> None:
             start = time.perf_counter()
             try:
                 problem = runner.run(case)
-            except BaseException as err:  # noqa: BLE001 - a worker reports, it does not die
+            except BaseException as err:  # a worker reports, it does not die
                 problem = _crash("the worker", err)
             conn.send((problem, time.perf_counter() - start, _peak_mb(), runner.tag))
     finally:
@@ -586,14 +587,15 @@ class Pool:
                     i = todo.pop()
                     self.workers[slot][1].send(cases[i])
                     busy[slot] = (i, time.perf_counter())
-            conns = {self.workers[s][1]: s for s in busy}
-            ready = wait(list(conns), timeout=0.2)
+            conns: dict[Any, int] = {self.workers[s][1]: s for s in busy}
+            ready: list[Any] = wait(list(conns), timeout=0.2)
             now = time.perf_counter()
             for conn in ready:
-                slot = conns[conn]  # type: ignore[index]
+                slot = conns[conn]
                 i, start = busy.pop(slot)
+                problem: Optional[str]
                 try:
-                    problem, seconds, peak, tag = conn.recv()  # type: ignore[union-attr]
+                    problem, seconds, peak, tag = conn.recv()
                 except (EOFError, OSError):  # the worker died (killed by the system?)
                     problem, seconds, peak, tag = "the worker process died", now - start, 0.0, ""
                     self._replace(slot)
@@ -626,7 +628,7 @@ class Pool:
         self.workers[slot] = self._start()
 
     def close(self) -> None:
-        for proc, conn in self.workers:
+        for _proc, conn in self.workers:
             try:
                 conn.send(None)
             except (OSError, BrokenPipeError):
@@ -637,7 +639,7 @@ class Pool:
                 proc.kill()
             conn.close()
 
-    def __enter__(self) -> "Pool":
+    def __enter__(self) -> Pool:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -672,8 +674,8 @@ def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0,
                     progress(kind, done[0], total)
             t0 = time.perf_counter()
             results = pool.run(cases, on_done)
-            row = {"cases": total, "crashes": 0, "hangs": 0, "known": 0, "worst_memory_mb": 0.0, "slowest_s": 0.0,
-                   "seconds": round(time.perf_counter() - t0, 1), "reached": {}}
+            row: dict[str, Any] = {"cases": total, "crashes": 0, "hangs": 0, "known": 0, "worst_memory_mb": 0.0,
+                                   "slowest_s": 0.0, "seconds": round(time.perf_counter() - t0, 1), "reached": {}}
             for i, res in enumerate(results):
                 if res["tag"]:
                     row["reached"][res["tag"]] = row["reached"].get(res["tag"], 0) + 1

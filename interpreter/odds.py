@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb
 
-__all__ = ["check_dice", "success_odds", "outcome_odds", "expected_discards", "DEFAULT_TIERS"]
+__all__ = ["DEFAULT_TIERS", "check_dice", "expected_discards", "outcome_odds", "success_odds"]
 
 DEFAULT_TIERS = (0, 1, 2)
 

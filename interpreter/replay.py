@@ -43,7 +43,7 @@ MAX_FILE = 64 << 20  # bytes of a save file
 History = Sequence[tuple[GameState, Optional[str]]]
 Setup = tuple[dict[str, Any], int, Sequence[str]]
 
-__all__ = ["FORMAT", "VERSION", "Step", "save", "load", "replay", "setup_of", "read", "write", "dumps"]
+__all__ = ["FORMAT", "VERSION", "Step", "dumps", "load", "read", "replay", "save", "setup_of", "write"]
 
 
 class Step(NamedTuple):
@@ -88,7 +88,7 @@ def save(source: Union[History, Setup], ruleset: Optional[Ruleset] = None, *,
             last, _ = load(ruleset, data)
             data["snapshot"] = serialize.to_json(last)
         return data
-    history = list(source)  # type: ignore[arg-type]
+    history = list(source)
     if not history:
         raise ValueError("an empty history has no game to save")
     first, last = history[0][0], history[-1][0]
@@ -96,7 +96,7 @@ def save(source: Union[History, Setup], ruleset: Optional[Ruleset] = None, *,
     if any(not isinstance(k, str) for k in keys):
         raise ValueError("every state of a history after the first needs the key that led to it")
     g = first.game
-    data = _envelope(serialize.content_hash(g.ruleset), dict(g.ids), first.seed, keys)  # type: ignore[attr-defined]
+    data = _envelope(serialize.content_hash(g.ruleset), dict(g.ids), first.seed, keys)
     if snapshot:
         data["snapshot"] = serialize.to_json(last)
     return data

@@ -154,15 +154,15 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     settings = dict(settings or {})
-    records = [list(r) for r in records]
+    lists: list[list[GameRecord]] = [list(r) for r in records]
     labels = [pair_label(rs, s) for s in setups]
-    summaries = [summarize(r) for r in records]
-    total = summarize([r for recs in records for r in recs], seconds)
+    summaries = [summarize(r) for r in lists]
+    total = summarize([r for recs in lists for r in recs], seconds)
 
     files = []
     files += _plot_winrate(plt, folder, labels, summaries)
-    files += _plot_rounds(plt, folder, labels, records)
-    files += _plot_bloodlust(plt, folder, labels, records)
+    files += _plot_rounds(plt, folder, labels, lists)
+    files += _plot_bloodlust(plt, folder, labels, lists)
 
     games = settings.get("games", summaries[0]["games"] if summaries else 0)
     seed = settings.get("seed", 0)

@@ -18,7 +18,6 @@ from typing import Any
 
 import attrs
 import cattrs
-
 from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
@@ -66,7 +65,7 @@ def _state_data(state: GameState) -> dict[str, Any]:
 
 def to_json(state: GameState) -> dict[str, Any]:
     """A JSON-ready save of the state."""
-    game: Game = state.game  # type: ignore[assignment]
+    game: Game = state.game
     return {"format": FORMAT, "version": VERSION, "content": content_hash(game.ruleset), "game": game.ids,
             "state": _state_data(state)}
 
@@ -112,7 +111,7 @@ def _tuples(v: Any) -> Any:
     return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
 
 
-def from_json(ruleset, data: dict[str, Any]) -> GameState:
+def from_json(ruleset: Any, data: Any) -> GameState:
     """Load a save made by ``to_json`` with the same content; refuse anything else with a
     ``SaveError`` that says why (the first field at fault): shapes, values, and the story (see
     the module's docstring). Raises nothing else."""
@@ -140,11 +139,11 @@ def from_json(ruleset, data: dict[str, Any]) -> GameState:
         raise SaveError(f"the save names content that is not loaded: {str(err)[:80]}") from None
     except RulesError as err:
         raise SaveError(f"the save's game cannot be set up: {str(err)[:200]}") from None
-    raw = data.get("state")
+    raw: Any = data.get("state")
     state = _build_state(game, raw)
     validate.check_canonical(raw, _state_data(state))
     validate.check_resumes(state, raw)
     return state
 
 
-__all__ = ["to_json", "from_json", "content_hash", "Option"]
+__all__ = ["Option", "content_hash", "from_json", "to_json"]

@@ -43,7 +43,7 @@ class Session:
                events: list[list[Event]]) -> None:
         first = history[0][0]
         self.ruleset = ruleset
-        self.options = dict(first.game.ids)  # type: ignore[attr-defined]
+        self.options = dict(first.game.ids)
         self.seed = first.seed
         self.history = history
         self._events = events  # the events of each transition, parallel to history
@@ -108,7 +108,7 @@ class Session:
         return replay.save(self.history, snapshot=snapshot)
 
     @classmethod
-    def load(cls, ruleset: Ruleset, data: Any) -> "Session":
+    def load(cls, ruleset: Ruleset, data: Any) -> Session:
         """A session replayed from a save, with its whole history (so undo works across a load).
         Raises ``SaveError`` with the reason for a foreign, stale, corrupt or illegal save."""
         steps = replay.replay(ruleset, data)

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Callable, Iterable, Mapping, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
@@ -37,8 +36,21 @@ from .bots import BOTS
 from .engine import play_out
 from .serialize import content_hash
 
-__all__ = ["GameRecord", "SimulationError", "Simulator", "play_one", "run_games", "run_matrix", "summarize",
-           "wilson", "matrix_setups", "csv_text", "Progress"]
+__all__ = [
+    "SERIES",
+    "GameRecord",
+    "Progress",
+    "SimulationError",
+    "Simulator",
+    "compact",
+    "csv_text",
+    "matrix_setups",
+    "play_one",
+    "run_games",
+    "run_matrix",
+    "summarize",
+    "wilson",
+]
 
 Z95 = 1.959963984540054  # the normal quantile for a two-sided 95% interval
 MAX_CHOICES = 20000
@@ -109,7 +121,7 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
         play_out(state, policy, max_choices, seen)
         if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
-    except Exception as err:  # noqa: BLE001 - a simulation records a failed game, it never stops on one
+    except Exception as err:
         return GameRecord(seed, "", "", state.round if state is not None else 0,
                           state.rescued if state is not None else 0, state.dead if state is not None else 0,
                           tuple(lust), f"{type(err).__name__}: {err}", transitions, time.perf_counter() - t0)
@@ -150,7 +162,7 @@ def _worker_ruleset(content: tuple[str, ...], digest: str) -> Ruleset:
 def _init_worker(content: tuple[str, ...], digest: str) -> None:
     try:  # load before the first task; a failure is raised again by the task (a failing initializer
         _worker_ruleset(content, digest)  # would only break the pool, without the reason)
-    except Exception:  # noqa: BLE001
+    except Exception:
         pass
 
 
@@ -162,11 +174,11 @@ def _warm_worker(content: tuple[str, ...], digest: str, setups: tuple[dict, ...]
     for setup in setups:
         try:
             api.new_game(rs, seed=0, **setup)
-        except Exception:  # noqa: BLE001 - the games themselves record it
+        except Exception:
             pass
     try:
         barrier.wait()
-    except Exception:  # noqa: BLE001 - a broken or timed-out barrier only makes the warm-up partial
+    except Exception:
         pass
 
 
@@ -209,7 +221,7 @@ class Simulator:
         self._client = None
         self._cluster = None
 
-    def __enter__(self) -> "Simulator":
+    def __enter__(self) -> Simulator:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -243,7 +255,7 @@ class Simulator:
             for setup in setups:
                 try:  # compile the board and warm the caches outside the first game's time
                     api.new_game(self.rs, seed=seed, **setup)
-                except Exception:  # noqa: BLE001 - the game itself records it
+                except Exception:
                     pass
                 recs = []
                 for s in range(seed, seed + games):
@@ -447,9 +459,17 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
 
 
 # --- output -------------------------------------------------------------------------------------
+# only figures that a rerun with the same seeds reproduces: timings (games per second) stay out,
+# so two runs' CSV files compare equal
 CSV_COLUMNS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "games", "wins", "losses", "errors",
                "win_rate", "win_rate_lower", "win_rate_upper", "mean_rounds", "median_rounds", "rounds_distribution",
-               "mean_rescued", "mean_killed", "end_reasons", "games_per_second")
+               "mean_rescued", "mean_killed", "end_reasons")
+SERIES = ("mean_bloodlust",)  # per-round series: in ``simulate --json --full`` only
+
+
+def compact(summary: Mapping) -> dict:
+    """A summary without its per-round series (``SERIES``)."""
+    return {k: v for k, v in summary.items() if k not in SERIES}
 
 
 def csv_text(rows: Sequence[Mapping]) -> str:
@@ -466,8 +486,7 @@ def csv_text(rows: Sequence[Mapping]) -> str:
                       str(bool(r.get("legendary", False))).lower(), r["games"], r["wins"], r["losses"], r["errors"],
                       r["win_rate"], r["win_rate_ci"][0], r["win_rate_ci"][1], r["mean_rounds"],
                       r["rounds"]["median"], ";".join(f"{k}:{v}" for k, v in r["rounds"]["distribution"].items()),
-                      r["mean_rescued"], r["mean_killed"], ";".join(f"{k}:{v}" for k, v in r["end_reasons"].items()),
-                      r["games_per_second"]])
+                      r["mean_rescued"], r["mean_killed"], ";".join(f"{k}:{v}" for k, v in r["end_reasons"].items())])
     return buf.getvalue()
 
 

@@ -9,9 +9,12 @@ since (see ``engine.py``), so a game can be saved in the middle of a card.
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import TYPE_CHECKING, NamedTuple, Optional
 
 import attrs
+
+if TYPE_CHECKING:
+    from .engine.game import Game
 
 
 @attrs.frozen(slots=False)
@@ -82,7 +85,7 @@ class HeldItem:
 class GameState:
     """Everything that changes during a game. Build new states with ``engine`` only."""
 
-    game: object  # engine.Game: static, shared
+    game: Game  # static, shared by every state of the game
     seed: int
     rng: int  # draws made so far
     round: int
@@ -144,7 +147,7 @@ class GameState:
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()
-    checkpoint: Optional["GameState"] = None
+    checkpoint: Optional[GameState] = None
     events_seen: int = 0
 
     @property

@@ -22,10 +22,9 @@ Only ``SaveError`` leaves this module.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 from lastbreath.dsl import SaveError
-from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_AMOUNT, MAX_HEALTH
 
 from . import engine
@@ -54,7 +53,7 @@ def _bool(field: str, v: Any) -> None:
         raise _fail(field, f"is not true or false (got {type(v).__name__})")
 
 
-def _str(field: str, v: Any, allowed: Iterable[str] = None, what: str = "") -> None:  # type: ignore[assignment]
+def _str(field: str, v: Any, allowed: Optional[Iterable[str]] = None, what: str = "") -> None:
     if type(v) is not str:
         raise _fail(field, f"is not a string (got {type(v).__name__})")
     if len(v) > MAX_TEXT:
@@ -83,7 +82,9 @@ def check_values(state: GameState, where: str = "") -> None:
     g = state.game
     board = g.board
     side = g.side
-    f = (lambda name: f"{where}{name}")
+
+    def f(name: str) -> str:
+        return f"{where}{name}"
     locs = board.n
     _int(f("seed"), state.seed, -MAX_SEED, MAX_SEED)
     _int(f("rng"), state.rng, 0, MAX_COUNT)
@@ -104,11 +105,12 @@ def check_values(state: GameState, where: str = "") -> None:
     copies: dict[str, int] = {}
     for name in ("hand", "spent", "market"):
         _ids(f(name), getattr(state, name), g.cards, "a card of this game")
-        for c in getattr(state, name):
-            copies[c] = copies.get(c, 0) + 1
-    for c, k in copies.items():
-        if k > g.cards[c].copies:
-            raise _fail(f("hand, spent and market"), f"hold {k} copies of '{c}', which has {g.cards[c].copies}")
+        for cid in getattr(state, name):
+            copies[cid] = copies.get(cid, 0) + 1
+    for cid, count in copies.items():
+        if count > g.cards[cid].copies:
+            raise _fail(f("hand, spent and market"), f"hold {count} copies of '{cid}', which has "
+                        f"{g.cards[cid].copies}")
     for name in ("held", "pack"):
         items = getattr(state, name)
         _seq(f(name), items)
@@ -124,7 +126,7 @@ def check_values(state: GameState, where: str = "") -> None:
     _seq(f("victims"), state.victims, locs)
     for i, v in enumerate(state.victims):
         _int(f(f"victims[{i}]"), v, 0, MAX_COUNT)
-    capped = n.NoHealthCap not in g.rule_kinds
+    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play (as fuzz.py)
     _seq(f("killers"), state.killers)
     for i, k in enumerate(state.killers):
         kf = f(f"killers[{i}]")
@@ -150,8 +152,8 @@ def check_values(state: GameState, where: str = "") -> None:
     levels = max(1, len(g.levels))
     _int(f("bloodlust"), state.bloodlust, 0, levels - 1)
     _frozen(f("lust_fired"), state.lust_fired)
-    for x in state.lust_fired:
-        _int(f("lust_fired[]"), x, 0, levels - 1)
+    for level in state.lust_fired:
+        _int(f("lust_fired[]"), level, 0, levels - 1)
     _int(f("dead"), state.dead, 0, MAX_COUNT)
     _int(f("deaths_round"), state.deaths_round, 0, MAX_COUNT)
     _ids(f("terror"), state.terror, g.terror, "a terror card of this game")
@@ -176,11 +178,11 @@ def check_values(state: GameState, where: str = "") -> None:
     _str(f("mode"), state.mode, modes, "a mode of this killer")
     _str(f("mode_active"), state.mode_active, modes, "a mode of this killer")
     _frozen(f("flags"), state.flags)
-    for x in state.flags:
-        _str(f("flags[]"), x)
+    for flag in state.flags:
+        _str(f("flags[]"), flag)
     _frozen(f("opened"), state.opened)
-    for x in state.opened:
-        _int(f("opened[]"), x, 0, len(board.paths) - 1)
+    for path in state.opened:
+        _int(f("opened[]"), path, 0, len(board.paths) - 1)
     _seq(f("tokens"), state.tokens)
     for i, t in enumerate(state.tokens):
         _seq(f(f"tokens[{i}]"), t, 3)
@@ -261,7 +263,7 @@ def check_resumes(state: GameState, state_data: Any) -> None:
     from .serialize import _state_data  # (serialize imports this module)
     try:
         again, _events = engine.advance(cp, state.answers, state.events_seen)
-    except Exception as err:  # noqa: BLE001 - whatever the engine makes of a bad checkpoint, it is a bad save
+    except Exception as err:  # whatever the engine makes of a bad checkpoint, it is a bad save
         raise SaveError(f"the saved state does not resume from its checkpoint: replaying it with its answers "
                         f"raised {type(err).__name__}") from None
     mine = json.loads(json.dumps(_state_data(again)))

@@ -112,3 +112,16 @@ def victims_at(state, **where) -> tuple:
     for k, count in where.items():
         v[L(state, k.replace("_", "-"))] = count
     return tuple(v)
+
+
+def patch_engine(monkeypatch, name: str, fn) -> None:
+    """Replace an engine function in every module of the engine package that names it (to inject
+    a fault: a module calls what it imported, so patching the package alone reaches nobody)."""
+    import importlib
+    import pkgutil
+
+    modules = [engine] + [importlib.import_module(f"{engine.__name__}.{m.name}")
+                          for m in pkgutil.iter_modules(engine.__path__)]
+    for mod in modules:
+        if hasattr(mod, name):
+            monkeypatch.setattr(mod, name, fn)

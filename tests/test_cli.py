@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from lastbreath.dsl import RulesError
 from lastbreath.interpreter.cli import main
 
 BAD = 'killer oops {\n  name "Oops"\n  health seven\n}\n'
@@ -35,17 +36,19 @@ def test_content_table(capsys):
 
 def test_check_bundled_is_clean(capsys):
     assert main(["check"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith("ok:") and re.search(r"\b\d+ killers?\b", out)
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("ok:") and re.search(r"\b\d+ killers?\b", err)
 
 
 def test_check_bad_file(tmp_path, capsys):
     bad = tmp_path / "bad.fg"
     bad.write_text(BAD, encoding="utf-8")
     assert main(["check", str(bad)]) == 1
-    out = capsys.readouterr().out
-    assert f"{bad}:3:3: error[E205]" in out
-    assert "    health seven\n" in out and "^" in out  # the source line and a caret
+    out, err = capsys.readouterr()
+    assert out == ""  # diagnostics and the summary share stderr, in order
+    assert f"{bad}:3:3: error[E205]" in err
+    assert "    health seven\n" in err and "^" in err  # the source line and a caret
+    assert re.match(r"\d+ errors? \(", err.rstrip().splitlines()[-1])
 
 
 def test_check_bad_file_json(tmp_path, capsys):
@@ -77,6 +80,7 @@ def test_play_bot(capsys):
     assert main(["play", "--bot", "random", "--seed", "3"]) == 0
     out = capsys.readouterr().out.strip().splitlines()
     assert out[0] == "seed: 3"
+    assert not any("seed" in line for line in out[1:])  # the seed is printed once
     assert out[-1].startswith("result: ")
 
 
@@ -114,3 +118,68 @@ def test_installed_script():
     assert ok.returncode == 0 and "big-bad-wolf" in json.loads(ok.stdout)["killers"][0]["id"]
     bad = subprocess.run([str(exe), "simulate", "--killer", "nobody"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr and "unknown killer" in bad.stderr
+
+
+def test_a_game_stopped_by_content_that_feeds_itself_shows_the_line_with_a_caret(tmp_path, capsys):
+    """E310: a runtime rules error carries its span and code, printed like a content diagnostic."""
+    pack = tmp_path / "loop"
+    pack.mkdir()
+    (pack / "loop.fg").write_text('''killer loop-test {
+  name "Loop Test"
+  health 5
+  fear 7
+  bloodlust { level move 1 damage 1; at max { raise fear 1 } }
+  finale f { name "F"; back { raise fear 1 }; face { raise fear 1 } }
+  dark_power d { name "D" }
+}
+''', encoding="utf-8")
+    code = main(["play", "--content", str(pack), "--killer", "loop-test", "--bot", "random", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "loop.fg:5:47: error[E310]: effects set each other off more than 60 deep" in err
+    assert "at max { raise fear 1 }" in err and "^~~~" in err
+
+
+def test_the_step_limit_is_a_rules_error_with_its_own_code(monkeypatch):
+    """E311: steps that run on without a decision stop with a RulesError that says so, with its code."""
+    from lastbreath.dsl import load_ruleset
+    from lastbreath.interpreter.api import new_game
+    from lastbreath.interpreter.engine import continuation
+    monkeypatch.setattr(continuation, "MAX_STEPS", 1)  # the setup step alone, then no decision yet
+    with pytest.raises(RulesError, match="did not reach a decision") as info:
+        new_game(load_ruleset(), seed=1)
+    assert info.value.code == "E311" and info.value.diagnostic.code == "E311"
+    assert "error[E311]" in info.value.format()
+
+
+@pytest.mark.parametrize("shell", ["bash", "zsh", "fish"])
+def test_completion_scripts_name_every_command(shell, capsys):
+    assert main(["--completion", shell]) == 0
+    out = capsys.readouterr().out
+    for command in ("play", "check", "simulate", "render", "fuzz"):
+        assert command in out
+    assert ("-l no-color" if shell == "fish" else "--no-color") in out  # options…
+    assert "random first greedy" in out  # …and an option's choices
+
+
+def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys):
+    import shutil
+
+    if shutil.which("bash") is None:
+        pytest.skip("no bash")
+    assert main(["--completion", "bash"]) == 0
+    script = tmp_path / "lastbreath.bash"
+    script.write_text(capsys.readouterr().out, encoding="utf-8")
+
+    def complete(*words: str) -> list[str]:
+        arr = " ".join(f"'{w}'" for w in ("lastbreath", *words))
+        run = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({arr}); COMP_CWORD={len(words)}; "
+                              '_lastbreath; printf "%s\\n" "${COMPREPLY[@]}"'], capture_output=True, text=True,
+                             timeout=10)
+        assert run.returncode == 0, run.stderr
+        return run.stdout.split()
+
+    assert complete("pl") == ["play"]
+    assert complete("play", "--no-c") == ["--no-color"]
+    assert complete("play", "--bot", "") == ["random", "first", "greedy"]
+    assert complete("--completion", "f") == ["fish"]

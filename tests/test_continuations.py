@@ -9,6 +9,7 @@ import weakref
 
 import pytest
 from lastbreath.interpreter import engine
+from lastbreath.interpreter.engine import continuation
 from lastbreath.interpreter.api import new_game, random_policy
 from lastbreath.interpreter.engine import apply
 
@@ -29,7 +30,7 @@ def _log(rs, seed):
     return log, _fields(state)
 
 
-@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
 def test_resumed_runs_equal_replays_event_for_event(rs):
     for seed in range(12):
         state, _ = new_game(rs, seed=seed, **FILM)
@@ -37,9 +38,9 @@ def test_resumed_runs_equal_replays_event_for_event(rs):
         while not state.over:
             key = policy(state, state.choice)
             replayed = engine.advance(state.checkpoint, state.answers + (key,), state.events_seen)
-            assert engine._RUNS[id(state)][0]() is state
+            assert state in engine.RUNS
             resumed = apply(state, key)
-            assert id(state) not in engine._RUNS  # a run is resumed once
+            assert state not in engine.RUNS  # a run is resumed once
             assert resumed[1] == replayed[1]  # kinds, texts, rules, sources, data
             assert _fields(resumed[0]) == _fields(replayed[0])
             assert _fields(resumed[0].checkpoint or resumed[0]) == _fields(replayed[0].checkpoint or replayed[0])
@@ -48,26 +49,26 @@ def test_resumed_runs_equal_replays_event_for_event(rs):
 
 def test_without_greenlet_every_answer_replays_with_the_same_game(rs, monkeypatch):
     with_runs = [_log(rs, seed) for seed in range(5)]
-    monkeypatch.setattr(engine, "_greenlet", None)
+    monkeypatch.setattr(continuation, "GREENLET", None)
     assert [_log(rs, seed) for seed in range(5)] == with_runs
 
 
-@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
 def test_an_abandoned_paused_state_frees_its_run(rs):
     state, _ = new_game(rs, seed=3, **FILM)
     state, _ = apply(state, random_policy(3)(state, state.choice))
     ref = weakref.ref(state)
-    run = weakref.ref(engine._RUNS[id(state)][1])
+    run = weakref.ref(engine.RUNS.peek(state))
     del state
     gc.collect()
     assert ref() is None
-    for seed in range(engine._PURGE[0] + 1):  # more paused states dropped: a purge frees the runs
+    for seed in range(engine.RUNS.purge_at + 1):  # more paused states dropped: a purge frees the runs
         new_game(rs, seed=seed, **FILM)
     assert run() is None
-    assert len(engine._RUNS) <= engine._PURGE[0]
+    assert len(engine.RUNS) <= engine.RUNS.purge_at
 
 
-@pytest.mark.skipif(engine._greenlet is None, reason="greenlet is not installed")
+@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
 def test_a_state_answered_in_another_thread_is_replayed_there(rs):
     state, _ = new_game(rs, seed=4, **FILM)
     key = state.choice.options[-1].key

@@ -13,6 +13,8 @@ from lastbreath.interpreter import coverage, engine, fuzz
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.cli import main
 
+from conftest import patch_engine
+
 PAIR = {"killers": ["big-bad-wolf"], "scenarios": ["storybook-woods"]}
 
 PACK = """\
@@ -79,11 +81,11 @@ def test_coverage_reports_the_branch_never_taken_and_not_the_taken_one(packed, p
 
 
 def test_the_coverage_hook_is_off_outside_a_recording(packed):
-    assert engine.COVERAGE is None
+    assert engine.recorded() is None
     with coverage.recording() as got:
-        assert engine.COVERAGE is got
+        assert engine.recorded() is got
         state, _ = new_game(packed, killer="big-bad-wolf", scenario="storybook-woods", seed=3)
-    assert engine.COVERAGE is None
+    assert engine.recorded() is None
     assert got, "the setup fires game-start content and draws the first event"
 
 
@@ -133,7 +135,7 @@ def test_an_injected_violation_is_found_and_shrunk(monkeypatch):
         if w.round >= 3:
             w.fg_health = -1
 
-    monkeypatch.setattr(engine, "lose_time", broken)
+    patch_engine(monkeypatch, "lose_time", broken)
     data = fuzz.run_fuzz(RS, games=4, seed=0, bot="random")
     assert not data["clean"]
     (v,) = data["violations"]
@@ -159,7 +161,7 @@ def test_shrink_deletes_choices_that_do_not_matter(monkeypatch):
         if w.round >= 2:
             w.fg_health = -1
 
-    monkeypatch.setattr(engine, "lose_time", broken)
+    patch_engine(monkeypatch, "lose_time", broken)
     setup = {"killer": "big-bad-wolf", "scenario": "storybook-woods", "seed": 5}
     game = fuzz.play_checked(RS, setup, "random")
     assert game.check == "bounds"
@@ -197,7 +199,7 @@ def test_fuzz_cli(tmp_path, capsys, monkeypatch):
         real(w, k)
         w.fg_health = 99
 
-    monkeypatch.setattr(engine, "heal", broken)
+    patch_engine(monkeypatch, "heal", broken)
     repro = tmp_path / "repro.json"
     assert main(["fuzz", "--games", "8", "--jobs", "1", "--no-progress", "--bot", "random",
                  "--save-repro", str(repro)]) == 1
@@ -205,3 +207,12 @@ def test_fuzz_cli(tmp_path, capsys, monkeypatch):
     assert "VIOLATION bounds" in out and "shortest choice list" in out
     saved = json.loads(repro.read_text())
     assert saved["choices"] and saved["seed"] >= 0
+
+
+def test_coverage_looks_inside_for_each_blocks(packed):
+    """Issue #13 (9): the effects inside a 'for each' (the zombies' setup spawns) are coverable items."""
+    items = coverage.coverable(packed, ["zombies"], ["storybook-woods"], ["nell-arden"])
+    loop_blocks = [i for i in items if i.kind == "branch" and i.label.startswith("for each")]
+    assert loop_blocks, "no 'for each' block is listed"
+    inside = [i for i in items if i.kind == "effect" and i.parent in {items.index(b) for b in loop_blocks}]
+    assert inside and all("spawn" in i.label for i in inside)

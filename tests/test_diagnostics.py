@@ -135,7 +135,7 @@ def test_warnings_are_reported_at_the_marked_line_and_do_not_fail(tmp_path, case
     for line, code, needle in case.expect:
         assert any(needle in d.message or needle in d.hint for d in diags if d.span.line == line)
     assert main(["check", "--with-bundled", str(tmp_path / f"{case.name}.fg")]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert f"warning[{case.expect[0][1]}]" in out and "ok:" in out and "warning" in out.splitlines()[-1]
 
 
@@ -149,10 +149,10 @@ def test_check_command_exits_1_with_a_located_diagnostic(tmp_path, case: Case, c
     out, err = capsys.readouterr()
     assert code == 1 and elapsed < 2, (code, elapsed)
     assert "Traceback" not in out + err and "explain-error" in err
-    printed = out.splitlines()
+    printed = err.splitlines()
     for line, code_, _ in case.expect:
         heads = [i for i, p in enumerate(printed) if re.match(rf"{re.escape(str(f))}:{line}:\d+: error\[{code_}\]", p)]
-        assert heads, f"no '{f}:{line}:COL: error[{code_}]' in:\n{out}"
+        assert heads, f"no '{f}:{line}:COL: error[{code_}]' in:\n{err}"
         i = heads[0]  # then the source line and a caret under it
         assert printed[i + 1].startswith("    ") and re.fullmatch(r"    [ \t]*\^~*", printed[i + 2])
 
@@ -207,7 +207,7 @@ def test_empty_file_gives_no_diagnostics(tmp_path, text: str, capsys):
     rs, diags = load_with_bundled(tmp_path, "empty.fg", text)
     assert diags == []
     assert rs is not None and "walk" in rs.cards
-    assert main(["check", str(tmp_path / "empty.fg")]) == 0 and capsys.readouterr().out.startswith("ok:")
+    assert main(["check", str(tmp_path / "empty.fg")]) == 0 and capsys.readouterr().err.startswith("ok:")
 
 
 def test_3mb_file_is_refused_with_E105(tmp_path):
@@ -295,8 +295,8 @@ def test_huge_inputs_are_refused_quickly_by_the_command(tmp_path, make, line: in
     elapsed = time.perf_counter() - start
     assert out.returncode == 1, out.stderr[-500:]
     assert "Traceback" not in out.stderr
-    assert re.search(rf"^{re.escape(str(f))}:{line}:\d+: error\[{code}\]", out.stdout, re.M), out.stdout[:500]
-    assert len(out.stdout) < 2000  # a long source line is shown as a window around the column
+    assert re.search(rf"^{re.escape(str(f))}:{line}:\d+: error\[{code}\]", out.stderr, re.M), out.stderr[:500]
+    assert len(out.stderr) < 2000  # a long source line is shown as a window around the column
     assert elapsed < 2, f"{elapsed:.2f} s"
 
 
@@ -325,7 +325,7 @@ def test_unterminated_string_at_the_very_end_of_the_file(tmp_path, capsys):
     f = tmp_path / "cut.fg"
     f.write_text('card shout {\n  cost 1\n  name "Shout', encoding="utf-8")  # no closing quote, no newline
     assert main(["check", str(f)]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert f"{f}:3:8: error[E104]: unterminated string" in out and '    name "Shout\n' in out
 
 
@@ -349,7 +349,7 @@ def test_bundled_file_cut_in_the_middle_of_a_block(tmp_path, capsys, source: Pat
     f = tmp_path / source.name
     f.write_text(cut, encoding="utf-8")
     assert main(["check", str(f)]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     last = len(cut.splitlines())
     assert re.search(rf"^{re.escape(str(f))}:{last}:\d+: error\[E103\]: missing '}}'", out, re.M), out
 

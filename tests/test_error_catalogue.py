@@ -124,5 +124,5 @@ def test_a_failed_check_names_the_command_that_explains_its_code(tmp_path, capsy
     bad = tmp_path / "bad.fg"
     bad.write_text('card shout {\n  name "Shout"\n  cost 1\n  fail { loose 1 time }\n}\n', encoding="utf-8")
     assert main(["check", str(bad)]) == 1
-    out, err = capsys.readouterr()
-    assert f"{bad}:4:10: error[E207]" in out and "'lastbreath explain-error E207' explains a code" in err
+    err = capsys.readouterr().err
+    assert f"{bad}:4:10: error[E207]" in err and "'lastbreath explain-error E207' explains a code" in err

@@ -334,7 +334,7 @@ def test_first_killer_walkthrough_shows_the_diagnostic_its_mistake_gives(tmp_pat
     import io
 
     buf = io.StringIO()
-    with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(buf):
         code = main(["check", "--content", str(folder)])
     assert code == 1
     got = buf.getvalue().replace(str(folder), "my-killer")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import engine
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.state import MinionState
@@ -148,7 +149,7 @@ def test_victims_turn_into_minions_without_a_death_and_back(ward):
     w = make_work(s)
     engine.run(w, state.game.terror["t"].effects, engine.Ctx())  # killer at ward: no victims there
     assert w.minions == ()
-    w = make_work(engine.replace(s, killers=(engine._evolve_killer(s.killers[0], loc=1),)))
+    w = make_work(engine.replace(s, killers=(engine.evolve_killer(s.killers[0], loc=1),)))
     engine.run(w, state.game.terror["t"].effects, engine.Ctx())
     assert w.victims[1] == 1 and len(w.minions) == 1 and w.dead == 0 and w.bloodlust == 0
     w.fg_loc = 1
@@ -169,11 +170,11 @@ def test_status_stops_movement_but_not_attacks(ward):
     _rs, state, _ = ward
     s = engine.replace(state.checkpoint, minions=(), victims=(0, 1, 1))
     w = make_work(s)
-    engine._x_add_status(w, engine.n.AddStatus(None, "dazed", "killer", ""), engine.Ctx())
+    engine.EXEC[n.AddStatus](w, n.AddStatus(None, "dazed", "killer", ""), engine.Ctx())
     engine.hunt(w, "killer", "fg", 1, 1)
     assert w.killers[0].loc == 2  # did not move toward the FG
     assert w.victims[2] == 0 and w.dead == 1  # still attacked where it stands
-    engine._x_clear_status(w, engine.n.ClearStatus(None, "dazed"), engine.Ctx())
+    engine.EXEC[n.ClearStatus](w, n.ClearStatus(None, "dazed"), engine.Ctx())
     assert w.killers[0].status == frozenset()
 
 
@@ -233,9 +234,8 @@ killer loop-test {
 def test_conditions_on_the_killers_health_and_the_victims_left(ward):
     """Conditions a killer's regeneration or a finale may use: `killer health …`, `victims left …`."""
     _rs, state, _ = ward
-    n = engine.n
     s = engine.replace(state.checkpoint, victims=(0, 0, 0))
-    w = make_work(engine.replace(s, killers=(engine._evolve_killer(s.killers[0], health=3),)))
+    w = make_work(engine.replace(s, killers=(engine.evolve_killer(s.killers[0], health=3),)))
     assert engine.condition(w, n.KillerHealth(None, "at-most", 3), engine.Ctx())
     assert not engine.condition(w, n.KillerHealth(None, "at-least", 4), engine.Ctx())
     assert engine.condition(w, n.VictimsLeft(None, "at-most", 0), engine.Ctx())

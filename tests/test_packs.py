@@ -253,7 +253,7 @@ def test_the_fan_killer_loads_with_no_diagnostics():
 
 def test_check_content_accepts_the_fan_killer(capsys):
     assert main(["check", "--content", str(FAN)]) == 0
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert out.startswith("ok:") and f"packs: core, {FAN_ID}" in out
 
 
@@ -286,5 +286,5 @@ def test_a_misspelled_copy_is_rejected_with_a_hint(tmp_path, capsys, wrong, righ
     assert wrong in text
     f.write_text(text.replace(wrong, right, 1), encoding="utf-8")
     assert main(["check", "--content", str(copy)]) == 1
-    out = capsys.readouterr().out
+    out = capsys.readouterr().err
     assert f"{f}:" in out and f"did you mean '{fix}'?" in out

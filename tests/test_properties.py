@@ -29,6 +29,7 @@ from lastbreath.interpreter import fuzz as _fuzz
 from lastbreath.dsl import Diagnostic, IllegalChoice, load_content, load_ruleset, parse_text
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import CODES
+from lastbreath.dsl.ruleset import Caches
 from lastbreath.interpreter import engine
 from lastbreath.interpreter.api import first_policy, new_game, random_policy
 from lastbreath.interpreter.engine import apply
@@ -226,7 +227,7 @@ def play_recorded(rs, setup, bot):
 @given(setup=setups(), bot=st.integers(0, 2**32 - 1))
 def test_same_seed_and_answers_give_the_same_log(setup, bot):
     answers, log, end = play_recorded(RS, setup, bot)
-    fresh = attrs.evolve(RS, cache={})  # same content, empty caches: nothing may depend on earlier games
+    fresh = attrs.evolve(RS, caches=Caches())  # same content, empty caches: nothing may depend on earlier games
     state, events = new_game(fresh, **setup)
     replay = list(events)
     for key in answers:

@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import json
 
-import attrs
 import pytest
 
 from lastbreath.dsl import load_ruleset, nodes as n, parse_text
 from lastbreath.dsl.build import build_file
-from lastbreath.dsl.render import CONTROL_DSL, Names, render, render_effects, renderer_for, to_dsl
-from lastbreath.interpreter import engine
+from lastbreath.dsl.render import Names, dsl_writer_for, render, render_effects, renderer_for, to_dsl
 from lastbreath.interpreter.cli import main, render_index
 
 RS = load_ruleset()
@@ -28,9 +26,8 @@ NAMES = Names.from_ruleset(RS)
 # --- helpers ----------------------------------------------------------------------------------
 def unspan(x):
     """A node as plain tuples without spans, for comparing nodes built from different text."""
-    if attrs.has(type(x)):
-        return (type(x).__name__,) + tuple((f.name, unspan(getattr(x, f.name)))
-                                           for f in attrs.fields(type(x)) if f.name != "span")
+    if isinstance(x, n.Node):
+        return (type(x).__name__,) + tuple((name, unspan(v)) for name, v in n.fields(x))
     if isinstance(x, (tuple, list)):
         return tuple(unspan(v) for v in x)
     return x
@@ -188,23 +185,27 @@ def _sample_params():
 
 # --- registry ---------------------------------------------------------------------------------
 @pytest.mark.parametrize("cls", ALL_NODES, ids=lambda c: c.__name__)
-def test_every_node_class_has_a_renderer_a_dsl_writer_and_an_executor(cls):
-    assert renderer_for(cls) is not None, f"dsl/render.py has no _render_{cls.__name__} (snake case)"
-    if cls in n.CONTROL_NODES:
-        assert cls in CONTROL_DSL, f"dsl/render.py: CONTROL_DSL has no writer for {cls.__name__}"
-    else:
-        assert getattr(cls, "PHRASES", ()), f"{cls.__name__} has no PHRASES to write it back with"
-    if cls in n.EFFECT_NODES or cls in n.CONTROL_NODES:
-        assert cls in engine.EXEC, f"interpreter/engine.py: EXEC has no executor for {cls.__name__}"
+def test_every_node_class_has_a_renderer_a_dsl_writer_and_a_sample(cls):
+    assert renderer_for(cls) is not None, f"dsl/render.py has no _render_{n.snake(cls.__name__)}"
+    assert dsl_writer_for(cls) is not None, f"{cls.__name__} has no PHRASES and no _dsl_{n.snake(cls.__name__)}"
     assert cls in SAMPLES, f"tests/test_render.py: add a sample of {cls.__name__} to the SAMPLES tables"
 
 
 def test_declarations_have_renderers():
     for cls in (n.Card, n.Item, n.FinalGirl, n.Killer, n.Scenario, n.PlayerBoard, n.Minion, n.Finale,
-                n.DarkPower, n.Terror, n.Event, n.SetupCard, n.Location, n.Path, n.Link, n.Outcome, n.Weapon,
+                n.DarkPower, n.Terror, n.EventCard, n.SetupCard, n.Location, n.Path, n.Link, n.Outcome, n.Weapon,
                 n.ItemUse, n.BloodlustLevel, n.Side, n.Zone, n.Trigger, n.Replacement, n.EndCondition,
                 n.Token, n.Action, n.Deck, n.DeckCard, n.Count, n.That, n.ChooseOption, n.RollRow):
         assert renderer_for(cls) is not None, cls.__name__
+
+
+def test_link_follower_limits_in_english():
+    """S4.3: a link's follower limit, as usual (the woods' raft), none, or a number."""
+    span = RS.scenarios["storybook-woods"].links[0].span
+    texts = [renderer_for(n.Link)(n.Link(span, "river", None, k), NAMES) for k in (-1, 0, 1)]
+    assert texts == ["You may move directly between any two river locations; victims follow as usual.",
+                     "You may move directly between any two river locations; no victim may follow.",
+                     "You may move directly between any two river locations; at most 1 victim may follow."]
 
 
 # --- to_dsl round trips -----------------------------------------------------------------------
@@ -221,27 +222,14 @@ def test_to_dsl_round_trip_samples(cls, text):
 def _content_nodes():
     """Every effect (top level of each list), condition and rule in the bundled content."""
     effects, conds, rules = [], [], []
-
-    def walk(x):
-        if isinstance(x, (tuple, list)):
-            for v in x:
-                walk(v)
-            return
-        if not attrs.has(type(x)):
-            return
-        t = type(x)
-        if t in n.EFFECT_NODES or t in n.CONTROL_NODES:
-            effects.append(x)
-        elif t in n.CONDITION_NODES:
-            conds.append(x)
-        elif t in n.RULE_NODES:
-            rules.append(x)
-        for f in attrs.fields(t):
-            if f.name != "span":
-                walk(getattr(x, f.name))
-
     for table in (RS.cards, RS.items, RS.final_girls, RS.killers, RS.scenarios, RS.minions, RS.player_boards):
-        walk(list(table.values()))
+        for x in n.walk(tuple(table.values())):
+            if isinstance(x, n.Effect):
+                effects.append(x)
+            elif isinstance(x, n.Condition):
+                conds.append(x)
+            elif isinstance(x, n.Rule):
+                rules.append(x)
     return effects, conds, rules
 
 
@@ -279,6 +267,15 @@ def test_to_dsl_phrases():
      'Choose one: "Rest" (heal 1) or "Hurry" (gain 2 time).'),
     ("roll {\n on 1 2 3 { lose 1 time }\n on 4 6 { gain 1 time }\n}",
      "Roll a die; on 1–3: lose 1 time; on 4 or 6: gain 1 time."),
+    # counts read as English: never "at most 0", a count of one is singular
+    ("if victims left at most 0 { raise fear 1 }", "If no victims are left on the board: raise fear by 1."),
+    ("if not victims left at most 0 { raise fear 1 }",
+     "If at least 1 victim is left on the board: raise fear by 1."),
+    ("if victims left at most 1 { raise fear 1 }", "If at most 1 victim is left on the board: raise fear by 1."),
+    ("if not victims left at least 1 { raise fear 1 }", "If no victims are left on the board: raise fear by 1."),
+    ("if victims left at least 3 { raise fear 1 }", "If at least 3 victims are left on the board: raise fear by 1."),
+    ("if time at most 0 { raise fear 1 }", "If your time is 0 or less: raise fear by 1."),
+    ("if time at most 2 { raise fear 1 }", "If your time is at most 2: raise fear by 1."),
 ])
 def test_english(dsl, english):
     assert render_effects(effects_of(dsl)) == english
@@ -288,7 +285,7 @@ def test_english_uses_names():
     sc = RS.scenarios["storybook-woods"]
     text = render(sc, NAMES)
     assert "Heron Reeds (panic 5) -- (panic 5) The Old Millpond [bridge path]" in text
-    assert "no victim may follow" in text
+    assert "any two river locations; victims follow as usual" in text
     wolf = render(RS.killers["big-bad-wolf"], NAMES)
     assert "Level  Move  Damage  On reaching it" in wolf  # the bloodlust track as a table
     assert render_effects([], NAMES) == "Nothing happens."

@@ -190,6 +190,19 @@ def test_pills_may_be_taken_again_in_the_same_round(asy):
     assert s3.time == 6 + 2  # a free action
 
 
+def test_S5_3_a_dose_is_one_to_three_pills(asy):
+    """S5.3: a dose of two or three draws a side effect; a dose of four or more is not offered
+    (docs/content-notes.md: by the letter it would draw none), so with four pills collected the
+    largest dose on the menu is three, and every three-pill mix is there."""
+    four = (("pill", "yellow"), ("pill", "blue"), ("pill", "pink"), ("pill", "wild"))
+    m = menu(settle(asy, collected=four))
+    s2, _ = engine.apply(m, "action:take-pills")
+    assert s2.choice.kind == "spend"
+    sizes = Counter(len(k.removeprefix("spend:").split("+")) for k in s2.choice.keys() if k.startswith("spend:"))
+    assert sizes == Counter({1: 4, 2: 6, 3: 4})
+    assert "spend:blue+pink+wild+yellow" not in s2.choice.keys()
+
+
 def test_spent_pills_return_to_the_table_only_when_it_is_empty(asy):
     """S5.3"""
     s = settle(asy, collected=(("pill", "pink"),), supply=(("pill", "blue"),), token_discard=())
@@ -320,13 +333,16 @@ def test_regenerates_every_killer_phase(asy):
     assert w.killers[0].health == 10  # past her starting health
 
 
-def test_no_mending_while_the_final_girl_is_at_her_side(asy):
-    """K5.1: our content's counter to her regeneration: she mends only when left alone."""
-    s = settle(asy, phase="killer", sub=0, fg_loc=L(asy, "padded-cells"),
-               killers=(attrs.evolve(asy.killers[0], health=6),))
-    w = make_work(s)
-    engine.step_killer(w)
-    assert w.killers[0].health == 6
+def test_K5_1_she_mends_even_with_the_final_girl_at_her_side(asy):
+    """K5.1: she regenerates strongly, with no condition: the Final Girl standing with her (among
+    her maniacs or alone) does not stop it (0004: +1 health at the start of each Killer phase)."""
+    for minions in ((), maniacs(asy, "padded-cells", "padded-cells")):
+        s = settle(asy, phase="killer", sub=0, fg_loc=L(asy, "padded-cells"), minions=minions,
+                   killers=(attrs.evolve(asy.killers[0], health=6),))
+        w = make_work(s)
+        engine.step_killer(w)
+        assert w.killers[0].health == 7
+        assert "the killer heals to 7" in [e.text for e in w.ctl.events]
 
 
 def test_other_killers_keep_their_cap(wolf_asy):
@@ -408,7 +424,7 @@ def test_turning_a_victim_into_a_maniac_is_not_a_death(asy):
     """K5.5"""
     s = settle(asy, killers=killer_at(asy, "east-ward"), victims=at(asy, east_ward=2), fg_loc=L(asy, "front-gate"))
     w = make_work(s)
-    engine.run(w, asy.game.terror["dosage-increased"].effects, Ctx())  # turn 1 victim; heal killer 1
+    engine.run(w, asy.game.terror["dosage-increased"].effects, Ctx())  # turn 1 victim; lose 1 time
     assert w.victims[L(asy, "east-ward")] == 1 and [m.loc for m in w.minions] == [L(asy, "east-ward")]
     assert w.dead == 0 and w.bloodlust == 0 and w.deaths_round == 0
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import attrs
 import pytest
-from conftest import counter_for, finish_phase, load_with, make_work, need, rig, rules_of, settle
+from conftest import counter_for, finish_phase, load_with, make_work, need, patch_engine, rig, rules_of, settle
 
+from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import api, engine, rng
 from lastbreath.interpreter.engine import Ctx
 from lastbreath.interpreter.state import MinionState
@@ -323,7 +324,8 @@ def test_each_attack_kills_one_victim_or_hurts_the_fg(base):
     """C9.6"""
     w = make_work(at(base, kloc=B, fg=B, victims=vic(b=1), fg_health=6))
     engine.hunt(w, "killer", "victims", 1, 2)
-    assert w.victims == vic() and w.dead == 1 and w.fg_health == 5
+    # the death raised bloodlust to level 2: the second attack deals its damage, 2 (C9.5 default)
+    assert w.victims == vic() and w.dead == 1 and w.fg_health == 4
 
 
 def test_several_reactions_against_one_attack(base):
@@ -349,7 +351,7 @@ def test_every_victim_death_raises_bloodlust(base):
     w = make_work(at(base, kloc=B, fg=A, victims=vic(b=1, e=2), fear=4))
     engine.hunt(w, "killer", "victims", 1, 1)  # an attack kills one
     assert (w.bloodlust, w.dead) == (1, 1)
-    engine.run(w, [engine.n.KillVictims(None, 1, "t-e")], Ctx())  # an effect kills one
+    engine.run(w, [n.KillVictims(None, 1, "t-e")], Ctx())  # an effect kills one
     assert (w.bloodlust, w.dead, w.deaths_round) == (2, 2, 2)
     assert rules_of(w).count("C9.7") == 2
 
@@ -410,7 +412,7 @@ def test_each_panicking_victim_rolls_only_once(base):
 def test_minion_reference_and_token_limit(base):
     """C15.1"""
     w = make_work(base)
-    engine.run(w, [engine.n.SpawnMinions(None, 5, "t-cub", "t-d")], Ctx())
+    engine.run(w, [n.SpawnMinions(None, 5, "t-cub", "t-d")], Ctx())
     assert [(m.kind, m.loc, m.health) for m in w.minions] == [(m.kind, m.loc, m.health) for m in cubs(D, D, D)]
     assert [m.uid for m in w.minions] == [1, 2, 3]  # each spawned minion gets its own identity
     assert any(e.rule == "C15.1" and "ignored" in e.text for e in w.ctl.events)
@@ -583,9 +585,7 @@ def test_every_minion_keeps_its_turn_when_another_dies(base):
             return
         return real(w_, piece, *a)
 
-    engine.enemy_act = spy
-    try:
+    with pytest.MonkeyPatch.context() as mp:
+        patch_engine(mp, "enemy_act", spy)
         engine.hunt(w, "minions", "fg", 1, 0)
-    finally:
-        engine.enemy_act = real
     assert acted == [1, 2]

@@ -7,8 +7,10 @@ import attrs
 import pytest
 from conftest import L, make_work, need, settle, victims_at
 
+from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
+from lastbreath.interpreter.state import MinionState
 
 victims = victims_at  # the victims tuple for named locations
 
@@ -88,13 +90,18 @@ def test_raft_lets_fg_move_between_river_locations(st):
     assert set(c.keys()) == {"stop", "move:hollow-gate", "move:woodcutters-camp", "move:heron-reeds"}
 
 
-def test_victims_cannot_follow_by_raft(st):
-    """S4.3"""
-    s = settle(st, fg_loc=L(st, "heron-reeds"), victims=victims(st, heron_reeds=2), flags=frozenset({"raft-found"}))
-    w = make_work(s, ["move:ferrymans-landing"])
-    engine.move_fg(w, 1)  # no follow question
+def test_S4_3_victims_follow_by_raft_as_on_any_move(st):
+    """S4.3 with C5.3: the base scenario puts no limit on followers by raft (only the Vehicles
+    module's raft, V8, leaves them behind, and the module is not played), so up to two victims
+    may follow her across the river by raft, where a bridge lets only one (S4.2)."""
+    s = settle(st, fg_loc=L(st, "heron-reeds"), victims=victims(st, heron_reeds=3), flags=frozenset({"raft-found"}),
+               killers=(attrs.evolve(st.killers[0], loc=L(st, "lantern-road")),))
+    c = need(make_work(s, ["move:ferrymans-landing"]), engine.move_fg, 1)
+    assert c.kind == "follow" and c.keys() == ["follow:2", "follow:1", "follow:0"]
+    w = make_work(s, ["move:ferrymans-landing", "follow:2"])
+    engine.move_fg(w, 1)
     assert w.fg_loc == L(st, "ferrymans-landing")
-    assert w.victims[L(st, "heron-reeds")] == 2 and w.victims[L(st, "ferrymans-landing")] == 0
+    assert w.victims[L(st, "heron-reeds")] == 1 and w.victims[L(st, "ferrymans-landing")] == 2
 
 
 # === K4 the big bad wolf =====================================================================
@@ -181,3 +188,59 @@ def test_effects_naming_no_mode_always_resolve(st, mode):
     w = make_work(settle(st, mode=mode, mode_active=mode, time=6))
     engine.run(w, st.game.terror["snagging-briars"].effects, Ctx())
     assert w.time == 4
+
+
+# === C8.3 the forest's terror cards with a killer that has minions ===========================
+def _hunts(effects):
+    """Every hunt line in a block, inside if/else and mode blocks too."""
+    for e in effects:
+        if isinstance(e, n.Hunt):
+            yield e
+        for sub in ("then", "otherwise", "body"):
+            yield from _hunts(getattr(e, sub, None) or ())
+
+
+def test_C8_3_every_forest_terror_hunt_moves_the_minions_too(rs):
+    """C8.3: on a terror card all minions act, then the killer: a scenario terror card hunts with
+    'enemies', so that any killer's minions (zombies, maniacs) act on it."""
+    hunts = [(t.id, h.who) for t in rs.scenarios["storybook-woods"].terror for h in _hunts(t.effects)]
+    assert len(hunts) >= 6
+    assert [(tid, who) for tid, who in hunts if who != "enemies"] == []
+
+
+@pytest.fixture()
+def zombie_woods(rs):
+    """The zombies in Storybook Woods, seed 1, settled: no victims, no lasting events, no zombie
+    and no horde on the board, the Final Girl at the Hollow Gate, bloodlust level 1."""
+    state, _ = api.new_game(rs, killer="zombies", scenario="storybook-woods", seed=1)
+    return settle(state.checkpoint, victims=(0,) * state.game.board.n, minions=(), killers=(), fear=4, time=6,
+                  events_active=(), phase="killer", sub=1, fg_loc=L(state, "hollow-gate"), bloodlust=0,
+                  dark_revealed=False, fg_health=6, hand=())
+
+
+def test_C8_3_zombies_move_on_the_canopy_closes(zombie_woods):
+    """C8.3 (issue #13: zombies, seed 1, round 2, no zombie moved on 'The Canopy Closes'): on a
+    forest terror card the minions act; a zombie next to the Final Girl steps onto her and bites."""
+    st = settle(zombie_woods, minions=(MinionState("zombie", L(zombie_woods, "sugar-roof-cottage"), 1,
+                                                   frozenset(), 1),))
+    w = make_work(st)
+    engine.run(w, st.game.terror["canopy-closes"].effects, Ctx())
+    assert [m.loc for m in w.minions] == [L(st, "hollow-gate")]
+    assert w.fg_health == 6 - 1
+
+
+def test_C8_3_maniacs_act_on_a_forest_terror_card_before_her(rs):
+    """C8.3: the Ratchet Lady's maniacs act on a forest terror card, and she acts after them: on
+    'Slamming Shutters' (hunt victims) a maniac next to a victim kills it before she arrives."""
+    state, _ = api.new_game(rs, killer="ratchet-lady", scenario="storybook-woods", seed=1)
+    b = state.game.board
+    st = settle(state.checkpoint, phase="killer", sub=1, events_active=(), fg_loc=b.index["lantern-road"],
+                victims=victims(state, woodcutters_camp=1),
+                killers=(attrs.evolve(state.killers[0], loc=b.index["ferrymans-landing"]),),
+                minions=(MinionState("maniac", b.index["bramble-thicket"], 1),))
+    w = make_work(st)
+    engine.run(w, st.game.terror["slamming-shutters"].effects, Ctx())
+    assert w.minions[0].loc == b.index["woodcutters-camp"]
+    assert w.dead == 1 and w.victims[b.index["woodcutters-camp"]] == 0
+    hits = [e.text for e in w.ctl.events if e.kind in ("death", "victim-death", "attack")]
+    assert hits and "Maniac" in hits[0]

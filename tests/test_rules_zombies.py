@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import attrs
 import pytest
 from conftest import L, load_with, make_work, need, rig, settle, victims_at
 
@@ -396,3 +397,104 @@ def test_it_outside_for_each_is_a_diagnostic(tmp_path):
     _rs, diags = load_content([*bundled_paths(), f])
     (d,) = diags
     assert d.code == "E204" and "for each" in d.message and d.span.line == 1
+
+
+def _nodes(obj, kind):
+    """Every node of a kind in a content tree (attrs nodes, tuples)."""
+    if isinstance(obj, kind):
+        yield obj
+    if attrs.has(type(obj)):
+        for f in attrs.fields(type(obj)):
+            if f.name != "span":
+                yield from _nodes(getattr(obj, f.name), kind)
+    elif isinstance(obj, (tuple, list)):
+        for x in obj:
+            yield from _nodes(x, kind)
+
+
+def test_K6_3_every_spawn_in_play_reads_the_bloodlust_card_and_ties_go_farthest(rs):
+    """K6.3: a spawn places the number printed on the bloodlust card, each zombie at the exit with
+    the fewest zombies then, ties to the exit farthest from the Final Girl. Only the setup (K6.1,
+    'when game starts') places fixed numbers at fixed places."""
+    k = rs.killers["zombies"]
+    in_play = (k.finales, k.dark_powers, k.terror, k.bloodlust, k.at_max,
+               tuple(t for t in k.abilities.triggers if t.event != "game-starts"))
+    spawns = list(_nodes(in_play, n.SpawnMinions))
+    assert len(spawns) >= 8
+    for s in spawns:
+        where = f"{s.span.path}:{s.span.line}"
+        assert isinstance(s.n, n.LevelStat) and s.n.stat == "spawn", where
+        assert isinstance(s.loc, n.Place), where
+        assert (s.loc.how, s.loc.among, s.loc.minion, s.loc.tie) == ("fewest", "exit", "zombie", "farthest"), where
+
+
+@pytest.mark.parametrize("terror", ["broken-windows", "scratching-at-the-door"])
+def test_K6_3_a_terror_spawn_places_the_bloodlust_cards_number(zw, terror):
+    """K6.3: the same terror card spawns one zombie on the first bloodlust level and three on the
+    last (the numbers printed on the bloodlust card), not a number of its own."""
+    card = zw.game.terror[terror]
+    for lvl in (0, len(zw.game.levels) - 1):
+        k = dict(zw.game.levels[lvl].stats)["spawn"]
+        w = make_work(settle(zw, bloodlust=lvl, fg_loc=L(zw, "woodcutters-camp")))
+        engine.run(w, card.effects, Ctx())
+        spawned = [e for e in w.ctl.events if e.kind == "minion" and "appears" in e.text]
+        assert len(spawned) == k, (lvl, [e.text for e in spawned])
+
+
+def test_K6_3_fresh_dead_rise_at_the_exit_farthest_from_her(zw):
+    """K6.3: two exits with no zombie: the new one rises at the exit farthest from the Final Girl
+    (she is next to the Hollow Gate, so Lantern Road), never at the one by her side."""
+    st = settle(zw, fg_loc=L(zw, "sugar-roof-cottage"))
+    w = make_work(st)
+    engine.run(w, st.game.terror["fresh-dead"].effects, Ctx())
+    assert [m.loc for m in w.minions] == [L(st, "lantern-road")]
+
+
+# === C8.3 on the zombies' own terror cards ===================================================
+def test_C8_3_every_zombie_terror_hunt_moves_the_zombies_then_the_hordes(rs):
+    """C8.3: on a terror card all minions act, then the killer: the zombies' terror cards hunt
+    with 'enemies' (zombies first, then every horde), never with the zombies or the hordes alone."""
+    k = rs.killers["zombies"]
+    hunts = [(t.id, h.who) for t in k.terror for h in _nodes(t.effects, n.Hunt)]
+    assert len(hunts) >= 8
+    assert [(tid, who) for tid, who in hunts if who != "enemies"] == []
+
+
+def test_C8_3_a_horde_acts_on_grasping_hands_after_the_zombies(zw):
+    """C8.3: on 'Grasping Hands' the zombie next to her steps in and bites, then the horde two
+    away comes after her too (it would stand still if only the zombies acted)."""
+    st = settle(zw, fg_loc=L(zw, "hollow-gate"), fg_health=6, hand=(), minions=zombies(zw, "sugar-roof-cottage"),
+                killers=(horde(zw, "willow-ford", 3),))
+    w = make_work(st)
+    engine.run(w, st.game.terror["grasping-hands"].effects, Ctx())
+    assert [m.loc for m in w.minions] == [L(st, "hollow-gate")]
+    assert w.killers[0].loc != L(st, "willow-ford")
+    moved = [e.text for e in w.ctl.events if e.kind == "enemy-move"]
+    assert "Zombie" in moved[0] and "Horde 1" in moved[-1]
+
+
+# === K6 components ===========================================================================
+def test_K6_components_three_finales_three_dark_powers_sixteen_terror_and_no_card(rs):
+    """K6 components: 2 bloodlust cards, 3 finales, 3 dark powers, 16 terror cards, the horde and
+    zombie tokens; no legendary finale or dark power and no action card of its own."""
+    k = rs.killers["zombies"]
+    assert len(k.finales) == 3 and not any(f.legendary for f in k.finales)
+    assert len(k.dark_powers) == 3 and not any(d.legendary for d in k.dark_powers)
+    assert len(k.terror) == 16
+    assert k.cards == ()
+
+
+@pytest.mark.parametrize("legendary", [False, True])
+def test_K6_components_no_card_joins_the_market_and_no_legendary_is_drawn(rs, legendary):
+    """K6 components: playing 'legendary' (C17.3) with the zombies shuffles in nothing, and the
+    market is the core deck's alone."""
+    core = Counter({c.id: c.copies for c in rs.cards.values() if c.span.path.endswith("core.fg")})
+    assert sum(core.values()) == 23  # C3.9
+    finales, powers = set(), set()
+    for seed in range(12):
+        state, _ = api.new_game(rs, killer="zombies", scenario="wolfe-asylum", seed=seed, legendary=legendary)
+        assert Counter(state.market) + Counter(state.hand) == core
+        finales.add(state.finale)
+        powers.add(state.dark_power)
+    assert finales <= {f.id for f in rs.killers["zombies"].finales if not f.legendary}
+    assert powers <= {d.id for d in rs.killers["zombies"].dark_powers if not d.legendary}

@@ -101,7 +101,7 @@ def test_cli_interactive_undo(rs, tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(sys, "stdin", io.StringIO("u\n1\n1\nu\nq\n"))
     assert main(["play", "--seed", "5", "--save", str(f)]) == 0
     out = capsys.readouterr().out
-    assert "'u' to undo your last choice" in out and ", u, q] > " in out
+    assert "'u' to undo" in out and ", u, q] > " in out
     assert "nothing to undo: no choice made yet" in out
     assert "undone: back to round 1" in out
     assert len(json.loads(f.read_text(encoding="utf-8"))["choices"]) == 1

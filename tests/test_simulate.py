@@ -161,12 +161,22 @@ def test_simulate_single_pair_json(capsys):
     assert {"mean_rescued", "mean_killed", "seed", "bot", "jobs"} <= set(data)
 
 
+def test_simulate_json_is_compact_unless_full(capsys):
+    assert main(["simulate", "--games", "6", "--seed", "3", "--json", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "mean_bloodlust" not in json.loads(out)  # one line, no per-round series
+    assert main(["simulate", "--games", "6", "--seed", "3", "--json", "--full", "--jobs", "1"]) == 0
+    full = json.loads(capsys.readouterr().out)
+    assert full["mean_bloodlust"] and {k: v for k, v in full.items() if k != "mean_bloodlust"}.keys() \
+        == json.loads(out).keys()
+
+
 def test_simulate_jobs_do_not_change_results(capsys):
     keep = ("wins", "losses", "errors", "win_rate", "win_rate_ci", "rounds", "mean_rescued", "mean_killed",
             "end_reasons", "mean_bloodlust")
     out = []
     for jobs in ("1", "2"):
-        assert main(["simulate", "--games", "64", "--seed", "9", "--json", "--jobs", jobs]) == 0
+        assert main(["simulate", "--games", "64", "--seed", "9", "--json", "--full", "--jobs", jobs]) == 0
         data = json.loads(capsys.readouterr().out)
         out.append({k: data[k] for k in keep})
     assert out[0] == out[1]
@@ -181,8 +191,11 @@ def test_simulate_matrix_json_and_csv(capsys):
     assert {p["final_girl"] for p in data["pairs"]} == {"nell-arden", "ruth-okafor"}
     assert all(p["killer"] == "big-bad-wolf" and len(p["win_rate_ci"]) == 2 for p in data["pairs"])
     assert main(args + ["--csv"]) == 0
-    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    text = capsys.readouterr().out
+    rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == 4 and rows[0]["games"] == "3" and "win_rate_upper" in rows[0]
+    assert "games_per_second" not in rows[0]  # no timings: a rerun gives the same file
+    assert main(args + ["--csv"]) == 0 and capsys.readouterr().out == text
     assert main(args) == 0
     text = capsys.readouterr().out
     assert "ruth-okafor" in text and text.strip().splitlines()[-1].startswith("total: 12 games")
@@ -199,11 +212,11 @@ def test_simulate_usage_mistakes(capsys):
 
 def test_simulate_on_a_dask_scheduler(capsys):
     distributed = pytest.importorskip("distributed")
-    assert main(["simulate", "--games", "8", "--seed", "2", "--json", "--jobs", "1"]) == 0
+    assert main(["simulate", "--games", "8", "--seed", "2", "--json", "--full", "--jobs", "1"]) == 0
     local = json.loads(capsys.readouterr().out)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster:
-        assert main(["simulate", "--games", "8", "--seed", "2", "--json",
+        assert main(["simulate", "--games", "8", "--seed", "2", "--json", "--full",
                      "--scheduler", cluster.scheduler_address]) == 0
     remote = json.loads(capsys.readouterr().out)
     assert remote["scheduler"] == cluster.scheduler_address
@@ -232,3 +245,18 @@ def test_report_without_matplotlib(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "pip install 'lastbreath[report]'" in err and "Traceback" not in err
     assert not (tmp_path / "r").exists()
+
+
+def test_greedy_turns_a_3_or_4_into_a_success_when_the_roll_fails(rs):
+    """The greedy bot reads the check's prompt ('Rolled [..]: no successes'): with a failing roll
+    holding a 3–4 and cards to spare, it converts (C2.2). Guards the prompt's wording."""
+    from conftest import make_work, need, rig
+
+    from lastbreath.interpreter import engine
+    from lastbreath.interpreter.api import greedy_policy, new_game
+
+    state, _ = new_game(rs, seed=2)
+    s = rig(state, [3, 1, 2], hand=("focus", "focus", "short-rest", "walk", "walk", "weak-attack"), fear=0)
+    choice = need(make_work(s), engine.fear_check, rs.cards["walk"])
+    assert choice.prompt.endswith(": no successes")
+    assert greedy_policy(2)(s, choice) == "convert"

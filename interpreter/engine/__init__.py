@@ -1,0 +1,200 @@
+"""The rules engine: the core rules C1–C18 over the language's generic primitives.
+
+One module per rules family, so that "where is C9.3 decided?" is answered by a file name:
+
+| module | rules |
+|---|---|
+| continuation.py | asking, pausing and resuming a step; driving a game (``advance``, ``apply``, ``play_out``) |
+| game.py | the static tables of one game |
+| statics.py | what is in play: sources of abilities, static rules (MECHANICS 6), usable paths |
+| triggers.py | triggers and replacements (MECHANICS 4–5) |
+| resolve.py | one dispatch for every node family: effects, conditions, amounts, places |
+| effects.py | what each effect line does (C3.4 and the primitives) |
+| conditions.py / amounts.py / places.py | conditions, amounts, places (K6.1, K6.3) |
+| final_girl.py | time, health, fear, damage, her last breath (C3.4–C3.7, C14) |
+| bloodlust.py | deaths, the bloodlust track, panic (C9.7, C10, C17.2) |
+| killers.py | the killers' health and bodies (C17.1, C17.4, C2.5, K6.6–K6.7) |
+| items.py | items and search (C6) |
+| tokens.py | token supplies, collecting and spending (S5.1–S5.3) |
+| cards.py | dark power, finale, events, named decks (C11.1, C17.3, C18.5) |
+| movement.py | the Final Girl moves, victims follow and escape (C5) |
+| attacks.py | her attacks and reactions to attacks on her (C3.8, C15.2, C9.6) |
+| fear_checks.py | playing a card: dice, conversions, rerolls, outcomes (C2, C3) |
+| enemies.py | who acts, targeting, enemy moves and attacks (C8.3, C9, K6.4–K6.5) |
+| phases.py | the round and its phases (C1, C4, C7, C8, C10, C11), state-based checks (C13) |
+| ending.py | the end of the game (C13) |
+| setup.py | setting a game up (C18.3–C18.5, C16.2, C17.3) |
+
+The package names no killer, scenario, card or scenario mechanic (the purity rule, DESIGN.md).
+Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` from here.
+"""
+
+from __future__ import annotations
+
+# the family modules register their functions found by name in resolve's tables as they load
+from . import amounts, conditions, effects, places  # noqa: F401
+from .attacks import Attack, attack_fg, damage_minions, fg_attack
+from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
+from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
+from .conditions import covers
+from .continuation import (
+    RUNS,
+    GameOver,
+    NeedChoice,
+    PhaseEnd,
+    Replay,
+    Scope,
+    Work,
+    advance,
+    apply,
+    ask,
+    emit,
+    opt,
+    play_out,
+    rand,
+    replace,
+    roll_die,
+    shuffled,
+    work,
+)
+from .ending import end_game
+from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, wander
+from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
+from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
+from .game import TIE_POLICIES, Game, loc_name
+from .items import gain_item, hands_used, search, use_uses
+from .killers import (
+    absorb,
+    body_name,
+    damage_killer,
+    evolve_killer,
+    heal_killer,
+    killer_at,
+    killer_last_breath_dice,
+    the_killer,
+    update_piece,
+)
+from .movement import fg_moves, move_fg, rescue_here
+from .phases import (
+    PHASE_ORDER,
+    STEPS,
+    check_ends,
+    next_phase,
+    step_action,
+    step_killer,
+    step_panic,
+    step_planning,
+    step_setup,
+    step_upkeep,
+)
+from .places import locations_of
+from .resolve import AMOUNT, EVAL, EXEC, PLACE, Ctx, amount, condition, cover, loc, recorded, recording, run
+from .setup import start
+from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, rules_in_play
+from .tokens import place_token
+from .triggers import fire, replaced
+
+__all__ = [
+    "AMOUNT",
+    "EVAL",
+    "EXEC",
+    "PHASE_ORDER",
+    "PLACE",
+    "RUNS",
+    "STEPS",
+    "TIE_POLICIES",
+    "Attack",
+    "Ctx",
+    "Game",
+    "GameOver",
+    "NeedChoice",
+    "PhaseEnd",
+    "Replay",
+    "Scope",
+    "Work",
+    "abilities",
+    "absorb",
+    "advance",
+    "amount",
+    "apply",
+    "ask",
+    "attack_fg",
+    "body_name",
+    "check_ends",
+    "choose_target",
+    "condition",
+    "cover",
+    "covers",
+    "damage_killer",
+    "damage_minions",
+    "dice_for",
+    "discard_card",
+    "draw_card",
+    "draw_event",
+    "emit",
+    "end_game",
+    "enemy_act",
+    "enemy_tables",
+    "evolve_killer",
+    "fear_check",
+    "fg_attack",
+    "fg_damage",
+    "fg_moves",
+    "fg_tables",
+    "fire",
+    "gain_item",
+    "gain_time",
+    "group_attacks",
+    "hands_used",
+    "heal",
+    "heal_killer",
+    "hunt",
+    "kill_victim",
+    "killer_at",
+    "killer_last_breath_dice",
+    "loc",
+    "loc_name",
+    "locations_of",
+    "lose_time",
+    "lower_bloodlust",
+    "lower_fear",
+    "mode_active",
+    "modified",
+    "move_fg",
+    "next_phase",
+    "opt",
+    "outcome_for",
+    "panic_location",
+    "place_token",
+    "play_card",
+    "play_out",
+    "raise_bloodlust",
+    "raise_fear",
+    "rand",
+    "recorded",
+    "recording",
+    "replace",
+    "replaced",
+    "rescue_here",
+    "reveal_dark_power",
+    "reveal_finale",
+    "roll_die",
+    "rules_in_play",
+    "run",
+    "search",
+    "set_victims",
+    "shuffled",
+    "start",
+    "step_action",
+    "step_killer",
+    "step_panic",
+    "step_planning",
+    "step_setup",
+    "step_upkeep",
+    "the_killer",
+    "tie_break",
+    "update_piece",
+    "use_uses",
+    "wander",
+    "work",
+]

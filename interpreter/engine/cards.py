@@ -1,0 +1,61 @@
+"""Cards that come into play: the dark power and the finale (C17.3, C11.1), events (C18.5) and
+the content's named decks (``draw card DECK``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .continuation import emit
+from .resolve import Ctx, run
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+def reveal_dark_power(w: Work) -> None:
+    if w.dark_revealed or not w.dark_power:
+        return
+    w.dark_revealed = True
+    dp = w.game.dark_powers[w.dark_power]
+    emit(w, "reveal", f"the dark power is revealed: {dp.name}", "C17.3")
+    run(w, dp.on_reveal, Ctx(source=dp.id))
+
+
+def reveal_finale(w: Work) -> None:
+    if w.finale_revealed:
+        return
+    w.finale_revealed = True
+    f = w.game.finales[w.finale]
+    emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
+    run(w, f.on_reveal, Ctx(source=f.id))
+
+
+def draw_event(w: Work) -> None:
+    if not w.events:
+        emit(w, "event", "the event deck is empty", "C18.5")
+        return
+    eid = w.events[0]
+    w.events = w.events[1:]
+    ev = w.game.events[eid]
+    emit(w, "event", f"event: {ev.name}", "C18.5")
+    if ev.lasting:
+        w.events_active = w.events_active + (eid,)
+    run(w, ev.effects, Ctx(source=eid))
+
+
+def draw_card(w: Work, deck_id: str) -> None:
+    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play."""
+    decks = dict(w.decks)
+    cards = decks.get(deck_id, ())
+    deck = w.game.decks[deck_id]
+    if not cards:
+        emit(w, "deck", f"the {deck.name} deck is empty", "")
+        return
+    cid = cards[0]
+    decks[deck_id] = cards[1:]
+    w.decks = tuple(decks.items())
+    card = w.game.deck_cards[f"{deck_id}/{cid}"]
+    emit(w, "deck", f"draws {card.name} from {deck.name}", "")
+    if card.keep:
+        w.kept = w.kept + (f"{deck_id}/{cid}",)
+    run(w, card.effects, Ctx(source=cid))

@@ -1,0 +1,560 @@
+"""Asking, pausing and resuming: how a transition runs, stops at a choice and goes on.
+
+The engine is written as ordinary straight-line code over a mutable working copy (``Work``) of
+an immutable ``GameState``. The game advances in *steps* (one top-level decision of the Action
+phase with everything it causes, one purchase, a part of the Killer phase, …). After each step
+the work is frozen into a new state: a checkpoint. When code inside a step needs a decision it
+calls ``ask``; if the answer is not known yet, a ``NeedChoice`` unwinds the step and the state
+returned holds the checkpoint, the answers given so far in this step and the pending
+``Choice``. ``apply`` appends the new answer and replays the step from its checkpoint; since
+all randomness comes from the state's (seed, counter), the replay is exact. So ``apply`` is a
+pure function, states are plain data (a checkpoint plus answers), and a game can be saved in
+the middle of a card (docs/decisions/0002).
+
+Replay is the meaning; a greenlet makes it cheap (docs/decisions/0005). ``advance`` runs in a
+greenlet, and ``ask`` pauses it there instead of unwinding. The first ``apply`` to the paused
+state resumes that run with the answer, which gives exactly what the replay would; any other
+answer to it (a second one, a loaded save, another thread) replays.
+
+The rules modules know this module through three doors only: ``ask`` (a decision), ``emit``
+(what happened) and the draws (``roll_die``, ``rand``, ``shuffled``). What the steps are is
+the phases module's business (``phases.STEPS``); this module only drives them.
+"""
+
+from __future__ import annotations
+
+import threading
+import weakref
+from typing import TYPE_CHECKING, Any, Callable, Optional
+
+from lastbreath.dsl.diagnostics import IllegalChoice, runtime_error
+
+from .. import rng
+from ..state import Choice, Event, GameState, Option
+
+if TYPE_CHECKING:
+    from ..state import HeldItem, KillerState, MinionState
+    from .game import Game
+
+try:  # a run paused at a choice is kept suspended in a greenlet, and resumed instead of replayed
+    import greenlet as _greenlet_module
+except ImportError:  # pragma: no cover - without it every answer replays its step (same results)
+    _greenlet_module = None
+
+MAX_STEPS = 5000  # steps without a decision: content that never asks (a loop of phases) ends with E311
+
+
+class NeedChoice(Exception):
+    """Unwinds a step that needs an answer. Its one argument is the Choice: without an ``__init__``
+    of its own it is raised without a Python call (once a transition)."""
+
+    @property
+    def choice(self) -> Choice:
+        return self.args[0]
+
+
+class GameOver(Exception):
+    """Unwinds the step in which the game ended (C13)."""
+
+
+class PhaseEnd(Exception):
+    """Unwinds the rest of a phase that a last breath ended at once (C14.2, C17.1)."""
+
+
+# --- the two halves of a run's bookkeeping ----------------------------------------------------
+class Replay:
+    """What replays: the answers of the step and where the run stands in them, the events seen,
+    the step's starting point, and (in a greenlet) how the run is answered."""
+
+    __slots__ = (
+        "answers",
+        "budget",
+        "complete",
+        "count",
+        "events",
+        "given",
+        "hook",
+        "policy",
+        "pos",
+        "run",
+        "skip",
+        "sources",
+        "start",
+        "start_fields",
+        "steps",
+    )
+
+    def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True,
+                 start: Optional[GameState] = None, run: bool = False):
+        self.answers = answers  # the answers of this step, in the order they are asked
+        self.pos = 0  # how many of them were used
+        self.complete = complete  # the answers record every ask of the step, one-option ones too (see ask)
+        self.count = 0  # events emitted in this step so far
+        self.skip = skip  # events of this step already seen by the caller (not emitted again)
+        self.events: list[Event] = []
+        self.sources: dict[int, tuple[Any, str]] = start.game.span_text if start is not None else {}
+        self.start = start  # the checkpoint the step resumes from, as a state …
+        self.start_fields: Optional[dict[str, Any]] = None  # … or as the fields of one (made a state on need)
+        self.steps = 0  # steps run since the last answer (bounded: MAX_STEPS)
+        self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
+        self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
+        self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
+        self.budget = 0  # answers play_out may still give inside the run
+        self.given = 0  # answers given inside the run since play_out last looked
+
+    def start_state(self) -> GameState:
+        """The checkpoint the step resumes from, as a state (made from its fields once)."""
+        if self.start is None:
+            assert self.start_fields is not None
+            self.start = _state_of(self.start_fields)
+        return self.start
+
+    def next_step(self, fields: dict[str, Any]) -> None:
+        """A step has ended: ``fields`` are the checkpoint of the next one."""
+        self.start, self.start_fields = None, fields
+        self.answers = ()
+        self.pos = self.count = self.skip = 0
+
+
+class Scope:
+    """What scopes: the content node being resolved (events name its line), how deeply effects
+    are nested, and the location ``it`` of the innermost ``for each``."""
+
+    __slots__ = ("depth", "it", "node")
+
+    def __init__(self) -> None:
+        self.node: Any = None
+        self.depth = 0
+        self.it = -1
+
+    def reset(self) -> None:
+        """A step starts with no content node: an exception may have left a resolution midway."""
+        self.node, self.depth, self.it = None, 0, -1
+
+
+class Work:
+    """A mutable working copy of a GameState; fields are rebound, never mutated in place.
+
+    ``ctl`` and ``scope`` live in slots, so ``__dict__`` holds the state's fields and nothing
+    else: a copy of it is a whole state, and a plain ``dict.copy`` (which clones the key table
+    at once) makes it.
+    """
+
+    __slots__ = ("__dict__", "ctl", "scope")
+
+    if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
+        game: Game
+        seed: int
+        rng: int
+        round: int
+        phase: str
+        sub: int
+        result: str
+        end_reason: str
+        fg_loc: int
+        fg_health: int
+        fg_breath: int
+        fg_breath_value: int
+        fear: int
+        time: int
+        hand: tuple[str, ...]
+        spent: tuple[str, ...]
+        market: tuple[str, ...]
+        held: tuple[HeldItem, ...]
+        pack: tuple[HeldItem, ...]
+        rescued: int
+        slots: tuple[bool, ...]
+        flipped: bool
+        skip_action: bool
+        action_over: bool
+        victims: tuple[int, ...]
+        killers: tuple[KillerState, ...]
+        minions: tuple[MinionState, ...]
+        bloodlust: int
+        lust_fired: frozenset[int]
+        dead: int
+        deaths_round: int
+        terror: tuple[str, ...]
+        finale: str
+        finale_revealed: bool
+        dark_power: str
+        dark_revealed: bool
+        secondary: str
+        secondary_health: int
+        events: tuple[str, ...]
+        events_active: tuple[str, ...]
+        piles: tuple[tuple[tuple[str, bool], ...], ...]
+        breath_bag: tuple[int, ...]
+        setup_card: str
+        mode: str
+        mode_active: str
+        flags: frozenset[str]
+        opened: frozenset[int]
+        tokens: tuple[tuple[str, str, int], ...]
+        supply: tuple[tuple[str, str], ...]
+        collected: tuple[tuple[str, str], ...]
+        token_discard: tuple[tuple[str, str], ...]
+        decks: tuple[tuple[str, tuple[str, ...]], ...]
+        kept: tuple[str, ...]
+        minion_seq: int
+        choice: Optional[Choice]
+        answers: tuple[str, ...]
+        checkpoint: Optional[GameState]
+        events_seen: int
+
+    def __init__(self, state: GameState, ctl: Replay):
+        self.__dict__ = state.__dict__.copy()
+        self.ctl = ctl
+        self.scope = Scope()
+
+    def freeze(self, **extra: Any) -> GameState:
+        d = self.__dict__.copy()
+        if extra:
+            d.update(extra)
+        return _state_of(d)
+
+    def release(self, **extra: Any) -> GameState:
+        """``freeze`` for the last use of this Work: the state takes the fields without a copy."""
+        d = self.__dict__
+        self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
+        d.update(extra)
+        return _state_of(d)
+
+
+def _state_of(d: dict[str, Any]) -> GameState:
+    """A GameState whose fields are the dict ``d`` itself (the caller hands it over: no copy)."""
+    s = _new_object(GameState)
+    _set_dict(s, "__dict__", d)
+    return s
+
+
+_new_object = object.__new__
+_set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
+
+
+# --- asking ---------------------------------------------------------------------------------
+def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
+    """The player's answer to a choice; a choice with one option is not asked.
+
+    ``prompt`` and ``options`` may be callables, evaluated only when the options are needed:
+    when the engine replays a step from a complete answer trace (every ask of the step, the
+    one-option ones included, recorded in ``state.answers``) no menu is rebuilt.
+    """
+    ctl = w.ctl
+    if ctl.complete and ctl.pos < len(ctl.answers):
+        key = ctl.answers[ctl.pos]
+        ctl.pos += 1
+        return key
+    opts = options() if callable(options) else options
+    if not opts:
+        raise AssertionError(f"choice {kind} with no options")
+    if len(opts) == 1:
+        if ctl.complete:
+            ctl.answers += (opts[0].key,)
+            ctl.pos += 1
+        return opts[0].key
+    if ctl.pos < len(ctl.answers):
+        key = ctl.answers[ctl.pos]
+        ctl.pos += 1
+        return key
+    choice = _choice(kind, prompt() if callable(prompt) else prompt, tuple(opts))
+    if ctl.run:
+        return _pause(w, choice)
+    raise NeedChoice(choice)
+
+
+def _pause(w: Work, choice: Choice) -> str:
+    """Inside advance's greenlet: hand the paused state to apply's caller and wait for the answer.
+
+    The state is exactly the one the replay would build (the same checkpoint, answers and events
+    seen), so a state whose run is gone (answered once already, loaded from a save, another
+    thread) is answered by replaying its step, with the same result.
+    """
+    ctl = w.ctl
+    # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
+    # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
+    # RUNS) would never be freed. The state goes out through an attribute of the greenlet.
+    run = _greenlet_module.getcurrent()
+    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
+    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, ctl.start_state(), ctl.count
+    if ctl.policy is not None and ctl.budget > 0:
+        del run
+        return _answer_here(w, choice, _state_of(d))
+    run.out = (_state_of(d), ctl.events)
+    del d
+    parent = run.parent
+    del run
+    key = parent.switch()
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _answer_here(w: Work, choice: Choice, state: GameState) -> str:
+    """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
+    the caller, without leaving the run (the same state, events, checks and answer trace)."""
+    ctl = w.ctl
+    assert ctl.hook is not None and ctl.policy is not None
+    ctl.hook(state, ctl.events)
+    ctl.budget -= 1
+    ctl.given += 1
+    key = ctl.policy(state, choice)
+    _check_option(choice, key)
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
+    """``Choice(kind, prompt, options)`` without the frozen class's attribute-by-attribute ``__init__``."""
+    c = _new_object(Choice)
+    _set_dict(c, "__dict__", {"kind": kind, "prompt": prompt, "options": options})
+    return c
+
+
+def opt(w: Work, key: str, label: str) -> Option:
+    """An Option, shared across states when its key and label recur (they are immutable)."""
+    cache = w.game.option_cache
+    got = cache.get((key, label))
+    if got is None:
+        got = cache[(key, label)] = Option(key, label)
+    return got
+
+
+def _check_option(choice: Choice, key: str) -> None:
+    for o in choice.options:
+        if o.key == key:
+            return
+    raise IllegalChoice(f"'{key}' is not an option here; options: {', '.join(choice.keys())}")
+
+
+# --- telling --------------------------------------------------------------------------------
+def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: tuple[Any, ...] = ()) -> None:
+    """Report what happened; ``source`` defaults to the content line being resolved, if any."""
+    ctl = w.ctl
+    ctl.count += 1
+    if ctl.count > ctl.skip:
+        if not source:
+            node = w.scope.node
+            if node is not None:
+                sp = node.span
+                if sp is not None:
+                    got = ctl.sources.get(id(sp))
+                    source = got[1] if got is not None and got[0] is sp else _source(ctl.sources, sp)
+        ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
+
+
+_new_tuple = tuple.__new__
+
+
+def _source(table: dict[int, tuple[Any, str]], sp: Any) -> str:
+    """An event's source text for a span, formatted once per span (the table keeps the span, so
+    that its id stays its own; it belongs to the game, see Game.span_text)."""
+    text = f"{sp.path}:{sp.line}:{sp.col}"
+    table[id(sp)] = (sp, text)
+    return text
+
+
+# --- draws: all randomness comes from the state's (seed, counter) ------------------------------
+def roll_die(w: Work) -> int:
+    v = rng.draw(w.seed, w.rng, 6) + 1
+    w.rng += 1
+    return v
+
+
+def rand(w: Work, k: int) -> int:
+    v = rng.draw(w.seed, w.rng, k)
+    w.rng += 1
+    return v
+
+
+def shuffled(w: Work, items: Any) -> tuple[Any, ...]:
+    out = list(items)
+    # the draws of rand(): rng.draw written out, without a call per draw (setup shuffles ~70 times)
+    c = w.rng
+    base = w.seed * 0x100000001B3 + 0x9E3779B97F4A7C15
+    mask = rng.MASK
+    for i in range(len(out) - 1, 0, -1):
+        z = (base + c) & mask
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+        j = ((z ^ (z >> 31)) >> 11) % (i + 1)
+        c += 1
+        out[i], out[j] = out[j], out[i]
+    w.rng = c
+    return tuple(out)
+
+
+# --- paused runs ----------------------------------------------------------------------------
+class PausedRuns:
+    """The runs suspended at a choice, by the id of the state they paused with: (a weak reference
+    to that state, the greenlet, its thread). Used once, by apply, which checks that the
+    reference still names the state (an id is reused once its state is gone). Entries of states
+    dropped unanswered are purged when ``purge_at`` pile up (more if that many states are alive;
+    a WeakKeyDictionary, or a callback per reference, cost three times as much)."""
+
+    def __init__(self) -> None:
+        self.runs: dict[int, tuple[Any, Any, int]] = {}
+        self.purge_at = 64
+
+    def keep(self, state: GameState, run: Any) -> None:
+        runs = self.runs
+        if len(runs) >= self.purge_at:  # states paused and dropped unanswered: free their runs
+            for k in [k for k, v in runs.items() if v[0]() is None]:
+                del runs[k]
+            self.purge_at = max(64, 2 * len(runs))  # many live paused states (a search tree): purge less often
+        runs[id(state)] = (_weak(state), run, _thread())
+
+    def take(self, state: GameState) -> Any:
+        """The live run paused with this state in this thread (forgotten: a run resumes once), or None."""
+        got = self.runs.pop(id(state), None)
+        if got is not None and got[0]() is state and got[2] == _thread() and not got[1].dead:
+            return got[1]
+        return None
+
+    def peek(self, state: GameState) -> Any:
+        got = self.runs.get(id(state))
+        return got[1] if got is not None and got[0]() is state else None
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __contains__(self, state: object) -> bool:
+        return id(state) in self.runs
+
+
+RUNS = PausedRuns()
+GREENLET = _greenlet_module  # None: every answer replays its step (tests switch it off to check that)
+_weak, _thread = weakref.ref, threading.get_ident
+
+
+# --- driving --------------------------------------------------------------------------------
+def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
+    """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
+    if GREENLET is None:
+        return _advance(checkpoint, answers, skip, False)
+    run = GREENLET.greenlet(_advance)
+    return _settle(run, run.switch(checkpoint, answers, skip, True))
+
+
+def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
+    """What a switch into ``run`` gave back: the game's end, or a pause (kept for apply)."""
+    if run.dead:
+        return out
+    out, run.out = run.out, None
+    RUNS.keep(out[0], run)
+    return out
+
+
+def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
+    from .phases import STEPS, check_ends  # the steps are the phases module's (imported once it is loaded)
+
+    ctl = Replay(answers, skip, start=checkpoint, run=run)
+    if run:
+        GREENLET.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
+    w = Work(checkpoint, ctl)
+    scope = w.scope
+    ends = w.game.has_ends
+    while ctl.steps < MAX_STEPS:  # steps since the last answer (_pause resets the count)
+        ctl.steps += 1
+        if w.result:
+            return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
+        try:
+            STEPS[w.phase](w)
+            if ends:
+                check_ends(w)
+        except NeedChoice as nc:
+            if ctl.pos != len(ctl.answers):
+                raise AssertionError("an answer was not used by the step it was given to") from None
+            st = w.release(choice=nc.args[0], answers=ctl.answers, checkpoint=ctl.start_state(),
+                           events_seen=ctl.count)
+            return st, ctl.events
+        except PhaseEnd:
+            from .phases import phase_ended
+            phase_ended(w)
+        except GameOver:
+            pass
+        ctl.next_step(w.__dict__.copy())
+        scope.reset()
+    raise runtime_error("E311", "the game did not reach a decision within the step limit",
+                        f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?")
+
+
+def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
+    """Answer the pending choice; returns the new state and what happened. The old state is untouched."""
+    if state.result:
+        raise IllegalChoice("the game is over")
+    if state.choice is None or state.checkpoint is None:
+        raise IllegalChoice("there is no pending choice")
+    _check_option(state.choice, key)
+    run = RUNS.take(state)
+    if run is not None:
+        run.parent = GREENLET.getcurrent()
+        return _settle(run, run.switch(key))
+    return advance(state.checkpoint, state.answers + (key,), state.events_seen)
+
+
+def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit: int,
+             on_transition: Callable[[GameState, list[Event]], None]) -> GameState:
+    """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
+    last state. The same states, events and results as the loop
+    ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
+    but a run kept for ``state`` answers inside itself: no switch, no lookup per answer."""
+    given = 0
+    while given < limit and not state.result:
+        key = policy(state, state.choice)  # type: ignore[arg-type]
+        run = RUNS.peek(state)
+        ctl = getattr(run, "ctl", None) if run is not None else None
+        if ctl is not None:
+            ctl.policy, ctl.hook, ctl.budget, ctl.given = policy, on_transition, limit - given - 1, 0
+        try:
+            state, events = apply(state, key)
+        finally:
+            if ctl is not None:
+                given += ctl.given
+                ctl.policy = ctl.hook = None
+        given += 1
+        on_transition(state, events)
+    return state
+
+
+def replace(state: GameState, **fields: Any) -> GameState:
+    """A copy of a settled state with some fields changed (for tests and tools; no rules applied)."""
+    d = dict(state.__dict__)
+    unknown = set(fields) - set(d)
+    if unknown:
+        raise TypeError(f"GameState has no fields {sorted(unknown)}")
+    d.update(fields)
+    return _state_of(d)
+
+
+def work(state: GameState, answers: tuple[str, ...] = ()) -> Work:
+    """A working copy on which engine functions can be called directly, answering choices from ``answers``."""
+    return Work(state, Replay(tuple(answers), 0, complete=False, start=state))
+
+
+__all__ = [
+    "MAX_STEPS",
+    "RUNS",
+    "GameOver",
+    "NeedChoice",
+    "PhaseEnd",
+    "Replay",
+    "Scope",
+    "Work",
+    "advance",
+    "apply",
+    "ask",
+    "emit",
+    "opt",
+    "play_out",
+    "rand",
+    "replace",
+    "roll_die",
+    "shuffled",
+    "work",
+]

@@ -1,0 +1,395 @@
+"""Effects: what each effect line does (C3.4 and the language's primitives).
+
+One function per effect node, ``exec_<snake_case_class_name>``, found by name and registered
+in ``resolve.EXEC``; each is a thin line from the DSL form (in its comment) to the rules module
+that does the work. Control lines (``if``, ``repeat``, ``choose``, ``roll``, ``for each``, …)
+resolve their blocks through ``resolve.run``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lastbreath.dsl import nodes as n
+
+from ..state import KillerState, MinionState, Option
+from .attacks import fg_attack
+from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
+from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
+from .continuation import ask, emit, opt, roll_die
+from .enemies import hunt
+from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
+from .game import count_of, loc_name
+from .items import discard_item, gain_item, search
+from .killers import (
+    absorb,
+    body_name,
+    ctx_body,
+    damage_killer,
+    enemies_at,
+    heal_killer,
+    piece_status,
+    the_killer,
+    update_piece,
+)
+from .movement import move_fg
+from .places import locations_of
+from .resolve import EXEC, Ctx, amount, condition, loc, run
+from .statics import mode_active, modified
+from .tokens import collect_token, place_token, spend_tokens
+from .triggers import fire
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+MAX_REPEAT = 50  # 'repeat N' runs its block at most this many times
+
+
+# --- the Final Girl's numbers ---------------------------------------------------------------
+def exec_gain_time(w: Work, e: n.GainTime, ctx: Ctx) -> None:  # gain N time
+    gain_time(w, amount(w, e.n, ctx))
+
+
+def exec_lose_time(w: Work, e: n.LoseTime, ctx: Ctx) -> None:  # lose N time
+    lose_time(w, amount(w, e.n, ctx))
+
+
+def exec_heal(w: Work, e: n.Heal, ctx: Ctx) -> None:  # heal N
+    heal(w, amount(w, e.n, ctx))
+
+
+def exec_lose_health(w: Work, e: n.LoseHealth, ctx: Ctx) -> None:  # lose N health
+    fg_damage(w, amount(w, e.n, ctx), "C3.4")
+
+
+def exec_raise_fear(w: Work, e: n.RaiseFear, ctx: Ctx) -> None:  # raise fear N
+    raise_fear(w, amount(w, e.n, ctx))
+
+
+def exec_lower_fear(w: Work, e: n.LowerFear, ctx: Ctx) -> None:  # lower fear N
+    lower_fear(w, amount(w, e.n, ctx))
+
+
+# --- moving, fighting, searching --------------------------------------------------------------
+def exec_move_up_to(w: Work, e: n.MoveUpTo, ctx: Ctx) -> None:  # move up to N
+    move_fg(w, amount(w, e.n, ctx))
+
+
+def exec_deal_damage(w: Work, e: n.DealDamage, ctx: Ctx) -> None:  # deal N damage
+    fg_attack(w, amount(w, e.n, ctx), ctx)
+
+
+def exec_prevent_damage(w: Work, e: n.PreventDamage, ctx: Ctx) -> None:  # prevent N damage (in a reaction)
+    if ctx.attack is not None:
+        k = amount(w, e.n, ctx)
+        ctx.attack.damage = max(0, ctx.attack.damage - k)
+        emit(w, "react", f"prevents {k} damage (the attack now deals {ctx.attack.damage})", "C9.6")
+
+
+def exec_search_take(w: Work, e: n.SearchTake, ctx: Ctx) -> None:  # search take N
+    search(w, e.n, e.n, look_mode=False)
+
+
+def exec_search_look(w: Work, e: n.SearchLook, ctx: Ctx) -> None:  # search look N keep K
+    search(w, e.n, e.keep, look_mode=True)
+
+
+def exec_end_action_phase(w: Work, e: n.EndActionPhase, ctx: Ctx) -> None:  # end action phase
+    if w.phase == "action":
+        w.action_over = True
+        emit(w, "phase", "the Action phase ends", "C4.1")
+
+
+def exec_draw_event(w: Work, e: n.DrawEvent, ctx: Ctx) -> None:  # draw event
+    draw_event(w)
+
+
+def exec_gain_item(w: Work, e: n.GainItem, ctx: Ctx) -> None:  # gain item ID
+    gain_item(w, e.item, "")
+
+
+def exec_discard_item(w: Work, e: n.DiscardItem, ctx: Ctx) -> None:  # discard item ID
+    discard_item(w, e.item)
+
+
+# --- bloodlust, victims, enemies --------------------------------------------------------------
+def exec_raise_bloodlust(w: Work, e: n.RaiseBloodlust, ctx: Ctx) -> None:  # raise bloodlust N
+    raise_bloodlust(w, amount(w, e.n, ctx))
+
+
+def exec_lower_bloodlust(w: Work, e: n.LowerBloodlust, ctx: Ctx) -> None:  # lower bloodlust N
+    lower_bloodlust(w, amount(w, e.n, ctx))
+
+
+def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
+    # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
+    hunt(w, e.who, e.target, e.moves, e.attacks)
+
+
+def exec_kill_victims(w: Work, e: n.KillVictims, ctx: Ctx) -> None:  # kill N victims at LOC
+    where = loc(w, e.loc)
+    if where >= 0:
+        for _ in range(amount(w, e.n, ctx)):
+            kill_victim(w, where, "an effect")
+
+
+def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N victims at LOC
+    where = loc(w, e.loc)
+    k = amount(w, e.n, ctx)
+    if where >= 0 and k > 0:
+        set_victims(w, where, w.victims[where] + k)
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
+
+
+def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N MINION at LOC
+    fixed = e.loc.__class__ is str  # a place is picked again for each minion (K6.3)
+    where = loc(w, e.loc) if fixed else -1
+    m = w.game.minions[e.minion]
+    for _ in range(amount(w, e.n, ctx)):
+        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+            emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
+            break
+        if not fixed:
+            where = loc(w, e.loc)
+        if where < 0:
+            emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
+            break
+        w.minion_seq += 1
+        w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
+        emit(w, "minion", f"a {m.name} appears at {loc_name(w, where)}", "C15.1")
+        if w.game.absorbing:
+            absorb(w)
+
+
+def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move killer to LOC
+    where = loc(w, e.loc)
+    if where < 0:
+        return
+    i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
+    if i < 0:
+        return
+    update_piece(w, ("killer", i), loc=where)
+    emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
+    if w.game.absorbing:
+        absorb(w)
+
+
+def exec_heal_killer(w: Work, e: n.HealKiller, ctx: Ctx) -> None:  # heal killer N
+    heal_killer(w, amount(w, e.n, ctx), ctx_body(w, ctx))
+
+
+def exec_damage_killer(w: Work, e: n.DamageKiller, ctx: Ctx) -> None:  # damage killer N
+    i = ctx_body(w, ctx)
+    if i < 0:
+        i = the_killer(w)
+    if i >= 0:
+        damage_killer(w, i, amount(w, e.n, ctx), "")
+
+
+def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn groups of N MINION into killers
+    """K6.6: every location with at least N such minions, in board order, until none is left: a
+    formation that brings more minions (a dark power revealed by it) is followed by another pass."""
+    g = w.game
+    formed = True
+    while formed:  # each formation removes at least N minions: it ends
+        formed = False
+        for where in range(g.board.n):
+            group = [m for m in w.minions if m.kind == e.minion and m.loc == where]
+            if len(group) < max(1, e.n):
+                continue
+            formed = True
+            w.minions = tuple(m for m in w.minions if not (m.kind == e.minion and m.loc == where))
+            used = {k.label for k in w.killers}
+            num = next(j for j in range(1, len(w.killers) + 2) if f"{g.body_name} {j}" not in used)
+            label = f"{g.body_name} {num}"
+            w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label),)
+            emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
+                            f"(health {len(group)})", "")
+            fire(w, "killer-forms", body=len(w.killers) - 1)
+            if w.result:
+                return
+
+
+def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MINION at LOC
+    where = loc(w, e.loc)
+    k = amount(w, e.n, ctx)
+    if where < 0 or k <= 0:
+        return
+    g = w.game
+    name = g.minions[e.minion].name
+    if modified(w, "kill-may-damage", False, e.minion):
+        bodies = [i for i, kil in enumerate(w.killers) if kil.alive and kil.loc == where]
+        if bodies:
+            key = ask(w, "kill-or-damage", f"Kill {count_of(k, name)}, or deal {k} damage to a killer there?",
+                      [Option("kill", f"kill {count_of(k, name)}")] +
+                      [Option(f"killer:{i}", f"deal {k} damage to {body_name(w, i)}") for i in bodies])
+            if key != "kill":
+                damage_killer(w, int(key[7:]), k, "")
+                return
+    for _ in range(k):
+        idx = next((i for i, m in enumerate(w.minions) if m.kind == e.minion and m.loc == where), -1)
+        if idx < 0:
+            break
+        w.minions = w.minions[:idx] + w.minions[idx + 1:]
+        emit(w, "minion", f"a {name} is killed", "C15.2")
+
+
+def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N victims at LOC into MINION
+    where = loc(w, e.loc)
+    m = w.game.minions[e.minion]
+    for _ in range(amount(w, e.n, ctx)):
+        if where < 0 or w.victims[where] <= 0:
+            return
+        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+            emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
+            return
+        set_victims(w, where, w.victims[where] - 1)
+        w.minion_seq += 1
+        w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
+        emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1")
+
+
+def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims
+    where = loc(w, e.loc)
+    for _ in range(amount(w, e.n, ctx)):
+        idx = next((i for i, x in enumerate(w.minions) if x.kind == e.minion and x.loc == where), -1)
+        if idx < 0:
+            return
+        w.minions = w.minions[:idx] + w.minions[idx + 1:]
+        set_victims(w, where, w.victims[where] + 1)
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "")
+
+
+def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC
+    where = loc(w, e.loc)
+    if where >= 0:
+        panic_location(w, where)
+
+
+def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
+    # add status S to killer | to enemies at LOC | to an enemy at LOC
+    where = loc(w, e.loc) if e.loc else -1
+    pieces = enemies_at(w, e.who, where)
+    if e.who == "one" and len(pieces) > 1:
+        key = ask(w, "status-target", f"Which enemy is {e.status}?",
+                  [opt(w, f"{k}:{i}", "the killer" if k == "killer" else
+                       f"a {w.game.minions[w.minions[i].kind].name}") for k, i in pieces])
+        kind, i = key.split(":")
+        pieces = [(kind, int(i))]
+    for piece in pieces[:1] if e.who == "one" else pieces:
+        update_piece(w, piece, status=piece_status(w, piece) | {e.status})
+        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
+
+
+def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear status S
+    pieces = [("killer", i) for i in range(len(w.killers))] + [("minion", i) for i in range(len(w.minions))]
+    for piece in pieces:
+        st = piece_status(w, piece)
+        if e.status in st:
+            update_piece(w, piece, status=st - {e.status})
+
+
+# --- cards, modes, flags, the board -----------------------------------------------------------
+def exec_reveal_dark_power(w: Work, e: n.RevealDarkPower, ctx: Ctx) -> None:  # reveal dark power
+    reveal_dark_power(w)
+
+
+def exec_reveal_finale(w: Work, e: n.RevealFinale, ctx: Ctx) -> None:  # reveal finale
+    reveal_finale(w)
+
+
+def exec_draw_card(w: Work, e: n.DrawCard, ctx: Ctx) -> None:  # draw card DECK
+    draw_card(w, e.deck)
+
+
+def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
+    if w.mode != e.mode:
+        w.mode = e.mode
+        emit(w, "mode", f"the killer turns to {e.mode} (from the next Killer phase)", "K4.1")
+
+
+def exec_set_flag(w: Work, e: n.SetFlag, ctx: Ctx) -> None:  # set flag NAME
+    if e.flag not in w.flags:
+        w.flags = w.flags | {e.flag}
+        emit(w, "flag", f"the flag {e.flag} is set", "")
+
+
+def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NAME
+    if e.flag in w.flags:
+        w.flags = w.flags - {e.flag}
+        emit(w, "flag", f"the flag {e.flag} is cleared", "")
+
+
+def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B
+    b = w.game.board
+    a, z = loc(w, e.a), loc(w, e.b)
+    for k, p in enumerate(b.paths):
+        if {p[0], p[1]} == {a, z} and p[5] and k not in w.opened:
+            w.opened = w.opened | {k}
+            emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}", "")
+
+
+def exec_collect_token(w: Work, e: n.CollectToken, ctx: Ctx) -> None:  # collect token TOKEN at LOC
+    collect_token(w, e.token, loc(w, e.loc))
+
+
+def exec_place_token(w: Work, e: n.PlaceToken, ctx: Ctx) -> None:  # place token TOKEN at LOC
+    where = loc(w, e.loc)
+    if where >= 0:
+        place_token(w, e.token, where)
+
+
+# --- control lines ----------------------------------------------------------------------------
+def exec_spend_tokens(w: Work, e: n.SpendTokens, ctx: Ctx) -> None:  # spend collected TOKEN LOW to HIGH { … }
+    spent = spend_tokens(w, e.token, e.low, e.high)
+    if spent:
+        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token))
+
+
+def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside a spend block
+    for k in ctx.spent:
+        if k == e.kind:
+            run(w, e.body, ctx)
+
+
+def exec_for_each(w: Work, e: n.ForEach, ctx: Ctx) -> None:  # for each SET [except LOC] { … }
+    skip = loc(w, e.skip) if e.skip else -1
+    scope = w.scope
+    saved = scope.it
+    for where in locations_of(w, e.among):
+        if where != skip:
+            scope.it = where
+            run(w, e.body, ctx)
+    scope.it = saved
+
+
+def exec_if(w: Work, e: n.If, ctx: Ctx) -> None:  # if COND { … } else { … }
+    run(w, e.then if condition(w, e.cond, ctx) else e.otherwise, ctx)
+
+
+def exec_mode_block(w: Work, e: n.ModeBlock, ctx: Ctx) -> None:  # mode NAME { … }
+    if mode_active(w, e.mode):
+        run(w, e.body, ctx)
+
+
+def exec_repeat(w: Work, e: n.Repeat, ctx: Ctx) -> None:  # repeat N { … }
+    for _ in range(min(MAX_REPEAT, amount(w, e.n, ctx))):
+        run(w, e.body, ctx)
+
+
+def exec_choose(w: Work, e: n.Choose, ctx: Ctx) -> None:  # choose { "A" { … } "B" { … } }
+    opts = [Option(f"option:{i}", o.label) for i, o in enumerate(e.options)]
+    key = ask(w, "effect-choice", "Choose one", opts)
+    run(w, e.options[int(key.split(":")[1])].body, ctx)
+
+
+def exec_roll(w: Work, e: n.Roll, ctx: Ctx) -> None:  # roll { on 1 2 { … } … }
+    face = roll_die(w)
+    emit(w, "roll", f"rolls {face}", "")
+    for row in e.rows:
+        if face in row.faces:
+            run(w, row.body, ctx)
+            return
+
+
+EXEC.update(n.functions(n.Effect, globals(), "exec_"))

@@ -1,0 +1,221 @@
+"""Enemies: who acts, targeting, movement and attacks (C8.3, C9, K6.4–K6.5).
+
+On an enemy action the minions act first, in order, then the killer bodies (C8.3). Each picks
+the nearest location holding a target, ties broken by victims and then the tie policy (C9.2,
+C9.3), moves along a shortest path by its movement value (C9.4) and attacks there, or where it
+stands if that holds a target (C9.5); victims are attacked before the Final Girl unless she is
+the target (C9.6). Minions that attack together do so as one, for their number (K6.5); minions
+that wander take one more step like a panicking victim when nothing was in reach (K6.4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..board import INF
+from ..state import Option
+from .attacks import attack_fg
+from .bloodlust import kill_victim
+from .continuation import ask, emit, rand, roll_die
+from .game import count_of, loc_name
+from .killers import Piece, body_name, move_piece, piece_loc, piece_status
+from .statics import enemy_tables, fg_tables, modified
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+_VICTIMS = tuple(count_of(k, "victim", "no victims") for k in range(10))  # made once: targeting runs at every move
+
+
+def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
+    """C8.3, C9: minions act first (in order), then the killer. Minions that attack together
+    (K6.5) all move first; then each group attacks from its location."""
+    if who in ("minions", "enemies"):
+        g = w.game
+        order = [m.uid for m in w.minions]
+        stable = len(set(order)) == len(order) and 0 not in order
+        groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
+        for k, uid in enumerate(order):
+            # by uid, so that a minion killed meanwhile (a reaction hitting back) costs no other its turn
+            i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1) if stable else k
+            if 0 <= i < len(w.minions):
+                stats = g.minions[w.minions[i].kind]
+                if stats.together:
+                    enemy_act(w, ("minion", i), target, moves, 0, stats.move, stats.damage)
+                    groups.append((stats.id, uid))
+                else:
+                    enemy_act(w, ("minion", i), target, moves, attacks, stats.move, stats.damage)
+            if w.result:
+                return
+        if groups and attacks > 0:
+            group_attacks(w, target, attacks, groups)
+    if who in ("killer", "enemies"):
+        for i, body in enumerate(w.killers):
+            if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0:
+                # C9.4, C9.5: its movement is read as it moves; each attack reads the damage as it lands
+                enemy_act(w, ("killer", i), target, moves, attacks, w.game.levels[w.bloodlust].move, -1)
+            if w.result:
+                return
+
+
+def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, int]]) -> None:
+    """K6.5: the minions of a kind in one location attack as one: each attack hits one target for
+    their number × their damage; victims there before the Final Girl."""
+    done: set[tuple[str, int]] = set()
+    for kind, uid in groups:
+        first = next((m for m in w.minions if m.uid == uid), None)
+        if first is None or (kind, first.loc) in done:
+            continue
+        loc = first.loc
+        done.add((kind, loc))
+        stats = w.game.minions[kind]
+        for _ in range(attacks):
+            if w.result:
+                return
+            here = [i for i, m in enumerate(w.minions) if m.kind == kind and m.loc == loc]
+            if not here:
+                break
+            name = count_of(len(here), stats.name)
+            fg_here = w.fg_loc == loc
+            if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
+                kill_victim(w, loc, f"killed by {name}")
+            elif fg_here:
+                dmg = len(here) * stats.damage
+                verb = "attacks the Final Girl" if len(here) == 1 else "attack the Final Girl together"
+                emit(w, "attack", f"{name} {verb} for {dmg}", "C9.5")
+                attack_fg(w, dmg, ("minion", here[0]))
+            else:
+                break
+
+
+def choose_target(w: Work, at: int, target: str) -> int:
+    """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy."""
+    dist = enemy_tables(w)[1][at]
+    victims = w.victims
+    cands: list[int] = []
+    if target in ("fg", "fg-or-victims"):
+        cands.append(w.fg_loc)
+    if target in ("victims", "fg-or-victims"):
+        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands])
+    if not cands and target == "victims":
+        # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
+        # with no victims left, an action aimed at victims aims at the Final Girl
+        emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
+        cands.append(w.fg_loc)
+    cands = [c for c in cands if dist[c] < INF]
+    if not cands:
+        return -1
+    if len(cands) == 1:
+        near = cands
+    else:
+        best_d = min([dist[c] for c in cands])
+        near = [c for c in cands if dist[c] == best_d]
+    # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
+    # list comprehensions and the board's names read directly: this runs at every enemy move
+    board = w.game.board
+    ids, names, nloc = board.ids, board.names, board.n
+    data = tuple([(ids[c], dist[c], victims[c]) for c in cands])
+    listing = ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
+                         f"{_VICTIMS[victims[c]] if victims[c] < 10 else f'{victims[c]} victims'})" for c in cands])
+    if len(near) == 1:
+        emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
+    else:
+        most = max(w.victims[c] for c in near)
+        near = [c for c in near if w.victims[c] == most]
+        if len(near) > 1:
+            tied = ", ".join(loc_name(w, c) for c in near)
+            near = [tie_break(w, near)]
+            emit(w, "target", f"target {loc_name(w, near[0])}: {tied} tie in distance and victims; the "
+                              f"{w.game.tie_policy} tie-break decides (candidates: {listing})", "C9.3", data=data)
+        else:
+            emit(w, "target", f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
+                              f"(candidates: {listing})", "C9.3", data=data)
+    return near[0]
+
+
+def tie_break(w: Work, cands: list[int]) -> int:
+    """C9.3's last tie: harder (nearest the FG), realistic (at random), easier (farthest), or ask."""
+    policy = w.game.tie_policy
+    fgd = fg_tables(w)[1][w.fg_loc]
+    if policy == "harder":
+        return min(cands, key=lambda c: (fgd[c], c))
+    if policy == "easier":
+        return max(cands, key=lambda c: (fgd[c], -c))
+    if policy == "realistic":
+        return cands[rand(w, len(cands))]
+    key = ask(w, "tie-break", "The killer's targets are tied: choose its target",
+              [Option(f"target:{w.game.board.ids[c]}", loc_name(w, c)) for c in cands])
+    return w.game.board.index[key[7:]]
+
+
+def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, movement: int, damage: int) -> None:
+    """C9.2–C9.6 for one enemy: target, move along a shortest path, attack. ``damage`` -1: each
+    attack deals the bloodlust track's damage at the moment it lands (the open C9.5 default)."""
+    at = piece_loc(w, piece)
+    if at < 0:
+        return
+    is_killer = piece[0] == "killer"
+    stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
+    name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
+    tloc = choose_target(w, at, target)
+    stopped = modified(w, "stops-moves", False, piece_status(w, piece))
+    steps = moves * movement
+    if stopped and tloc >= 0 and at != tloc:
+        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
+    elif tloc >= 0 and moves > 0 and at != tloc:
+        nxt = enemy_tables(w)[2]
+        loc = at
+        left = steps
+        while left > 0 and loc != tloc:
+            hop = nxt[loc][tloc]
+            if hop < 0:
+                break
+            loc = hop
+            left -= 1
+        if loc != at:
+            moved = move_piece(w, piece, loc)
+            if moved is None:
+                return
+            piece = moved
+            where = "its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"
+            emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, {where}", "C9.4")
+    if stats is not None and stats.wanders and not stopped and moves > 0 and (
+            tloc < 0 or enemy_tables(w)[1][at][tloc] > steps):
+        wandered = wander(w, piece, name)  # K6.4: no target within its move range
+        if wandered is None:
+            return
+        piece = wandered
+    loc = piece_loc(w, piece)
+    if attacks <= 0:
+        return
+    has_target = w.victims[loc] > 0 or w.fg_loc == loc
+    if loc != tloc and not has_target:
+        return
+    victims_first = stats is not None and stats.victims_first
+    for _ in range(attacks):
+        if w.result:
+            return
+        fg_here = w.fg_loc == loc
+        if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
+            kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1)
+        elif fg_here:
+            dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
+            emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
+            attack_fg(w, dmg, piece)
+        else:
+            return
+        if not is_killer and not (piece[1] < len(w.minions)):
+            return
+
+
+def wander(w: Work, piece: Piece, name: str) -> Piece | None:
+    """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
+    enemy may use it."""
+    at = piece_loc(w, piece)
+    face = roll_die(w)
+    dest = fg_tables(w)[3][at].get(face, -1)
+    if dest < 0 or enemy_tables(w)[1][at][dest] != 1:
+        emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
+        return piece
+    emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
+    return move_piece(w, piece, dest)

@@ -1,0 +1,94 @@
+"""The Final Girl's numbers: time, health, fear, damage and her last breath (C3.4–C3.7, C14).
+
+Time stays on its track and cannot be gained below 0 (C3.7); her health never exceeds her
+starting health (C3.5); fear at its ends turns into time or bloodlust (C3.6); damage past her
+health takes her last-breath token, which may turn white and end the phase (C14.2).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .bloodlust import raise_bloodlust
+from .continuation import PhaseEnd, emit
+from .ending import end_game
+from .triggers import replaced
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+def gain_time(w: Work, k: int) -> None:
+    """C3.7: time stays on the track; while below 0 it cannot be gained."""
+    if k <= 0:
+        return
+    if w.time < 0:
+        emit(w, "time", "time is below 0 and cannot be gained", "C3.7")
+        return
+    new = min(w.game.side.time_max, w.time + k)
+    if new != w.time:
+        emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
+    w.time = new
+
+
+def lose_time(w: Work, k: int) -> None:
+    if k <= 0:
+        return
+    if replaced(w, "fg-loses-time", k, f"losing {k} time"):
+        return
+    new = max(w.game.side.time_min, w.time - k)
+    emit(w, "time", f"loses {w.time - new} time (now {new})", "C3.4")
+    w.time = new
+    if new < 0 and w.phase != "action" and not w.skip_action:
+        w.skip_action = True
+        emit(w, "time", "time fell below 0 outside the Action phase: the next Action phase is skipped", "C11.4")
+
+
+def heal(w: Work, k: int) -> None:
+    new = min(w.game.fg.health, w.fg_health + max(0, k))
+    if new != w.fg_health:
+        emit(w, "health", f"heals {new - w.fg_health} (health {new})", "C3.5")
+    w.fg_health = new
+
+
+def raise_fear(w: Work, k: int) -> None:
+    for _ in range(max(0, k)):
+        if w.fear >= w.game.side.fear_max:
+            emit(w, "fear", "fear is at its maximum: bloodlust rises instead", "C3.6")
+            raise_bloodlust(w, 1)
+        else:
+            w.fear += 1
+            emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+
+
+def lower_fear(w: Work, k: int) -> None:
+    for _ in range(max(0, k)):
+        if w.fear <= w.game.side.fear_min:
+            emit(w, "fear", "fear is at its minimum: gains 1 time instead", "C3.6")
+            gain_time(w, 1)
+        else:
+            w.fear -= 1
+            emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+
+
+def fg_damage(w: Work, k: int, rule: str = "C9.6") -> None:
+    """Damage to the Final Girl, with her last-breath token (C14.1–C14.2)."""
+    if k <= 0 or w.result:
+        return
+    if k <= w.fg_health:
+        w.fg_health -= k
+        emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
+        if w.fg_health == 0:
+            emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")
+        return
+    emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule)
+    w.fg_health = 0
+    if w.fg_breath == 2 and w.fg_breath_value > 0:
+        w.fg_breath = 1
+        w.fg_health = w.fg_breath_value
+        emit(w, "breath", f"her black token shows {w.fg_breath_value}: it turns white and she restores "
+                          f"{w.fg_breath_value} health; the phase ends", "C14.2")
+        raise PhaseEnd()
+    w.fg_breath = 0
+    emit(w, "breath", "her last breath is gone: the Final Girl is defeated", "C14.2")
+    end_game(w, "killer", "the Final Girl was defeated")

@@ -1,0 +1,121 @@
+"""The static facts of one game: the content chosen and the tables compiled from it.
+
+A ``Game`` is built once per setup (killer, scenario, Final Girl, difficulty, legendary, tie
+policy) and shared by every state of every game with that setup (``Ruleset.caches.games``).
+Nothing in it changes what a game does; its caches only remember answers already worked out.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from lastbreath.dsl import nodes as n
+from lastbreath.dsl.diagnostics import RulesError
+
+from ..board import Board
+from ..state import Option
+from .statics import QUERY_OF
+
+if TYPE_CHECKING:
+    from lastbreath.dsl.ruleset import Ruleset
+
+TIE_POLICIES = ("harder", "realistic", "easier", "ask")
+
+
+class Game:
+    """Static facts of one game: the content chosen and the tables compiled from it."""
+
+    def __init__(self, ruleset: Ruleset, killer: n.Killer, scenario: n.Scenario, final_girl: n.FinalGirl,
+                 difficulty: str = "normal", legendary: bool = False, tie_policy: str = "harder"):
+        self.ruleset = ruleset
+        self.killer = killer
+        self.scenario = scenario
+        self.fg = final_girl
+        self.difficulty = difficulty
+        self.legendary = legendary
+        self.tie_policy = tie_policy
+        pb = ruleset.player_board()
+        self.player_board = pb
+        sides = {s.id: s for s in pb.sides}
+        if difficulty not in sides:
+            raise RulesError(f"unknown difficulty '{difficulty}' (the player board has: {', '.join(sides)})")
+        self.side: n.Side = sides[difficulty]
+        self.dice_by_fear = {f: z.dice for z in self.side.zones for f in range(z.low, z.high + 1)}
+        boards = ruleset.caches.boards
+        if scenario.id not in boards:
+            boards[scenario.id] = Board(scenario)
+        self.board: Board = boards[scenario.id]
+        self.cards: dict[str, n.Card] = {cid: c for cid, c in ruleset.cards.items()
+                                         if c.owner in ("", killer.id, scenario.id)}
+        self.items = ruleset.items
+        self.terror = {t.id: t for t in (*killer.terror, *scenario.terror)}
+        self.finales = {f.id: f for f in killer.finales}
+        self.dark_powers = {d.id: d for d in killer.dark_powers}
+        self.events = {e.id: e for e in scenario.events}
+        self.minions = dict(ruleset.minions)
+        self.tokens = {t.id: t for t in (*killer.tokens, *scenario.tokens)}
+        self.actions = (*killer.actions, *scenario.actions)
+        self.decks = {d.id: d for d in (*killer.decks, *scenario.decks)}
+        self.deck_cards = {f"{d.id}/{c.id}": c for d in self.decks.values() for c in d.cards}
+        self.levels = killer.bloodlust
+        # caches: answers already worked out, keyed by what they depend on
+        self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
+        self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
+        self.option_cache: dict[tuple[str, str], Option] = {}
+        self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
+        self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys
+        # menu options that recur in every round, built once
+        self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
+        self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
+                             for cid, c in self.cards.items()}
+        self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
+        self.costs = {cid: c.cost for cid, c in self.cards.items()}
+        self.action_opts = tuple(  # the Action menu's option for each of self.actions
+            Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
+            for a in self.actions)
+        # items whose abilities matter while held (a 'gained' trigger runs from the item itself)
+        self.item_abilities = frozenset(
+            i for i, it in self.items.items()
+            if it.abilities.rules or it.abilities.replacements or it.abilities.ends
+            or any(t.event != "gained" for t in it.abilities.triggers))
+        self.reroll_cards = frozenset(cid for cid, c in self.cards.items() if c.kind == "reroll")
+        sources = [killer.abilities, scenario.abilities, final_girl.flipped,
+                   *(f.abilities for f in killer.finales), *(d.abilities for d in killer.dark_powers),
+                   *(t.abilities for t in self.terror.values()), *(e.abilities for e in scenario.events),
+                   *(it.abilities for it in self.items.values()),
+                   *(c.abilities for c in self.deck_cards.values())]
+        self.has_ends = any(a.ends for a in sources)
+        self.trigger_events = frozenset(t.event for a in sources for t in a.triggers)
+        self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
+        self.has_replacements = frozenset(r.event for a in sources for r in a.replacements)
+        self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
+        self.absorbing = "absorbs" in self.rule_queries
+        self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
+        self.body_name = killer.body or killer.name
+
+    @property
+    def ids(self) -> dict[str, Any]:
+        return {"killer": self.killer.id, "scenario": self.scenario.id, "final_girl": self.fg.id,
+                "difficulty": self.difficulty, "legendary": self.legendary, "tie_policy": self.tie_policy}
+
+    def loc_name(self, i: int) -> str:
+        return self.board.names[i] if 0 <= i < self.board.n else "off the board"
+
+
+def count_of(k: int, word: str, none: str = "") -> str:
+    """A count with its noun, plural by count ("1 victim", "2 victims"); ``none`` for 0 if given
+    ("no victims")."""
+    if k == 0 and none:
+        return none
+    return f"{k} {word}" if k == 1 else f"{k} {word}s"
+
+
+def a_or_an(word: str) -> str:
+    """The indefinite article for a word, by its first letter."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def loc_name(w: Any, i: int) -> str:
+    """The name of a location of the board, or 'off the board'."""
+    b = w.game.board
+    return b.names[i] if 0 <= i < b.n else "off the board"

@@ -1,0 +1,134 @@
+"""Items and search (C6): piles, gaining, hands and backpack, uses.
+
+A search acts on the pile of the search location the Final Girl stands in (C6.1–C6.3); a
+gained weapon may go to the hands, room permitting, or the backpack (C6.5); an item's last use
+discards it (C6.4).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..state import HeldItem, Option
+from .continuation import ask, emit
+from .triggers import fire_item
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+def hands_used(w: Work) -> int:
+    return sum(wp.hands for h in w.held if (wp := w.game.items[h.id].weapon) is not None)
+
+
+def gain_item(w: Work, iid: str, how: str) -> None:
+    """C6.5: a weapon may go to the hands (room permitting, or swapping one out) or the backpack."""
+    item = w.game.items[iid]
+    new = HeldItem(iid, item.uses)
+    emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
+    if item.weapon is None:
+        w.pack = w.pack + (new,)
+    else:
+        opts = [Option("pack", "put it in the backpack")]
+        if hands_used(w) + item.weapon.hands <= 2:
+            opts.insert(0, Option("hand", "hold it in hand"))
+        for h in w.held:
+            if hands_used(w) - w.game.items[h.id].weapon.hands + item.weapon.hands <= 2:  # type: ignore[union-attr]
+                opts.append(Option(f"swap:{h.id}", f"hold it, put {w.game.items[h.id].name} in the backpack"))
+        key = ask(w, "item-place", f"Where does {item.name} go?", opts)
+        if key == "hand":
+            w.held = w.held + (new,)
+        elif key == "pack":
+            w.pack = w.pack + (new,)
+        else:
+            out = key.split(":", 1)[1]
+            i = next(i for i, h in enumerate(w.held) if h.id == out)
+            w.pack = w.pack + (w.held[i],)
+            w.held = w.held[:i] + w.held[i + 1:] + (new,)
+    fire_item(w, item, "gained")
+
+
+def discard_item(w: Work, iid: str) -> None:
+    """Discard a held item of this id (an item marked ``keep`` cannot be discarded)."""
+    for attr in ("held", "pack"):
+        items = getattr(w, attr)
+        for i, h in enumerate(items):
+            if h.id == iid and not w.game.items[h.id].keep:
+                setattr(w, attr, items[:i] + items[i + 1:])
+                emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+                return
+
+
+def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
+    """C6.1–C6.3: act on the pile of the search location the Final Girl stands in."""
+    b = w.game.board
+    if w.fg_loc not in b.pile_of:
+        emit(w, "search", "this is not a search location: nothing is found", "C6.1")
+        return
+    k = b.pile_of[w.fg_loc]
+    pile = w.piles[k]
+    if not pile:
+        emit(w, "search", "the pile is empty: nothing more is found", "C6.3")
+        return
+    top = pile[:look]
+    rest = pile[look:]
+    if not look_mode:
+        taken = [c for c, _ in top]
+        _set_pile(w, k, _turn_top(rest))
+        for c in taken:
+            gain_item(w, c, "search")
+        return
+    opts = [Option(f"keep:{c}", w.game.items[c].name) for c, _ in dict.fromkeys(top)]
+    kept: list[str] = []
+    others = [c for c, _ in top]
+    for _ in range(min(keep, len(others))):
+        key = ask(w, "search-keep", "Keep which item?", [o for o in opts if o.key[5:] in others])
+        c = key[5:]
+        kept.append(c)
+        others.remove(c)
+    new_top: list[tuple[str, bool]] = []
+    bottom: list[tuple[str, bool]] = []
+    for c in others:
+        key = ask(w, "search-return", f"Return {w.game.items[c].name} where?",
+                  [Option("top", "on top, face up"), Option("bottom", "on the bottom, face down")])
+        if key == "top":
+            new_top.append((c, True))
+        else:
+            bottom.append((c, False))
+    if new_top:
+        rest_t = tuple(new_top) + tuple(rest)
+    else:
+        rest_t = tuple(rest)  # C6.2: a face-down top card stays face down
+    _set_pile(w, k, rest_t + tuple(bottom))
+    if bottom and not new_top:
+        emit(w, "search", "returned to the bottom face down; the new top card is not turned up", "C6.2")
+    for c in kept:
+        gain_item(w, c, "search")
+
+
+def _turn_top(pile: Any) -> tuple[tuple[str, bool], ...]:
+    if pile and not pile[0][1]:
+        return ((pile[0][0], True),) + tuple(pile[1:])
+    return tuple(pile)
+
+
+def _set_pile(w: Work, k: int, pile: Any) -> None:
+    piles = list(w.piles)
+    piles[k] = tuple(pile)
+    w.piles = tuple(piles)
+
+
+def use_uses(w: Work, iid: str) -> None:
+    """C6.4: spend one use; the last use discards the item."""
+    for attr in ("held", "pack"):
+        items = getattr(w, attr)
+        for i, h in enumerate(items):
+            if h.id == iid:
+                if h.uses <= 0:
+                    return
+                if h.uses == 1:
+                    setattr(w, attr, items[:i] + items[i + 1:])
+                    emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
+                else:
+                    setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
+                return

@@ -1,0 +1,101 @@
+"""The Final Girl moves, victims follow and escape (C5).
+
+A move goes to an adjacent location (or along a link the scenario switches on); up to two
+victims may follow, never into a killer's location (C5.3, with limits per path from the rules
+in play); at an exit the victims there may escape: each is rescued onto a slot of the Final
+Girl card and gives its reward, and enough rescues flip the card (C5.4–C5.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..state import Option
+from .bloodlust import set_victims
+from .continuation import ask, emit, opt
+from .game import count_of, loc_name
+from .killers import killer_at
+from .resolve import Ctx, condition, run
+from .statics import fg_tables, modified
+from .triggers import fire
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+_FOLLOW = ("no victim follows", "1 victim follows", "2 victims follow")
+
+
+def fg_moves(w: Work) -> list[tuple[int, int, str]]:
+    """(destination, follower limit, how) for one move from the FG's location (C5.1, S-links)."""
+    adj = fg_tables(w)[0]
+    b = w.game.board
+    out: dict[int, tuple[int, str]] = {}
+    for dest, k in adj[w.fg_loc]:
+        out[dest] = (modified(w, "followers", 2, b.paths[k][4]), "path")
+    for link in w.game.scenario.links:
+        members = b.with_tag(link.tag)
+        if w.fg_loc in members and (link.cond is None or condition(w, link.cond, Ctx())):
+            for dest in members:
+                if dest != w.fg_loc and dest not in out:
+                    out[dest] = (2 if link.followers < 0 else link.followers, "link")
+    return [(d, lim, how) for d, (lim, how) in sorted(out.items())]
+
+
+def move_fg(w: Work, steps: int) -> None:
+    """C5.1–C5.4: up to ``steps`` moves, each with its followers, triggers and a chance to rescue."""
+    for _ in range(steps):
+        moves = fg_moves(w)
+        opts = [opt(w, "stop", "stop moving")] + [
+            opt(w, f"move:{w.game.board.ids[d]}", f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
+            for d, _lim, how in moves]
+        key = ask(w, "move", "Move where?", opts)
+        if key == "stop":
+            return
+        dest = w.game.board.index[key[5:]]
+        lim = next(lim for d, lim, _ in moves if d == dest)
+        here = w.fg_loc
+        follow = 0
+        if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
+            top = min(lim, w.victims[here])
+            fopts = [opt(w, f"follow:{i}", _FOLLOW[i] if i < 3 else f"{i} victims follow") for i in range(top, -1, -1)]
+            follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
+        fire(w, "fg-leaves")  # 'here' is still the location she leaves
+        w.fg_loc = dest
+        with_them = f" with {count_of(follow, 'victim')}" if follow else ""
+        emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
+        if follow:
+            set_victims(w, here, w.victims[here] - follow)
+            set_victims(w, dest, w.victims[dest] + follow)
+            emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
+                 "C5.3")
+        fire(w, "fg-enters", w.game.board.ids[dest])
+        if dest in w.game.board.exits and w.victims[dest] > 0:
+            here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
+            key = ask(w, "rescue", f"Let {here_now} here escape?",
+                      [Option("rescue", "they escape"), Option("stay", "not now")])
+            if key == "rescue":
+                rescue_here(w)
+
+
+def rescue_here(w: Work) -> None:
+    """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward."""
+    count = w.victims[w.fg_loc]
+    fg = w.game.fg
+    for _ in range(count):
+        set_victims(w, w.fg_loc, w.victims[w.fg_loc] - 1)  # one at a time: a paused state shows the rest
+        w.rescued += 1
+        emit(w, "rescue", f"a victim escapes (rescued: {w.rescued})", "C5.4")
+        if w.flipped:
+            run(w, fg.flipped_reward, Ctx(source=fg.id))
+            continue
+        free = [i for i, f in enumerate(w.slots) if not f]
+        key = ask(w, "slot", "Place the rescued victim on which slot?",
+                  [Option(f"slot:{i + 1}", f"slot {i + 1}") for i in free])
+        i = int(key.split(":")[1]) - 1
+        w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
+        emit(w, "reward", f"slot {i + 1} reward", "C5.5")
+        run(w, fg.slots[i], Ctx(source=fg.id))
+        if sum(w.slots) >= fg.rescues and not w.flipped:
+            w.flipped = True
+            w.slots = (False,) * len(w.slots)
+            emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")

@@ -1,0 +1,288 @@
+"""The round and its phases (C1, C4, C7, C8, C10, C11), and the state-based checks (C13).
+
+Each phase is a step function over the working copy, run by the driver in continuation.py one
+step at a time (``STEPS``); ``sub`` counts the progress inside a phase, so that every step ends
+at a checkpoint. The content's win and lose lines are checked after every step (``check_ends``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..state import Option
+from .bloodlust import panic_location
+from .cards import draw_event, reveal_finale
+from .continuation import PhaseEnd, ask, emit
+from .ending import end_game
+from .fear_checks import discard_card, play_card
+from .final_girl import gain_time, lose_time
+from .game import count_of
+from .items import hands_used, use_uses
+from .movement import rescue_here
+from .resolve import Ctx, condition, run
+from .statics import abilities
+from .triggers import fire
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
+END_DUE = 98  # ``sub`` of a phase ended at once (C14.2): its next step is its end, with its end triggers (K6.6)
+ENDING = 99  # ``sub`` while a phase's end triggers resolve: ending it at once now goes straight on
+
+# options that never change, made once
+_END_ACTION = Option("end", "end the Action phase")
+_STOP_BUYING = Option("done", "stop buying")
+_DONE_SWAPPING = Option("done", "done rearranging")
+
+
+def next_phase(w: Work) -> None:
+    i = PHASE_ORDER.index(w.phase)
+    if i == len(PHASE_ORDER) - 1:
+        w.round += 1
+        w.phase = "action"
+    else:
+        w.phase = PHASE_ORDER[i + 1]
+    w.sub = 0
+
+
+def phase_ended(w: Work, text: str = "the phase ends at once") -> None:
+    """C14.2, C17.1: a last breath ended the phase at once. Its end still comes, with the triggers
+    at the end of the phase (K6.6: crowds still gather at the end of a Killer phase cut short), as
+    the next step; a phase ended again while its end triggers resolve goes straight on."""
+    if w.phase not in PHASE_ORDER:
+        return
+    emit(w, "phase", text, "C14.2")
+    if w.sub == ENDING:
+        next_phase(w)
+    elif w.phase == "action":
+        w.action_over = True  # the next step ends the Action phase (C4.1), end triggers and all
+        w.sub = 1
+    else:
+        w.sub = END_DUE
+
+
+def end_phase(w: Work) -> None:
+    """The end of a phase: its end triggers, then the next phase."""
+    w.sub = ENDING
+    fire(w, f"end:{w.phase}")
+    next_phase(w)
+
+
+def step_setup(w: Work) -> None:
+    w.phase = "action"
+    w.sub = 0
+    fire(w, "game-starts")
+    draw_event(w)  # C18.5 default: the first event is drawn at setup
+
+
+def step_action(w: Work) -> None:
+    """C4: one decision of the Action phase: play a card, use an item or an action, rescue,
+    discard a card for time, or end the phase; the phase ends by itself when C4.1 says so."""
+    if w.sub == 0:
+        w.deaths_round = 0
+        w.action_over = False
+        w.sub = 1
+        emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
+        if w.skip_action:
+            w.skip_action = False
+            emit(w, "phase", "the Action phase is skipped", "C11.4")
+            next_phase(w)
+            return
+        fire(w, "start:action")
+        return
+    if w.action_over or w.time < 0 or not w.hand:  # C4.1
+        if not w.action_over:
+            emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"), "C4.1")
+        end_phase(w)
+        return
+    g = w.game
+
+    def menu() -> list[Option]:
+        opts: list[Option] = []
+        distinct = dict.fromkeys(w.hand)
+        cards = g.cards
+        for cid in distinct:
+            if cards[cid].kind == "action":
+                opts.append(g.play_opts[cid])
+        for h in (*w.held, *w.pack):
+            it = g.items[h.id]
+            if it.use is not None:
+                opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
+        # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
+        for a, o in zip(g.actions, g.action_opts):
+            if a.cond is None or condition(w, a.cond, Ctx()):
+                opts.append(o)
+        if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
+            opts.append(Option("rescue", "let the victims here escape"))
+        for cid in distinct:
+            opts.append(g.discard_opts[cid])
+        opts.append(_END_ACTION)
+        return opts
+
+    key = ask(w, "action", "Your action", menu)
+    if key == "end":
+        w.action_over = True
+        emit(w, "phase", "the player ends the Action phase", "C4.1")
+    elif key.startswith("play:"):
+        play_card(w, key[5:], Ctx(source=key[5:]))
+    elif key.startswith("discard:"):
+        discard_card(w, key[8:], "C3.2")
+        gain_time(w, 1)
+    elif key.startswith("use:"):
+        it = g.items[key[4:]]
+        assert it.use is not None
+        emit(w, "use", f"uses {it.name}", "C6.4")
+        lose_time(w, it.use.time)
+        run(w, it.use.effects, Ctx(source=it.id))
+        use_uses(w, it.id)
+    elif key.startswith("action:"):
+        a = next(x for x in g.actions if x.id == key[7:])
+        emit(w, "action", f"{a.name}", "")
+        if a.time and not a.free:
+            lose_time(w, a.time)
+        run(w, a.effects, Ctx(source=a.id))
+    elif key == "rescue":
+        rescue_here(w)
+
+
+def step_planning(w: Work) -> None:
+    """C7: one purchase, or stop buying: then time resets and the spent cards join the market."""
+    g = w.game
+    if w.sub == END_DUE:
+        end_phase(w)
+        return
+    if w.sub == 0:
+        w.sub = 1
+        emit(w, "phase", "Planning phase", "C1.1")
+        fire(w, "start:planning")
+        return
+
+    def menu() -> list[Option]:
+        limit = g.player_board.hand_limit
+        opts = [_STOP_BUYING]
+        if len(w.hand) < limit:  # C7.3
+            costs, buy, time = g.costs, g.buy_opts, w.time
+            # the market is kept sorted; C7.3, C7.4: affordable, or free
+            opts += [buy[cid] for cid in dict.fromkeys(w.market) if costs[cid] <= time or costs[cid] == 0]
+        return opts
+
+    key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)
+    if key != "done":
+        cid = key[4:]
+        m = list(w.market)
+        m.remove(cid)
+        w.market = tuple(m)
+        w.hand = tuple(sorted(w.hand + (cid,)))
+        w.time -= g.cards[cid].cost
+        emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
+        return
+    w.time = g.side.time_reset  # C7.5
+    emit(w, "time", f"time resets to {w.time}", "C7.5")
+    if w.spent:
+        w.market = tuple(sorted(w.market + w.spent))  # C7.6
+        k = len(w.spent)
+        emit(w, "market", f"{count_of(k, 'played or discarded card')} return{'s' if k == 1 else ''} to the market",
+             "C7.6")
+        w.spent = ()
+    end_phase(w)
+
+
+def step_killer(w: Work) -> None:
+    """C8: the killer action (or the finale's), then a terror card; each part is its own step."""
+    g = w.game
+    try:
+        if w.sub == 0:
+            emit(w, "phase", "Killer phase", "C1.1")
+            w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
+            w.sub = 1
+            fire(w, "start:killer")
+        elif w.sub == 1:
+            w.sub = 2
+            f = g.finales[w.finale]
+            if not w.finale_revealed:
+                emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
+                run(w, f.back, Ctx(source=f.id))
+            else:
+                emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
+                run(w, f.face, Ctx(source=f.id))
+        elif w.sub == 2:
+            w.sub = 3
+            if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
+                tid = w.terror[0]
+                w.terror = w.terror[1:]
+                t = g.terror[tid]
+                emit(w, "terror", f"terror card: {t.name}", "C8.1")
+                if t.secondary_health > 0:
+                    w.secondary = tid
+                    w.secondary_health = t.secondary_health
+                    emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
+                         "C17.4")
+                run(w, t.effects, Ctx(source=tid))
+        else:  # sub 3, or END_DUE: the end of the phase
+            end_phase(w)
+    except PhaseEnd:
+        phase_ended(w, "the Killer phase ends at once")
+
+
+def step_panic(w: Work) -> None:
+    """C10: after a round with a death, victims sharing a location with an enemy panic."""
+    if w.sub == END_DUE:
+        next_phase(w)  # the Panic phase has no end triggers
+        return
+    if w.deaths_round > 0:  # C10.1, C15.4
+        emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
+        locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
+        panicking = [(loc, w.victims[loc]) for loc in locs if w.victims[loc] > 0]
+        for loc, count in panicking:  # counted first: a victim who flees does not panic again
+            panic_location(w, loc, count)
+    fire(w, "start:panic")
+    next_phase(w)
+
+
+def step_upkeep(w: Work) -> None:
+    """C11: the finale is revealed once the terror deck is empty; upkeep effects; hands and backpack."""
+    if w.sub == END_DUE:
+        end_phase(w)
+        return
+    if w.sub == 0:
+        w.sub = 1
+        emit(w, "phase", "Upkeep phase", "C1.1")
+        if not w.terror and not w.finale_revealed:  # C11.1
+            reveal_finale(w)
+        fire(w, "start:upkeep")  # C11.2
+        return
+    g = w.game
+    opts = [_DONE_SWAPPING]
+    for h in w.held:
+        opts.append(Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack"))
+    for h in w.pack:
+        it = g.items[h.id]
+        if it.weapon and hands_used(w) + it.weapon.hands <= 2:
+            opts.append(Option(f"to-hand:{h.id}", f"hold {it.name}"))
+    key = ask(w, "swap", "Rearrange hands and backpack (C11.3)", opts)
+    if key == "done":
+        end_phase(w)
+        return
+    iid = key.split(":", 1)[1]
+    src, dst = ("held", "pack") if key.startswith("to-pack") else ("pack", "held")
+    items = getattr(w, src)
+    i = next(i for i, h in enumerate(items) if h.id == iid)
+    setattr(w, dst, getattr(w, dst) + (items[i],))
+    setattr(w, src, items[:i] + items[i + 1:])
+    emit(w, "swap", f"moves {g.items[iid].name}", "C11.3")
+
+
+STEPS: dict[str, Callable[[Work], None]] = {
+    "setup": step_setup, "action": step_action, "planning": step_planning, "killer": step_killer,
+    "panic": step_panic, "upkeep": step_upkeep}
+
+
+def check_ends(w: Work) -> None:
+    """State-based checks (C13): content's win/lose conditions, whenever the game settles."""
+    if not w.game.has_ends:
+        return
+    for a in abilities(w):
+        for e in a.ends:
+            if condition(w, e.cond, Ctx()):
+                end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")

@@ -1,0 +1,92 @@
+"""Setting a game up (C18.3–C18.5, C16.2, C17.3, C14.2): the state before the first step.
+
+``start`` lays out a game for a ``Game`` (its static tables) and a seed: the setup card, the
+victims, the item piles with the signature item, the terror deck, the events, the finale and
+the dark power, the last-breath tokens, the killer on the board, the token supplies and the
+named decks; then runs on to the first choice.
+"""
+
+from __future__ import annotations
+
+from ..state import Event, GameState, KillerState
+from .continuation import Replay, Work, advance, emit, rand, shuffled
+from .game import Game
+from .tokens import place_token
+
+PILE_SIZE = 4  # C18.4: piles of four items
+
+
+def blank(game: Game, seed: int) -> GameState:
+    """The state before setup: the Final Girl's numbers, the starting hand and the market (C3.9)."""
+    fg = game.fg
+    cards = game.cards
+    hand: list[str] = []
+    market: list[str] = []
+    for cid in sorted(cards):
+        c = cards[cid]  # core cards, and the film cards of this killer and scenario (C3.9)
+        (hand if c.start_in_hand else market).extend([cid] * c.copies)
+    k = game.killer
+    return GameState(
+        game=game, seed=seed, rng=0, round=1, phase="setup", sub=0, result="", end_reason="",
+        fg_loc=0, fg_health=fg.health, fg_breath=2, fg_breath_value=0, fear=k.fear,
+        time=game.side.time_reset, hand=tuple(hand), spent=(), market=tuple(market), held=(), pack=(),
+        rescued=0, slots=(False,) * max(fg.rescues, len(fg.slots)), flipped=False, skip_action=False,
+        action_over=False, victims=(0,) * game.board.n, killers=(), minions=(), bloodlust=0,
+        lust_fired=frozenset(), dead=0, deaths_round=0, terror=(), finale="", finale_revealed=False,
+        dark_power="", dark_revealed=False, secondary="", secondary_health=0, events=(), events_active=(),
+        piles=(), breath_bag=(), setup_card="", mode=k.modes[0] if k.modes else "",
+        mode_active=k.modes[0] if k.modes else "", flags=frozenset(), opened=frozenset(),
+    )
+
+
+def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
+    """Set up a game by the rules and run to the first choice."""
+    board = game.board
+    s, k, fg = game.scenario, game.killer, game.fg
+    base = blank(game, seed)
+    ctl = Replay((), 0, start=base)
+    w = Work(base, ctl)
+
+    setup = s.setups[rand(w, len(s.setups))]  # C18.3 default: drawn at random
+    w.setup_card = setup.id
+    emit(w, "setup", f"setup card: {setup.id}", "C18.3")
+    victims = [0] * board.n
+    for loc, count in setup.victims:
+        victims[board.index[loc]] += count
+    w.victims = tuple(victims)
+    w.fg_loc = board.index[setup.fg_at]
+    # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
+    piles = len(board.search_locs)
+    pool = shuffled(w, [it.id for it in s.items])
+    drawn = list(pool[: piles * PILE_SIZE - 1]) + ([fg.signature] if fg.signature else [])
+    deck = shuffled(w, drawn)
+    w.piles = tuple(
+        tuple((c, j == 0) for j, c in enumerate(deck[p * PILE_SIZE:(p + 1) * PILE_SIZE])) for p in range(piles))
+    # C18.5: the killer's and the scenario's terror cards shuffled together, 8 drawn
+    terror = shuffled(w, [t.id for t in (*k.terror, *s.terror)])
+    w.terror = terror[:8]
+    w.events = shuffled(w, [e.id for e in s.events])
+    # C17.3: a finale and a dark power drawn from the normal ones (+ the legendary when asked)
+    fins = [f.id for f in k.finales if game.legendary or not f.legendary]
+    dps = [d.id for d in k.dark_powers if game.legendary or not d.legendary]
+    w.finale = fins[rand(w, len(fins))]
+    w.dark_power = dps[rand(w, len(dps))] if dps else ""
+    # C14.2, C17.1: black last-breath tokens drawn face down
+    bag = list(shuffled(w, game.player_board.last_breath))
+    fg_token = bag.pop() if bag else 0
+    k_token = bag.pop() if bag else 0
+    w.fg_breath_value = fg_token
+    w.breath_bag = tuple(bag)
+    # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
+    w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),) if k.board else ()
+    # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
+    supply = [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)]
+    w.supply = shuffled(w, supply)
+    for token, loc in setup.tokens:
+        place_token(w, token, board.index[loc])
+    w.decks = tuple((d.id, shuffled(w, [c.id for c in d.cards])) for d in game.decks.values())
+    w.phase = "setup"
+    st = w.freeze()
+    events = list(ctl.events)
+    state, more = advance(st, (), 0)
+    return state, events + more

@@ -1,0 +1,154 @@
+"""What is in play: the sources of abilities, the static rules they hold, and the paths usable.
+
+Every source of triggers, replacements, statics and end conditions now in play is found by
+``abilities`` (the killer, the scenario, revealed cards, lasting events, the secondary dark
+power, the flipped Final Girl, held items, kept deck cards), cached per set of sources.
+
+Static rules (``rule …``, MECHANICS.md section 6) are queried, never run: a rules computation
+asks one question (how many dice, how many followers across this path, which path tags bar the
+enemies, …) and ``modified`` folds every rule in play that answers it over the value the core
+rules give. Each rule node has one function, ``rule_<snake_case_class_name>``, found by name
+and marked with the question it answers (``@answers``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+from lastbreath.dsl import nodes as n
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+NO_CAP = 1 << 30  # a health with no maximum (K5.1)
+
+
+# --- the questions rules answer, and how each rule answers -------------------------------------
+def answers(query: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a rule function with the question it answers."""
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.query = query  # type: ignore[attr-defined]
+        return fn
+    return mark
+
+
+@answers("dice")
+def rule_dice_modifier(r: n.DiceModifier, value: int) -> int:  # rule dice +N (C2.4)
+    return value + r.n
+
+
+@answers("all-modes")
+def rule_all_modes(r: n.AllModes, value: bool) -> bool:  # rule all modes (K4.2)
+    return True
+
+
+@answers("followers")
+def rule_follower_limit(r: n.FollowerLimit, value: int, path_tags: frozenset[str]) -> int:
+    # rule followers at most N across TAG (S4.2)
+    return min(value, r.n) if r.tag in path_tags else value
+
+
+@answers("enemy-bans")
+def rule_enemies_cannot_cross(r: n.EnemiesCannotCross, value: frozenset[str]) -> frozenset[str]:
+    # rule enemies cannot cross TAG (S1.4)
+    return value | {r.tag}
+
+
+@answers("damage-to-killer")
+def rule_damage_taken(r: n.DamageTaken, value: int) -> int:  # rule damage taken -N
+    return value + r.n
+
+
+@answers("killer-cap")
+def rule_no_health_cap(r: n.NoHealthCap, value: int) -> int:  # rule no health cap (K5.1)
+    return NO_CAP
+
+
+@answers("stops-moves")
+def rule_status_stops_moves(r: n.StatusStopsMoves, value: bool, status: frozenset[str]) -> bool:
+    # rule enemies with status S do not move (S5.5)
+    return value or r.status in status
+
+
+@answers("absorbs")
+def rule_killers_absorb(r: n.KillersAbsorb, value: frozenset[str]) -> frozenset[str]:
+    # rule killers absorb MINION (K6.7)
+    return value | {r.minion}
+
+
+@answers("kill-may-damage")
+def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str) -> bool:
+    # rule killing MINION may damage killers (K6.7)
+    return value or r.minion == minion
+
+
+RULE_FUNCTIONS: dict[type, Callable[..., Any]] = n.functions(n.Rule, globals(), "rule_")
+QUERY_OF: dict[type, str] = {cls: fn.query for cls, fn in RULE_FUNCTIONS.items()}  # type: ignore[attr-defined]
+
+
+# --- what is in play ------------------------------------------------------------------------
+def abilities(w: Work) -> tuple[n.Abilities, ...]:
+    """Every source of triggers, replacements and statics now in play."""
+    g = w.game
+    ia = g.item_abilities
+    key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
+           w.secondary, w.flipped, w.kept,
+           tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia and (w.held or w.pack) else ())
+    got = g.abilities_cache.get(key)
+    if got is None:
+        srcs = [g.killer.abilities, g.scenario.abilities]
+        if w.dark_revealed:
+            srcs.append(g.dark_powers[w.dark_power].abilities)
+        if w.finale_revealed:
+            srcs.append(g.finales[w.finale].abilities)
+        srcs.extend(g.events[e].abilities for e in w.events_active)
+        if w.secondary:
+            srcs.append(g.terror[w.secondary].abilities)
+        if w.flipped:
+            srcs.append(g.fg.flipped)
+        srcs.extend(g.items[h.id].abilities for h in (*w.held, *w.pack))
+        srcs.extend(g.deck_cards[c].abilities for c in w.kept)
+        got = tuple(s for s in srcs if s)
+        g.abilities_cache[key] = got
+    return got
+
+
+def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
+    """The rules in play that answer a question, in source order."""
+    g = w.game
+    if query not in g.rule_queries:
+        return ()
+    srcs = abilities(w)  # one tuple per set of sources in play (abilities_cache), so its id names that set
+    got = g.statics_cache.get((id(srcs), query))
+    if got is None or got[0] is not srcs:
+        found = tuple(r for a in srcs for r in a.rules if QUERY_OF[type(r)] == query)
+        got = g.statics_cache[(id(srcs), query)] = (srcs, found)
+    return got[1]
+
+
+def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
+    """The value the core rules give, as the rules in play answering ``query`` change it."""
+    if query not in w.game.rule_queries:
+        return value
+    for r in rules_in_play(w, query):
+        value = RULE_FUNCTIONS[type(r)](r, value, *args)
+    return value
+
+
+def mode_active(w: Work, mode: str) -> bool:
+    """K4.1–K4.2: the mode in force this Killer phase, or every mode under 'rule all modes'."""
+    return mode == w.mode_active or bool(modified(w, "all-modes", False))
+
+
+# --- which paths can be used --------------------------------------------------------------------
+_NO_TAGS: frozenset[str] = frozenset()
+
+
+def enemy_tables(w: Work) -> Any:
+    """The board's tables for enemies: opened paths, without those the rules bar them from."""
+    return w.game.board.tables(w.opened, modified(w, "enemy-bans", _NO_TAGS))
+
+
+def fg_tables(w: Work) -> Any:
+    """The board's tables for the Final Girl and victims: every open or opened path."""
+    return w.game.board.tables(w.opened)

@@ -1,0 +1,80 @@
+"""Tokens: a supply on the table, tokens on the board, the Final Girl's collection (S5.1–S5.3).
+
+A token type declares its kinds (faces) and its supply, shuffled face down at setup. Tokens
+are placed from the supply at random, collected by the Final Girl, and spent from her
+collection; spent tokens are discarded and return to the supply once it runs dry.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING
+
+from .continuation import ask, emit, opt, shuffled
+from .game import a_or_an, count_of, loc_name
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+def place_token(w: Work, token: str, loc: int) -> None:
+    """Put a random token of this type from the supply at a location (the supply is shuffled)."""
+    for i, (tok, kind) in enumerate(w.supply):
+        if tok == token:
+            w.supply = w.supply[:i] + w.supply[i + 1:]
+            w.tokens = w.tokens + ((token, kind, loc),)
+            emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
+            return
+    emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "")
+
+
+def collect_token(w: Work, token: str, loc: int) -> None:
+    """The Final Girl takes a token of this type from a location (the player picks the kind)."""
+    here = [(i, k) for i, (tok, k, at) in enumerate(w.tokens) if tok == token and at == loc]
+    if not here:
+        return
+    if len(here) > 1:
+        kinds = dict.fromkeys(k for _i, k in here)
+        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in kinds])
+        here = [(i, k) for i, k in here if k == key[6:]]
+    i, kind = here[0]
+    w.tokens = w.tokens[:i] + w.tokens[i + 1:]
+    w.collected = tuple(sorted(w.collected + ((token, kind),)))
+    name = w.game.tokens[token].name.lower()
+    what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
+    emit(w, "token", f"collects {a_or_an(what)} {what}", "")
+
+
+def _sub_multisets(kinds: tuple[str, ...], low: int, high: int) -> list[tuple[str, ...]]:
+    out: dict[tuple[str, ...], None] = {}
+    for size in range(low, min(high, len(kinds)) + 1):
+        for combo in combinations(kinds, size):
+            out[tuple(sorted(combo))] = None
+    return list(out)
+
+
+def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
+    """The player picks LOW..HIGH of her collected tokens of a type; they are discarded, and return
+    to the supply while it has none of that type left (S5.3). The kinds spent; () if she has too few."""
+    have = tuple(sorted(k for tok, k in w.collected if tok == token))
+    choices = _sub_multisets(have, low, high)
+    if not choices:
+        emit(w, "token", "not enough tokens collected", "")
+        return ()
+    key = ask(w, "spend", "Spend which tokens?",
+              lambda: [opt(w, "spend:" + "+".join(c), ", ".join(c)) for c in choices])
+    spent = tuple(key[6:].split("+"))
+    col = list(w.collected)
+    for k in spent:
+        col.remove((token, k))
+    w.collected = tuple(col)
+    emit(w, "token", f"spends {', '.join(spent)}", "")
+    w.token_discard = w.token_discard + tuple((token, k) for k in spent)
+    if not any(tok == token for tok, _k in w.supply):
+        back = [t for t in w.token_discard if t[0] == token]
+        w.token_discard = tuple(t for t in w.token_discard if t[0] != token)
+        w.supply = w.supply + shuffled(w, back)
+        k = len(back)
+        emit(w, "token", f"the supply had none left: {count_of(k, 'discarded token')} return{'s' if k == 1 else ''} "
+                         "to it", "S5.3")
+    return spent

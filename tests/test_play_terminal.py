@@ -1,0 +1,247 @@
+"""``lastbreath play`` in a pseudo-terminal (pexpect), as a player at an 80×24 terminal sees it.
+
+A whole game is played through the screen with a bot-like script of answers: the same game runs
+in this process (same seed, same choices), so every answer is the key the screen should show for
+the option the script wants, and every screen is checked against it: the tracks on screen, the
+key next to its option, the keys kept after a purchase. Half-way the game is saved with
+'save FILE' and quit; 'play --load FILE' resumes it at the same decision and plays it to the end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from lastbreath.dsl import load_ruleset
+from lastbreath.interpreter import screen
+from lastbreath.interpreter.session import Session
+
+pexpect = pytest.importorskip("pexpect")
+
+if sys.platform == "win32":  # pragma: no cover
+    pytest.skip("pseudo-terminals are POSIX", allow_module_level=True)
+
+RS = load_ruleset()
+SEED = 15  # a short game (4 rounds) in which the script buys cards every Planning phase
+ROWS, COLS = 24, 80
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r")
+PROMPT = "\r\n> "
+PAUSES = [screen.PAUSE_GO_ON, screen.PAUSE_MOVE]
+
+
+def _exe() -> list[str]:
+    exe = Path(sys.executable).with_name("lastbreath")
+    return [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
+
+
+def spawn(*args: str):
+    cmd = _exe() + ["play", *args]
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    env.update(NO_COLOR="1", TERM="xterm")
+    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=(ROWS, COLS), env=env, encoding="utf-8", timeout=20)
+    child.delaybeforesend = None  # answers as fast as a script can type
+    return child
+
+
+def plain(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+class Player:
+    """Drives the pty and a mirror session of the same game; returns each decision's screen."""
+
+    def __init__(self, child, mirror: Session):
+        self.child = child
+        self.mirror = mirror
+        self.keys = screen.Keys()
+        self.pauses = 0
+
+    def screen(self) -> str:
+        """Wait for the next decision (pressing Enter at each Killer-phase pause); its screen."""
+        while True:
+            i = self.child.expect_exact([PROMPT, *PAUSES, pexpect.EOF])
+            if i == 0:
+                text = self.child.before
+                return plain(text.rsplit("\x1b[2J", 1)[-1])  # the screen drawn after the last clear
+            if i == len(PAUSES) + 1:
+                raise AssertionError(f"the game ended early:\n{plain(self.child.before)[-2000:]}")
+            self.pauses += 1
+            self.child.sendline("")
+
+    def end(self) -> str:
+        """Wait for the end of the game (pressing Enter at each pause); all that was printed since."""
+        seen = ""
+        while True:
+            i = self.child.expect_exact([*PAUSES, pexpect.EOF])
+            seen += self.child.before
+            if i == len(PAUSES):
+                return plain(seen)
+            self.pauses += 1
+            self.child.sendline("")
+
+    def menu(self):
+        return self.keys.menu(self.mirror.state, notes=False)
+
+    def answer(self, option_key: str, typed: str) -> None:
+        self.child.sendline(typed)
+        self.mirror.apply(option_key)
+
+
+def choose(state, bought: dict) -> str:
+    """The script: buy the last card offered (twice a round), otherwise the first option."""
+    c = state.choice
+    if c.kind == "buy":
+        buys = [o.key for o in c.options if o.key.startswith("buy:")]
+        if buys and bought.get(state.round, 0) < 2:
+            bought[state.round] = bought.get(state.round, 0) + 1
+            return buys[-1]
+    return c.options[0].key
+
+
+def check_screen(text: str, p: Player) -> None:
+    lines = text.split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()
+    assert len(lines) <= ROWS - 1, text  # the whole screen fits, with the prompt below it
+    st = p.mirror.state
+    assert lines[0].startswith(f"Round {st.round} · {st.phase.capitalize()} phase"), text
+    fg = st.game.fg
+    assert f"{fg.name} health {st.fg_health}/{fg.health}" in lines[1] and f"time {st.time}/" in lines[1], text
+    for e in p.menu():  # every option beside its key (long labels may be cut with an ellipsis)
+        assert re.search(rf"(^|\s){e.key} {re.escape(e.option.label[:12])}", text, re.M), (e, text)
+
+
+def test_the_first_screen_at_80x24(snapshot):
+    """One screen as the terminal shows it (fixed seed and size, no colour), kept as a snapshot;
+    the same as screen_text draws for that state off a terminal."""
+    child = spawn("--seed", str(SEED))
+    p = Player(child, Session(RS, seed=SEED))
+    text = "\n".join(line.rstrip() for line in p.screen().split("\n")).rstrip("\n")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert text == snapshot
+    lines = [("" if e.kind == "phase" else "  ") + e.render() for e in p.mirror.events]
+    title = f"{p.mirror.state.game.fg.name} vs {p.mirror.state.game.killer.name} in " \
+            f"{p.mirror.state.game.scenario.name} (normal) · seed {SEED}"
+    parts = screen.Parts(p.mirror.state, title, lines, p.keys.menu(p.mirror.state), "")
+    assert text == screen.screen_text(parts, COLS, ROWS)
+
+
+def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path):
+    save = tmp_path / "half.json"
+    child = spawn("--seed", str(SEED))
+    p = Player(child, Session(RS, seed=SEED))
+    bought: dict = {}
+    first = p.screen()
+    assert plain(child.before).startswith("seed: 15")
+    check_screen(first, p)
+    typed_a_name = undone = checked_purchase = False
+    choices = 0
+    while not p.mirror.over:
+        state = p.mirror.state
+        menu = p.menu()
+        want = choose(state, bought)
+        entry = next(e for e in menu if e.option.key == want)
+        if state.choice.kind == "buy" and want.startswith("buy:") and not checked_purchase:
+            # stable keys: after a purchase every other card keeps its number on the screen
+            p.answer(want, entry.key)
+            text = p.screen()
+            check_screen(text, p)
+            name = state.game.cards[want[4:]].name
+            assert f"buys {name}" in text
+            after = {e.option.key: e.key for e in p.menu()}
+            for e in menu:
+                if e.option.key in after:
+                    assert after[e.option.key] == e.key
+                    assert re.search(rf"(^|\s){e.key} {re.escape(e.option.label[:12])}", text, re.M)
+            checked_purchase = True
+            choices += 1
+            continue
+        if not typed_a_name and state.choice.kind == "action" and want.startswith("play:"):
+            typed = " ".join(w[:3] for w in entry.option.label.split())  # "pla wal": words' prefixes
+            assert screen.pick(typed, menu)[0] == want
+            typed_a_name = True
+        else:
+            typed = entry.key
+        p.answer(want, typed)
+        choices += 1
+        if choices == 3 and not undone:  # undo once, then answer again
+            text = p.screen()
+            child.sendline("u")
+            p.mirror.undo()
+            text = p.screen()
+            assert "undone: back to" in text
+            check_screen(text, p)
+            undone = True
+            continue
+        if state.round == 2 and p.mirror.state.round == 2 and p.mirror.state.phase == "planning" \
+                and not save.exists():
+            text = p.screen()
+            check_screen(text, p)
+            child.sendline(f"save {save}")
+            child.expect_exact("saved the game to")
+            child.sendline("q")
+            child.expect(pexpect.EOF)
+            child.close()
+            assert child.exitstatus == 0
+            # resume: the same decision, a new terminal, the mirror's keys start afresh as the screen's do
+            child = spawn("--load", str(save))
+            p = Player(child, p.mirror)
+            text = p.screen()
+            assert plain(child.before).startswith(f"seed: {SEED}")
+            check_screen(text, p)
+            continue
+        if not p.mirror.over:
+            check_screen(p.screen(), p)
+    assert save.exists() and checked_purchase and typed_a_name and undone
+    end = p.end()
+    who = "the killer wins" if p.mirror.state.result == "killer" else "the Final Girl wins"
+    assert f"result: {who}" in end
+    child.close()
+    assert child.exitstatus == 0
+    assert p.pauses > 0  # the Killer phases of the resumed half waited for Enter
+
+
+def test_the_killer_phase_pauses_with_the_target_and_path_before_the_move():
+    """C9.2–C9.4 on the screen: the killer's target, why, and its path, then it waits for Enter."""
+    child = spawn("--seed", "5")
+    child.expect_exact(PROMPT)
+    child.sendline("end")  # end the Action phase
+    child.expect_exact(PROMPT)
+    child.sendline("stop")  # stop buying
+    child.expect_exact(screen.PAUSE_GO_ON)  # the killer action
+    child.sendline("")
+    child.expect_exact(screen.PAUSE_MOVE)
+    shown = plain(child.before)
+    assert "target The Hollow Gate" in shown and "decided by the nearest" in shown
+    assert "path: Ferryman's Landing → Willow Ford → Bramble Thicket → The Hollow Gate" in shown
+    assert "moves to" not in shown  # not yet: it waits
+    child.sendline("")
+    child.expect_exact(screen.PAUSE_GO_ON)
+    assert "the killer moves to Willow Ford" in plain(child.before)
+    child.sendline("")
+    child.expect_exact(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_help_rule_card_and_a_bad_answer_on_the_screen():
+    child = spawn("--seed", "5", "--no-color")
+    child.expect_exact(PROMPT)
+    for typed, expect in (("?", "Commands:"), ("rule C9.4", "C9.4 "),
+                          ("card walk", "Great success (2+): Lose 1 time. Move up to 2."),
+                          ("walk", "could be"), ("99", "no option 99 here")):
+        child.sendline(typed)
+        child.expect_exact(expect)
+        child.expect_exact(PROMPT)
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    assert "\x1b[3" not in child.before  # no colour codes with --no-color
+    child.close()
+    assert child.exitstatus == 0

@@ -1,0 +1,47 @@
+"""The words a player reads (issue #18): nouns plural by count, never "(s)"; no "at most 0"; no
+word doubled from a token's name; a flag set or cleared is said in the log."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from lastbreath.dsl import load_ruleset
+from lastbreath.interpreter.api import apply, new_game, random_policy
+
+RS = load_ruleset()
+DOUBLED = re.compile(r"\b(\w+) \1\b", re.IGNORECASE)
+
+
+def _texts(killer: str, scenario: str, seed: int) -> list[str]:
+    state, events = new_game(RS, killer=killer, scenario=scenario, seed=seed)
+    out = [e.text for e in events]
+    bot = random_policy(seed)
+    while not state.over:
+        out.append(state.choice.prompt)
+        out.extend(o.label for o in state.choice.options)
+        state, events = apply(state, bot(state, state.choice))
+        out.extend(e.text for e in events)
+    return out
+
+
+@pytest.mark.parametrize(("killer", "scenario"), [(k, s) for k in sorted(RS.killers) for s in sorted(RS.scenarios)])
+def test_what_the_player_reads_is_counted_in_english(killer, scenario):
+    for seed in range(3):
+        for text in _texts(killer, scenario, seed):
+            assert "(s)" not in text and "(es)" not in text, text
+            assert "at most 0" not in text, text
+            assert not DOUBLED.search(text), text
+
+
+def test_a_flag_set_or_cleared_is_said_in_the_log(tmp_path):
+    from conftest import make_work
+    from lastbreath.dsl import nodes as n
+    from lastbreath.interpreter import engine
+
+    state, _ = new_game(RS, seed=1)
+    w = make_work(engine.replace(state.checkpoint, flags=frozenset()))
+    engine.run(w, (n.SetFlag(None, "lamp-lit"), n.SetFlag(None, "lamp-lit"), n.ClearFlag(None, "lamp-lit")),
+               engine.Ctx())
+    assert [e.text for e in w.ctl.events] == ["the flag lamp-lit is set", "the flag lamp-lit is cleared"]
