@@ -10,14 +10,28 @@ for ``check.py`` to resolve once everything is loaded.
 from __future__ import annotations
 
 import difflib
+import functools
 import re
-from typing import Any, Callable, Optional, cast
+from typing import Any, Callable, Optional, Union, cast
 
 import attrs
 
 from . import nodes as n
-from .diagnostics import MAX_REPORTED, Diagnostic, Span
+from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
 from .expr import SPECIAL_PLACES, Expressions
+from .limits import (
+    DYNAMIC_REPEAT,
+    MAX_AMOUNT,
+    MAX_COPIES,
+    MAX_DICE,
+    MAX_HEALTH,
+    MAX_PIECES,
+    MAX_REPEAT,
+    MAX_REPEAT_WORK,
+    MAX_SPEND,
+    MAX_SUPPLY,
+    MAX_TRACK,
+)
 from .syntax import Atom, Block, Line
 
 
@@ -94,6 +108,11 @@ EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
 
 
+def _did_you_mean(word: str, choices: tuple) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(sorted(choices))[:200]
+
+
 class Builder:
     """Builds the declarations of one file."""
 
@@ -105,15 +124,31 @@ class Builder:
         self.scope = ""
         self.in_for = 0  # depth of 'for each' blocks and event handlers being built ('it' means something)
         self.expr = Expressions(path, text)
+        self.repeats = 1  # the counts of the 'repeat' blocks being built, multiplied (MAX_REPEAT_WORK)
 
     # --- reporting --------------------------------------------------------------------------
-    def error(self, span: Span, code: str, message: str, hint: str = "") -> None:
-        self.diags.append(Diagnostic(span, code, message, hint))
+    def error(self, span: Span, code: str, message: str, hint: Union[str, Callable[[], str]] = "") -> None:
+        """Report a problem; a hint given as a function (a 'did you mean') is worked out only if
+        the diagnostic is shown (``settle_shown``)."""
+        if callable(hint):
+            self.diags.append(Diagnostic(span, code, message, suggest=hint))
+        else:
+            self.diags.append(Diagnostic(span, code, message, hint))
+
+    def limit(self, span: Span, what: str, value: int, high: int, low: Optional[int] = None) -> bool:
+        """E209 when ``value`` is above ``high`` (or below ``low``): the limit named (dsl/limits.py)."""
+        if value > high:
+            self.error(span, "E209", f"{what} {value} is above the limit of {high}",
+                       "dsl/LANGUAGE.md, 'Limits', lists the limit of each kind of number")
+            return False
+        if low is not None and value < low:
+            self.error(span, "E209", f"{what} {value} is below the limit of {low}",
+                       "dsl/LANGUAGE.md, 'Limits', lists the limit of each kind of number")
+            return False
+        return True
 
     def unknown(self, span: Span, code: str, what: str, word: str, choices) -> None:
-        close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-        hint = f"did you mean '{close[0]}'?" if close else "expected one of: " + ", ".join(sorted(choices))[:200]
-        self.error(span, code, f"unknown {what} '{word}'", hint)
+        self.error(span, code, f"unknown {what} '{word}'", functools.partial(_did_you_mean, word, tuple(choices)))
 
     def rejoin(self, lines) -> list[Line]:
         """The lines of a block, with a line that starts with a block (E102) or with 'else' (E106)
@@ -284,9 +319,14 @@ class Builder:
         for pat in RULE_PATTERNS:
             node = self._match(pat, atoms, line.span)
             if node is not None:
+                high = MAX_DICE if isinstance(node, n.DiceModifier) else MAX_AMOUNT
+                low = 0 if isinstance(node, n.FollowerLimit) else -high
+                for a in atoms:
+                    if a.kind == "number":
+                        self.limit(a.span, f"'{line.text()}':", a.num, high, low)
                 return cast(n.Rule, node)
         self.error(line.span, "E207", f"unknown rule '{' '.join(a.text() for a in atoms)}'",
-                   self._best(RULE_PATTERNS, self._generic(atoms)))
+                   functools.partial(self._best, RULE_PATTERNS, self._generic(atoms)))
         return None
 
     # --- effect blocks ----------------------------------------------------------------------
@@ -317,7 +357,20 @@ class Builder:
                 return None
             if isinstance(amount, int) and amount < 0:
                 self.error(atoms[1].span, "E209", f"repeat {amount}: the count cannot be negative", "")
-            return n.Repeat(line.span, amount, self.effects(blocks[0]))
+            elif isinstance(amount, int) and not self.limit(atoms[1].span, "repeat", amount, MAX_REPEAT):
+                amount = 0
+            weight = amount if isinstance(amount, int) else DYNAMIC_REPEAT
+            if self.repeats * max(weight, 1) > MAX_REPEAT_WORK:
+                self.error(line.span, "E209", f"repeats inside repeats run this block {self.repeats * weight} times, "
+                           f"above the limit of {MAX_REPEAT_WORK}",
+                           f"the counts are multiplied; a count computed in play counts as {DYNAMIC_REPEAT}")
+                weight = 0
+            outer, self.repeats = self.repeats, self.repeats * max(weight, 1)
+            try:
+                body = self.effects(blocks[0])
+            finally:
+                self.repeats = outer
+            return n.Repeat(line.span, amount, body)
         if head == "choose" and len(atoms) == 1 and len(blocks) == 1:
             return self._choose(line, blocks[0])
         if head == "roll" and len(atoms) == 1 and len(blocks) == 1:
@@ -336,16 +389,19 @@ class Builder:
         for pat in EFFECT_PATTERNS:
             node = self._match(pat, atoms, line.span)
             if node is not None:
-                for a in atoms:  # no effect phrase takes a negative number
+                for a in atoms:  # no effect phrase takes a negative number, nor one above MAX_AMOUNT
                     if a.kind == "number" and a.num < 0:
                         self.error(a.span, "E209", f"'{line.text()}': {a.value} cannot be negative",
                                    "amounts and counts are 0 or more")
+                    elif a.kind == "number":
+                        self.limit(a.span, f"'{line.text()}':", a.num, MAX_AMOUNT)
                 return node
         problem, self.slot_problem = self.slot_problem, None
         if problem is not None:  # the words fit a phrase but the expression in parentheses does not read
             self.diags.append(problem)
             return None
-        self.error(line.span, "E207", f"unknown effect '{line.text()}'", self._best(EFFECT_PATTERNS, self._generic(atoms)))
+        self.error(line.span, "E207", f"unknown effect '{line.text()}'", 
+                   functools.partial(self._best, EFFECT_PATTERNS, self._generic(atoms)))
         return None
 
     def _if(self, line: Line) -> Optional[n.If]:
@@ -382,6 +438,8 @@ class Builder:
         low, high = atoms[3].num, atoms[5].num
         if not 1 <= low <= high:
             self.error(line.span, "E209", "the spend range must be 1 ≤ LOW ≤ HIGH", "")
+            return None
+        if not self.limit(atoms[5].span, "spending", high, MAX_SPEND):
             return None
         self.refs.append(Ref("token", str(words[2]), atoms[2].span, self.scope))
         return n.SpendTokens(line.span, str(words[2]), low, high, self.effects(blocks[0]))
@@ -607,8 +665,8 @@ def _set(key: str, kind: str, what: str) -> Reader:
     return reader
 
 
-def _count(key: str, minimum: int) -> Reader:
-    """'key N' with N at least ``minimum`` (E209 otherwise)."""
+def _count(key: str, minimum: int, maximum: int = MAX_AMOUNT) -> Reader:
+    """'key N' with N at least ``minimum`` and at most ``maximum`` (E209 otherwise)."""
     def reader(b: Builder, line: Line, acc: dict) -> None:
         value = b.one(line, "number", "number")
         if value is None:
@@ -616,7 +674,19 @@ def _count(key: str, minimum: int) -> Reader:
         if int(value) < minimum:
             b.error(line.words()[1].span, "E209", f"'{line.head()}' must be at least {minimum}, not {value}", "")
             return
+        if not b.limit(line.words()[1].span, line.head(), int(value), maximum):
+            return
         acc[key] = value
+    return reader
+
+
+def _bounded(key: str, low: Optional[int], high: int) -> Reader:
+    """'key N' (a number) with N within ``low``..``high`` (E209 naming the limit otherwise); a lower
+    bound that the checker reports with its own message is passed as None."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "number", "number")
+        if value is not None and b.limit(line.words()[1].span, line.head(), int(value), high, low):
+            acc[key] = value
     return reader
 
 
@@ -682,13 +752,16 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
     def reroll(b: Builder, line: Line, acc: dict) -> None:
         atoms = line.words()
         if len(atoms) == 2 and (atoms[1].value == "fails" or (atoms[1].kind == "number" and atoms[1].num > 0)):
+            n_rerolls = atoms[1].num if atoms[1].kind == "number" else 0
+            if not b.limit(atoms[1].span, "reroll", n_rerolls, MAX_DICE):
+                return
             acc["reroll"] = str(atoms[1].value)
         else:
             b.error(line.span, "E205", "write 'reroll fails' or 'reroll N'", "")
 
     readers: dict[str, Reader] = {
         "name": _set("name", "string", "string"), "kind": kind, "cost": _count("cost", 0),
-        "copies": _count("copies", 1), "start": start, "dice": _set("dice", "number", "number"),
+        "copies": _count("copies", 1, MAX_COPIES), "start": start, "dice": _bounded("dice", -MAX_DICE, MAX_DICE),
         "reroll": reroll, **{t: outcome for t in TIERS},
     }
     acc = _read_body(b, "card", block, readers)
@@ -724,6 +797,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
             return
         if vals.get("range", 0) < 0:
             b.error(line.span, "E209", "a weapon's range cannot be negative", "")
+        b.limit(line.span, "a weapon's range", vals.get("range", 0), MAX_AMOUNT)
+        b.limit(line.span, "a weapon's bonus", vals.get("bonus", 0), MAX_DICE, -MAX_DICE)
         acc["weapon"] = n.Weapon(line.span, vals["hands"], vals.get("range", 0), vals.get("bonus", 0))
 
     def use(b: Builder, line: Line, acc: dict) -> None:
@@ -734,6 +809,7 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
             return
         if atoms[2].num < 0:
             b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time", "write 'use time 0 { … }'")
+        b.limit(atoms[2].span, "use time", atoms[2].num, MAX_AMOUNT)
         acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
@@ -775,7 +851,8 @@ def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], lis
             acc["signature"] = value
             b.refs.append(Ref("item", value, line.words()[1].span, fid))
 
-    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
+                                  "health": _bounded("health", None, MAX_HEALTH),
                                   "rescues": _set("rescues", "number", "number"), "slot": slot, "flipped": flipped,
                                   "signature": signature, "item": item}
     acc = _read_body(b, "final_girl", block, readers)
@@ -805,7 +882,8 @@ def build_terror(b: Builder, line: Line, owner: str) -> Optional[n.Terror]:
     def secondary(b: Builder, line: Line, acc: dict) -> None:
         atoms = line.words()
         if len(atoms) == 3 and atoms[1].value == "health" and atoms[2].kind == "number" and atoms[2].num > 0:
-            acc["secondary"] = atoms[2].num
+            if b.limit(atoms[2].span, "secondary health", atoms[2].num, MAX_HEALTH):
+                acc["secondary"] = atoms[2].num
         else:
             b.error(line.span, "E205", "write 'secondary health N'", "")
 
@@ -826,7 +904,8 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
             acc[key] = True
         return reader
 
-    got = _named(b, line, "minion", {"health": _count("health", 1), **{k: _count(k, 0) for k in ("move", "damage", "limit")},
+    got = _named(b, line, "minion", {"health": _count("health", 1, MAX_HEALTH), "limit": _count("limit", 0, MAX_PIECES),
+                                     **{k: _count(k, 0) for k in ("move", "damage")},
                                      "attacks": words("together", "attacks together"),
                                      "victims": words("victims_first", "victims first"), "wanders": _flag("wanders")},
                  abilities=False)
@@ -855,6 +934,8 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
             pairs.append((str(atoms[i].value), atoms[i + 1].num))
             if atoms[i + 1].num < 0:
                 b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
+            elif not b.limit(atoms[i + 1].span, "a supply of", pairs[-1][1], MAX_SUPPLY):
+                pairs[-1] = (pairs[-1][0], 0)
         if not ok:
             b.error(l.span, "E205", "write 'supply KIND N KIND N …'", "")
             return
@@ -960,6 +1041,8 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                     and len(blocks) <= 1
                     and all(a.kind == "name" and v.kind == "number" for a, v in zip(extra[::2], extra[1::2]))):
                 stats = tuple((str(a.value), v.num) for a, v in zip(extra[::2], extra[1::2]))
+                for a in (atoms[2], atoms[4], *extra[1::2]):
+                    b.limit(a.span, "a bloodlust level's", a.num, MAX_AMOUNT)
                 levels.append(n.BloodlustLevel(sub.span, atoms[2].num, atoms[4].num,
                                                b.effects(blocks[0]) if blocks else (), stats))
                 continue
@@ -1008,8 +1091,10 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             return
         acc["no_board"] = True
 
-    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "health": _set("health", "number", "number"),
-                                  "fear": _count("fear", 0), "no": no_board, "body": _set("body", "string", "string"), "modes": modes, "bloodlust": bloodlust,
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
+                                  "health": _bounded("health", None, MAX_HEALTH), "fear": _count("fear", 0, MAX_TRACK),
+                                  "no": no_board, "body": _set("body", "string", "string"), "modes": modes,
+                                  "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
@@ -1133,6 +1218,8 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
             if atoms[3].num < 0:
                 b.error(atoms[3].span, "E209", f"a setup cannot place {atoms[3].value} victims", "0 or more")
                 return
+            if not b.limit(atoms[3].span, "victims at a location:", atoms[3].num, MAX_PIECES):
+                return
             s.setdefault("victims", []).append((str(atoms[2].value), atoms[3].num))
 
         def tokens(b: Builder, l: Line, s: dict) -> None:
@@ -1188,7 +1275,6 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())))
 
 
-MAX_TRACK = 100  # values on the time or fear track
 
 
 def _range_ok(b: Builder, line: Line, what: str, bounds: tuple) -> bool:
@@ -1244,6 +1330,7 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
                     return
                 if dice < 0:
                     b.error(ws[4].span, "E209", "a zone cannot roll a negative number of dice", "")
+                b.limit(ws[4].span, "a zone's dice:", dice, MAX_DICE)
                 s.setdefault("zones", []).append(n.Zone(l.span, low, high, dice))
             else:
                 b.error(l.span, "E205", "write 'zone LOW HIGH dice N'", "")
@@ -1265,6 +1352,7 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
                 acc["last_breath"] = tuple(nums)
                 if min(nums) < 0:
                     b.error(line.span, "E209", "last-breath tokens cannot be negative", "")
+                b.limit(line.span, "a last-breath token of", max(nums), MAX_AMOUNT)
         else:
             b.error(line.span, "E205", "write 'last breath 0 0 0 1 2 3'", "")
 
@@ -1274,6 +1362,7 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
             acc["hand_limit"] = words[2].num
             if acc["hand_limit"] < 1:
                 b.error(words[2].span, "E209", f"the hand limit must be at least 1, not {acc['hand_limit']}", "")
+            b.limit(words[2].span, "a hand limit of", acc["hand_limit"], MAX_AMOUNT)
         else:
             b.error(line.span, "E205", "write 'hand limit 10'", "")
 
@@ -1341,4 +1430,4 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             continue
         if decl is not None:
             decls.append(decl)
-    return decls, b.refs, b.diags
+    return decls, b.refs, settle_shown(b.diags)

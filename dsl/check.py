@@ -9,12 +9,13 @@ declared by two packs, a name used from a pack the user does not depend on, unkn
 from __future__ import annotations
 
 import difflib
+import functools
 from collections import defaultdict
-from typing import Optional
+from typing import Callable, Optional, Union
 
 from . import nodes as n
 from .build import SPECIAL_LOCS, Ref
-from .diagnostics import Diagnostic, Span
+from .diagnostics import Diagnostic, Span, settle_shown
 
 KIND_TABLE = {n.Card: "cards", n.Item: "items", n.FinalGirl: "final_girls", n.Killer: "killers",
               n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions"}
@@ -34,6 +35,10 @@ def _hint_or_known(word: str, choices, what: str) -> str:
     return _hint(word, known) or f"known {what}: {shown}"
 
 
+def _or(first: Callable[[], str], otherwise: str) -> str:
+    return first() or otherwise
+
+
 CORE = "core"  # the pack of the bundled content
 
 
@@ -44,8 +49,13 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     The tables come back with ``pack_of`` (table -> id -> pack id) when packs are given."""
     diags: list[Diagnostic] = []
 
-    def err(span: Span, code: str, msg: str, hint: str = "") -> None:
-        diags.append(Diagnostic(span, code, msg, hint))
+    def err(span: Span, code: str, msg: str, hint: Union[str, Callable[[], str]] = "") -> None:
+        if callable(hint):  # a 'did you mean', worked out only if the diagnostic is shown
+            diags.append(Diagnostic(span, code, msg, suggest=hint))
+        else:
+            diags.append(Diagnostic(span, code, msg, hint))
+
+    P = functools.partial
 
     def pack(span: Span) -> str:
         return file_pack.get(span.path, "") if file_pack is not None else ""
@@ -97,39 +107,43 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
 
     for r in refs:
         if r.kind == "item" and r.name not in tables["items"]:
-            err(r.span, "E204", f"unknown item '{r.name}'", _hint_or_known(r.name, tables["items"], "items"))
+            err(r.span, "E204", f"unknown item '{r.name}'", P(_hint_or_known, r.name, tuple(tables["items"]), "items"))
         elif r.kind == "minion" and r.name not in tables["minions"]:
-            err(r.span, "E204", f"unknown minion '{r.name}'", _hint_or_known(r.name, tables["minions"], "minions"))
+            err(r.span, "E204", f"unknown minion '{r.name}'",
+                P(_hint_or_known, r.name, tuple(tables["minions"]), "minions"))
         elif r.kind in ("item", "minion"):
             from_pack(r, r.kind + "s")
         elif r.kind == "pack":
             if file_pack is not None and r.name != CORE and r.name not in packs:
                 err(r.span, "E204", f"unknown pack '{r.name}'",
-                    _hint(r.name, [p for p in packs if p != r.scope]) or "load it too, with another --content")
+                    P(_or, P(_hint, r.name, [p for p in packs if p != r.scope]), "load it too, with another --content"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
-                err(r.span, "E204", f"unknown mode '{r.name}'", _hint(r.name, modes) or "declare it with 'modes …'")
+                err(r.span, "E204", f"unknown mode '{r.name}'", P(_or, P(_hint, r.name, tuple(modes)),
+                                                                    "declare it with 'modes …'"))
         elif r.kind == "loc":
             locs = set(SPECIAL_LOCS)
             if r.scope in scenarios:
                 locs |= {loc.id for loc in scenarios[r.scope].locations}
             if r.name not in locs:
-                hint = _hint_or_known(r.name, locs, "locations") if r.scope in scenarios else _hint(r.name, locs)
-                if r.scope not in scenarios and not hint:
-                    hint = "outside a scenario only here, killer-location, killer-start and it are known"
+                hint = (P(_hint_or_known, r.name, tuple(locs), "locations") if r.scope in scenarios else
+                        P(_or, P(_hint, r.name, tuple(locs)),
+                          "outside a scenario only here, killer-location, killer-start and it are known"))
                 err(r.span, "E204", f"unknown location '{r.name}'", hint)
         elif r.kind == "tag" and r.scope in scenarios:
             tags = scenarios[r.scope].tags
             if r.name not in tags:
-                err(r.span, "E211", f"unknown location tag '{r.name}'", _hint(r.name, tags) or "declare it in 'tags …'")
+                err(r.span, "E211", f"unknown location tag '{r.name}'",
+                    P(_or, P(_hint, r.name, tuple(tags)), "declare it in 'tags …'"))
         elif r.kind in ("token", "deck"):
             owner = scenarios.get(r.scope) or killers.get(r.scope)
             declared = {x.id for x in (owner.tokens if r.kind == "token" else owner.decks)} if owner else set()
             if r.name not in declared:
                 where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
                 err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
-                    _hint(r.name, declared) or f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario")
+                    P(_or, P(_hint, r.name, tuple(declared)),
+                      f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario"))
         elif r.kind == "fear":  # a killer's starting fear, on every side of every player board
             for pb in tables["player_boards"].values():
                 for side in pb.sides:
@@ -139,7 +153,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         elif r.kind == "pathtag":
             ptags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
             if r.name not in ptags and r.scope in scenarios:
-                err(r.span, "E211", f"no path has the tag '{r.name}'", _hint(r.name, ptags))
+                err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
 
     for fg in tables["final_girls"].values():
         if fg.rescues not in (4, 5, 6):
@@ -156,7 +170,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         pass  # a partial pack may rely on another pack's board; new_game checks presence
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
-    return tables, diags
+    return tables, settle_shown(diags)
 
 
 def _check_killer(k: n.Killer, err) -> None:

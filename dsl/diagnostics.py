@@ -11,6 +11,7 @@ prints one entry.
 from __future__ import annotations
 
 import functools
+from typing import Callable, Optional
 
 import attrs
 
@@ -50,7 +51,9 @@ CATALOGUE: tuple[ErrorInfo, ...] = (
         "E100", "the file cannot be read as text",
         "Content files are UTF-8 text. The file could not be opened, holds a NUL byte, or holds bytes "
         "that are not UTF-8 (a picture, an archive, a file saved as UTF-16 or Latin-1). The line is "
-        "where the first bad byte is.",
+        "where the first bad byte is. Content is read only from regular files inside the folder it "
+        "is loaded from: a link that leads out of it, a pipe or a device is refused unread, and no "
+        "line of it is ever shown.",
         "rules.fg saved by an editor as UTF-16, or a .png renamed to .fg",
         "save the file as UTF-8 text (a byte-order mark is allowed)", lang="text"),
     ErrorInfo(
@@ -131,8 +134,8 @@ card shout {
     ErrorInfo(
         "E105", "a limit of the checker: too large, too long, too deep, too many problems",
         "Limits that keep checking fast and safe for content from anyone: a file is at most "
-        "2 000 000 bytes and 50 000 words and symbols, a line at most 10 000 characters, and "
-        "blocks and groups nest at most 64 deep. After 100 problems in one file the rest are not "
+        "2 000 000 bytes and 50 000 words, symbols and line ends, a line at most 10 000 characters, "
+        "and blocks and groups nest at most 64 deep. After 100 problems in one file the rest are not "
         "shown (a note with this code says so).",
         "a generated file of 3 MB, or 'fail { { { … } } }' nested 100 deep",
         "split the content into several files; flatten the nesting", lang="text"),
@@ -341,7 +344,11 @@ card brood {
         "E209", "value out of range",
         "A number the rules cannot use: a negative cost, count or amount, a die face outside 1-6, "
         "a reversed range ('fear range 9 0'), a zone outside the fear range, a killer's starting "
-        "fear outside the player board's fear range, rescues other than 4, 5 or 6.",
+        "fear outside the player board's fear range, rescues other than 4, 5 or 6. Or a number above "
+        "the limit of its kind, which keeps every game small and quick whatever the content: any "
+        "number lies within ±999 999, a number in an effect line is at most 100, 'repeat' at most "
+        "20 (and repeats inside repeats at most 100 times in all), 'copies' at most 20; "
+        "dsl/LANGUAGE.md, 'Limits', lists every limit.",
         """\
 card windfall {
   name "Windfall"
@@ -488,7 +495,11 @@ item lucky-charm {
         "E302", "a save or message that cannot be loaded",
         "Raised as SaveError: a save that is not JSON, truncated or corrupt, of another format "
         "version, made with other content (the content hashes differ), or whose choices are not "
-        "legal when replayed. Nothing is half-loaded. 'serve' answers 1003.",
+        "legal when replayed; a snapshot (serialize.from_json) whose values the game cannot have (a "
+        "health above the Final Girl's, a location off the board, a result in the middle of a game) "
+        "or whose checkpoint and answers do not lead to it (an edited checkpoint): the message names "
+        "the first field at fault. Numbers beyond JSON (NaN, 1e400, 5 000 digits) and text that is "
+        "not Unicode are refused too. Nothing is half-loaded. 'serve' answers 1003.",
         "lastbreath replay game.json      (game.json saved before the content was edited)",
         "replay with the content the save was made with (--content), or play the game again",
         lang="text"),
@@ -587,17 +598,35 @@ def _source_lines(source: str) -> tuple[str, ...]:
 
 
 def cap_per_file(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note."""
+    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note; the
+    'did you mean' of those kept is worked out now (``Diagnostic.settled``), and of no other."""
     count: dict[str, int] = {}
     out: list[Diagnostic] = []
     for d in diags:
         n = count[d.span.path] = count.get(d.span.path, 0) + 1
         if n <= MAX_REPORTED:
-            out.append(d)
+            out.append(d.settled())
         elif n == MAX_REPORTED + 1:
             out.append(Diagnostic(d.span, "E105", f"more than {MAX_REPORTED} problems in this file: the first "
                                   f"{MAX_REPORTED} are shown", "fix those and check again"))
     return out
+
+
+def settle_shown(diags: list[Diagnostic]) -> list[Diagnostic]:
+    """The diagnostics in the order given, the suggestions of the first MAX_REPORTED of each file
+    by position worked out (only those can be shown, ``cap_per_file``) and the others dropped: a
+    file of 12 000 unknown lines costs 100 suggestions, not 12 000."""
+    ranked = sorted(range(len(diags)), key=lambda i: (diags[i].span.path, diags[i].span.line, diags[i].span.col))
+    shown: set[int] = set()
+    count: dict[str, int] = {}
+    for i in ranked:
+        path = diags[i].span.path
+        count[path] = count.get(path, 0) + 1
+        if count[path] <= MAX_REPORTED:
+            shown.add(i)
+    return [d.settled() if i in shown else d.unsuggested() for i, d in enumerate(diags)]
+
+
 SHOW_WIDTH = 100  # characters of a source line shown under a diagnostic
 
 
@@ -610,12 +639,26 @@ class Diagnostic:
     message: str
     hint: str = ""
     severity: str = "error"
+    # a 'did you mean' not worked out yet (it costs ~1 ms): ``settled`` puts it in ``hint``
+    suggest: Optional[Callable[[], str]] = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+
+    def settled(self) -> Diagnostic:
+        """This diagnostic with its suggestion, if it has one still to work out, as its hint."""
+        if self.suggest is None:
+            return self
+        return attrs.evolve(self, hint=self.suggest() or self.hint, suggest=None)
+
+    def unsuggested(self) -> Diagnostic:
+        """This diagnostic without the suggestion still to work out (it will not be shown)."""
+        return self if self.suggest is None else attrs.evolve(self, suggest=None)
 
     def format(self, source: str | None = None) -> str:
         """Render as ``path:line:col: error[CODE]: message`` with the line and a caret.
 
         A long source line is shown as a window around the column; tabs before the column are
         kept under it so that the caret lines up."""
+        if self.suggest is not None:
+            return self.settled().format(source)
         head = f"{self.span}: {self.severity}[{self.code}]: {self.message}"
         if self.hint:
             head += f" ({self.hint})"
@@ -642,6 +685,8 @@ class Diagnostic:
         return f"{head}\n    {text}\n    {caret}"
 
     def to_json(self) -> dict:
+        if self.suggest is not None:
+            return self.settled().to_json()
         return {
             "path": self.span.path,
             "line": self.span.line,

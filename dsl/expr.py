@@ -20,12 +20,12 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from . import nodes as n
 from .diagnostics import Diagnostic, Span
+from .limits import MAX_AMOUNT
 
 # the start rules the builder uses, by slot type
 SLOT_TYPES = ("condition", "amount", "place", "event", "piece")
 STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification")
 SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")
-MAX_NUMBER = 1_000_000  # a number in an expression: larger is refused (E209)
 
 # what each slot type accepts, for hints (LANGUAGE.md has the full tables)
 FORMS = {
@@ -168,9 +168,9 @@ class _Build(Transformer):
     # --- amounts ----------------------------------------------------------------------------
     def number(self, meta: Any, c: list[Any]) -> int:
         text = str(c[0])
-        if len(text) > 7 or int(text) > MAX_NUMBER:
-            raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} is larger than "
-                         f"{MAX_NUMBER:,}", "content numbers count cards, moves and points: keep them small")
+        if len(text) > 7 or int(text) > MAX_AMOUNT:
+            raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} in an expression is "
+                         f"above the limit of {MAX_AMOUNT}", "content numbers count cards, moves and points: keep them small")
         return int(text)
 
     def that(self, meta: Any, c: list[Any]) -> n.That:

@@ -14,6 +14,7 @@ depending on ``core`` only. The checker uses the packs for the rules on shared i
 from __future__ import annotations
 
 import re
+import stat
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Optional
@@ -76,14 +77,56 @@ class Ruleset:
 
 
 def _files(paths: Iterable[Path]) -> list[Path]:
+    """The .fg files under folders (links included, to be refused by ``refusal``), and files given."""
     out: list[Path] = []
     for p in paths:
         p = Path(p)
         if p.is_dir():
-            out.extend(sorted(q for q in p.rglob("*.fg") if q.is_file()))
+            out.extend(sorted(q for q in p.rglob("*.fg") if q.is_symlink() or not q.is_dir()))
         else:
             out.append(p)
     return out
+
+
+def refusal(f: Path, root: Path) -> Optional[str]:
+    """Why the file ``f`` found under the folder ``root`` is not read, or None to read it. Content
+    is read only from regular files inside the folder it is loaded from: a link that leads out of
+    it (to a system file, another user's pack), a device or a pipe is refused unread, so that no
+    diagnostic can show a line from outside the folder."""
+    try:
+        real = f.resolve(strict=True)
+        mode = real.stat().st_mode
+    except (OSError, RuntimeError):  # a dangling link, a loop of links, no permission
+        return "it cannot be opened (a broken link?)"
+    if not _inside(real, [root.resolve()]):
+        return f"it is a link to a file outside the folder {root}: content is read only from inside it"
+    if not stat.S_ISREG(mode):
+        return "it is not a regular file"
+    return None
+
+
+def content_files(paths: Iterable[Path]) -> tuple[list[Path], list[Diagnostic]]:
+    """The .fg files of folders and files (folders searched), each once, and an E100 for each one
+    refused (``refusal``); for ``lastbreath fmt``, which reads and writes files but loads no packs."""
+    out: list[Path] = []
+    refused: list[Diagnostic] = []
+    seen: set[Path] = set()
+    for p in paths:
+        p = Path(p)
+        for f in _files([p]):
+            why = refusal(f, p if p.is_dir() else p.parent)
+            if why is not None:
+                refused.append(_refused(f, why))
+                continue
+            key = f.resolve()
+            if key not in seen:
+                seen.add(key)
+                out.append(f)
+    return out, refused
+
+
+def _refused(f: Path, why: str) -> Diagnostic:
+    return Diagnostic(Span(str(f), 1, 1, 1, 2), "E100", f"the file is not read: {why}")
 
 
 def pack_id_for(folder: Path) -> str:
@@ -104,49 +147,63 @@ def _pack_folder(f: Path, root: Path) -> tuple[Path, bool]:
     return root, False
 
 
-def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Path]]]:
-    """Every file to load (without repeats, each pack's pack.fg included) and the folder of its
-    pack (resolved; None: the bundled pack)."""
+def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Path]], list[Diagnostic]]:
+    """Every file to load (without repeats, each pack's pack.fg included), the folder of its
+    pack (resolved; None: the bundled pack), and an E100 for each file refused unread (``refusal``)."""
     bundled = [Path(p).resolve() for p in bundled_paths()]
     files: list[Path] = []
     folder_of: dict[Path, Optional[Path]] = {}
     seen: set[Path] = set()
+    refused: list[Diagnostic] = []
 
-    def add(f: Path, folder: Optional[Path]) -> None:
+    def add(f: Path, folder: Optional[Path], root: Path) -> bool:
+        """Add the file unless it was added before; False if it is refused (not read)."""
+        why = refusal(f, root)
+        if why is not None:
+            if f not in seen:
+                seen.add(f)
+                refused.append(_refused(f, why))
+            return False
         key = f.resolve()
-        if key in seen:
-            return
-        seen.add(key)
-        files.append(f)
-        folder_of[f] = folder
+        if key not in seen:
+            seen.add(key)
+            files.append(f)
+            folder_of[f] = folder
+        return True
 
     for p in paths:
         given = p if p.is_dir() else p.parent
         root = given.resolve()
         for f in _files([p]):
+            if refusal(f, given) is not None:
+                add(f, None, given)  # reported
+                continue
             if _inside(f.resolve(), bundled):
-                add(f, None)
+                add(f, None, given)
                 continue
             folder, declared = _pack_folder(f.resolve(), root)
-            add(f, folder)
+            add(f, folder, given)
             if declared:  # the pack.fg too, named from the path given when it is inside it
                 add(given / folder.relative_to(root) / PACK_FILE if _inside(folder, [root]) else folder / PACK_FILE,
-                    folder)
-    return files, folder_of
+                    folder, folder)
+    return files, folder_of, refused
 
 
-def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
-    """Parse, build and check all content; the Ruleset is None when there are errors."""
-    files, folder_of = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths())
+def load_content(paths: Optional[Iterable[Path | str]] = None,
+                 sources: Optional[dict[str, str]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
+    """Parse, build and check all content; the Ruleset is None when there are errors. ``sources``,
+    if given, is filled with the text of every file read (path -> text): the lines diagnostics
+    may show, and the only ones (a file refused unread has none)."""
+    files, folder_of, refused = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths())
     decls: list = []
     refs: list[Ref] = []
-    diags: list[Diagnostic] = []
-    sources: dict[str, str] = {}
+    diags: list[Diagnostic] = list(refused)
+    texts: dict[str, str] = {} if sources is None else sources
     declared: dict[Path, list[n.Pack]] = {}
     parsed: set[str] = set()
     for f in files:
         lines, d, text = parse_file(f)
-        sources[str(f)] = text
+        texts[str(f)] = text
         diags.extend(d)
         if d:
             continue
@@ -170,7 +227,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None) -> tuple[Optional
     diags = cap_per_file(diags)
     if any(d.severity == "error" for d in diags):
         return None, diags
-    return Ruleset(sources=sources, packs=packs, **tables), diags
+    return Ruleset(sources=texts, packs=packs, **tables), diags
 
 
 def _packs(files: list[Path], folder_of: dict[Path, Optional[Path]], declared: dict[Path, list[n.Pack]],

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import re
+import stat
 from pathlib import Path
 from typing import Optional, Union
 
@@ -18,11 +19,13 @@ from lark import Lark, Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
+from .limits import MAX_NUMBER  # the largest number (and, negated, the smallest); slots have smaller limits
 
 MAX_BYTES = 2_000_000  # bytes in a file
 MAX_DEPTH = 64  # blocks and groups inside each other
 MAX_LINE = 10_000  # characters in a line
-MAX_TOKENS = 50_000  # words and symbols in a file: the parser takes ~20 µs a token
+MAX_TOKENS = 50_000  # words, symbols and line ends in a file: the parser takes ~20 µs a token
+MAX_DIGITS = 9  # digits in a number: a longer one is refused before it is converted
 
 
 @attrs.frozen
@@ -102,27 +105,43 @@ def _unescape(raw: str) -> str:
     return body.replace('\\"', '"').replace("\\\\", "\\")
 
 
-def _part(path: str, node: Tree) -> Union[Atom, Block]:
-    """A part of a line: a block, or an atom (a name, number, string, '--' or group)."""
+def _number(path: str, span: Span, raw: str, bad: list[Diagnostic]) -> int:
+    """A number token as an int, bounded: one beyond ±MAX_NUMBER (or longer than MAX_DIGITS digits,
+    which is never converted: Python refuses to convert more than 4 300 digits) is an E209, and
+    reads as 0 so that parsing can go on."""
+    digits = raw.lstrip("+-").lstrip("0") or "0"  # '007' is 7
+    value = int(raw[0] + digits if raw[0] in "+-" else digits) if len(digits) <= MAX_DIGITS else None
+    if value is not None and -MAX_NUMBER <= value <= MAX_NUMBER:
+        return value
+    shown = raw if len(raw) <= 16 else f"{raw[:12]}… ({len(digits)} digits)"
+    bad.append(Diagnostic(span, "E209", f"the number {shown} is out of range: numbers in content lie between "
+                          f"-{MAX_NUMBER} and {MAX_NUMBER}", "each kind of value has a smaller limit "
+                          "(dsl/LANGUAGE.md, 'Limits')"))
+    return 0
+
+
+def _part(path: str, node: Tree, bad: list[Diagnostic]) -> Union[Atom, Block]:
+    """A part of a line: a block, or an atom (a name, number, string, '--' or group); numbers out of
+    range go to ``bad``."""
     if node.data == "block":
-        return Block(_span(path, node.meta), tuple(_line(path, c) for c in node.children))
-    return _atom(path, node)
+        return Block(_span(path, node.meta), tuple(_line(path, c, bad) for c in node.children))
+    return _atom(path, node, bad)
 
 
-def _line(path: str, node: Tree) -> Line:
-    return Line(_span(path, node.meta), tuple(_part(path, c) for c in node.children))
+def _line(path: str, node: Tree, bad: list[Diagnostic]) -> Line:
+    return Line(_span(path, node.meta), tuple(_part(path, c, bad) for c in node.children))
 
 
-def _atom(path: str, node: Tree) -> Atom:
+def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     data = node.data
     if data == "group":
-        return Atom(_span(path, node.meta), "group", tuple(_atom(path, c) for c in node.children))
+        return Atom(_span(path, node.meta), "group", tuple(_atom(path, c, bad) for c in node.children))
     tok = node.children[0]
     span = _span(path, tok)
     if data == "name":
         return Atom(span, "name", str(tok))
     if data == "number":
-        return Atom(span, "number", int(str(tok)))
+        return Atom(span, "number", _number(path, span, str(tok), bad))
     if data == "string":
         return Atom(span, "string", _unescape(str(tok)))
     if data == "join":
@@ -154,13 +173,14 @@ def _prescan(text: str, path: str) -> Optional[Diagnostic]:
         if kind == "c":
             continue
         tokens += 1
+        col = m.start() - line_start + 1
+        if tokens > MAX_TOKENS:  # line ends count too: blank lines are no way around the limit
+            return Diagnostic(Span(path, line, col, line, col + 1), "E105",
+                              f"the file has more than {MAX_TOKENS} words, symbols and line ends",
+                              "split it into several files")
         if kind == "n":
             line, line_start = line + 1, m.end()
             continue
-        col = m.start() - line_start + 1
-        if tokens > MAX_TOKENS:
-            return Diagnostic(Span(path, line, col, line, col + 1), "E105",
-                              f"the file has more than {MAX_TOKENS} words and symbols", "split it into several files")
         if kind == "o":
             depth += 1
             if depth > MAX_DEPTH:
@@ -335,8 +355,9 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
         tree: Tree = _parser().parse(text)
     except UnexpectedInput as err:
         return (), [_syntax_diagnostic(path, text, err)]
-    lines = tuple(_line(path, c) for c in tree.children)
-    problems = _glued_numbers(path, text, lines)
+    bad: list[Diagnostic] = []
+    lines = tuple(_line(path, c, bad) for c in tree.children)
+    problems = bad + _glued_numbers(path, text, lines)
     if problems:
         return (), problems
     return lines, []
@@ -346,7 +367,10 @@ def parse_file(path: Path | str) -> tuple[tuple[Line, ...], list[Diagnostic], st
     """Parse a file; returns lines, diagnostics and the source text (for carets)."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        if not stat.S_ISREG(p.stat().st_mode):  # a pipe or a device could be endless, or never end
+            return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", "cannot read the file: not a regular file")], ""
+        with p.open("rb") as f:
+            raw = f.read(MAX_BYTES + 1)  # a larger file is never read whole
     except OSError as err:
         return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", f"cannot read the file: {err.strerror}")], ""
     if len(raw) > MAX_BYTES:

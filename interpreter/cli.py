@@ -17,6 +17,7 @@
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
     lastbreath coverage --games 200      # the content lines bot games never reach
     lastbreath fuzz --games 2000         # invariants checked after every transition
+    lastbreath fuzz-input --content 2000 --protocol 2000 --saves 2000   # mutated inputs: crashes, hangs, memory
 
 ``main(argv)`` returns the exit code and never raises for a user mistake: 0 success, 1 content
 errors or a failed game, 2 a usage mistake (unknown id, missing file, bad option).
@@ -37,7 +38,7 @@ from typing import Any, Iterable, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
 from lastbreath.dsl.format import format_file
-from lastbreath.dsl.ruleset import Ruleset
+from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS
@@ -78,32 +79,12 @@ def _existing(paths: Iterable[str], what: str) -> list[Path]:
     return out
 
 
-def _expand(paths: Iterable[Path]) -> list[Path]:
-    """Folders -> their .fg files (as the loader does); used to drop files given twice."""
-    out: list[Path] = []
-    seen: set[Path] = set()
-    for p in paths:
-        files = sorted(q for q in p.rglob("*.fg") if q.is_file()) if p.is_dir() else [p]
-        for f in files:
-            key = f.resolve()
-            if key not in seen:
-                seen.add(key)
-                out.append(f)
-    return out
-
-
-def _source_text(path: str, cache: dict[str, Optional[str]]) -> Optional[str]:
-    if path not in cache:
-        try:
-            cache[path] = Path(path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            cache[path] = None
-    return cache[path]
-
-
 def _format_diags(diags: Sequence[Diagnostic], sources: Optional[dict[str, str]] = None) -> list[str]:
-    cache: dict[str, Optional[str]] = dict(sources or {})
-    return [d.format(_source_text(d.span.path, cache)) for d in diags]
+    """Diagnostics as text, with the source line of each whose file is in ``sources`` (the text
+    the loader read): a file is never read again here, so no line from a file that was refused
+    unread (a link out of its pack) is ever shown."""
+    sources = sources or {}
+    return [d.format(sources.get(d.span.path)) for d in diags]
 
 
 def _summary_line(diags: Sequence[Diagnostic]) -> str:
@@ -118,9 +99,10 @@ def _summary_line(diags: Sequence[Diagnostic]) -> str:
 def load_rules(extra: Sequence[str] = ()) -> Ruleset:
     """The bundled content plus ``--content`` paths; prints diagnostics and raises ContentFailed on errors."""
     paths = [*bundled_paths(), *_existing(extra, "content path")]
-    rs, diags = load_content(paths)  # folders stay whole: each is a pack (files given twice load once)
+    sources: dict[str, str] = {}
+    rs, diags = load_content(paths, sources)  # folders stay whole: each is a pack (files given twice load once)
     if rs is None:
-        for text in _format_diags(diags):
+        for text in _format_diags(diags, sources):
             print(text, file=sys.stderr)
         print(f"{PROG}: the content has {_summary_line(diags)}", file=sys.stderr)
         raise ContentFailed()
@@ -380,8 +362,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     if args.max_message < 1:
         raise CliError("--max-message must be at least 1")
+    if args.max_games < 1:
+        raise CliError("--max-games must be at least 1")
     rs = load_rules(args.content)
-    return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message)
+    return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message, args.max_games)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -393,14 +377,15 @@ def cmd_check(args: argparse.Namespace) -> int:
         targets = [*bundled_paths(), *paths, *packs]
     else:
         targets = paths
-    rs, diags = load_content(targets)
+    sources: dict[str, str] = {}
+    rs, diags = load_content(targets, sources)
     ok = rs is not None
     counts = _counts(rs) if rs is not None else {}
     if args.json:
         print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
         return 0 if ok else 1
     # diagnostics and the summary go to one stream (stderr, as compilers do), in the order written
-    for text in _format_diags(diags, rs.sources if rs is not None else None):
+    for text in _format_diags(diags, sources):
         print(text, file=sys.stderr)
     if ok:
         assert rs is not None
@@ -716,6 +701,62 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     return 0 if data["clean"] else 1
 
 
+def cmd_fuzz_input(args: argparse.Namespace) -> int:
+    from . import fuzzinput
+
+    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves}
+    if all(v is None for v in counts.values()):
+        counts = {k: 200 for k in counts}
+    counts = {k: v or 0 for k, v in counts.items()}
+    for k, v in counts.items():
+        if v < 0:
+            raise CliError(f"--{k} must be 0 or more")
+    if sum(counts.values()) == 0:
+        raise CliError("nothing to do: give --content N, --protocol N or --saves N")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    if args.time_limit <= 0:
+        raise CliError("--time-limit must be more than 0")
+    if args.max_memory < 256:
+        raise CliError("--max-memory must be at least 256 (MB)")
+    if args.out and not Path(args.out).resolve().parent.is_dir():
+        raise CliError(f"cannot write to '{args.out}': the folder above it does not exist")
+    rs = load_rules()
+    jobs = args.jobs or os.cpu_count() or 1
+    progress = None
+    if not args.no_progress:
+        tty = sys.stderr.isatty()
+        shown: dict[str, int] = {}
+
+        def progress(kind: str, done: int, total: int) -> None:
+            if tty:
+                print(f"\r{PROG} fuzz-input: {kind} {done}/{total}", end="" if done < total else "\n",
+                      file=sys.stderr, flush=True)
+            elif done * 10 // total != shown.get(kind, -1):  # a line every tenth
+                shown[kind] = done * 10 // total
+                print(f"{PROG} fuzz-input: {kind} {done}/{total}", file=sys.stderr, flush=True)
+    data = fuzzinput.run(rs, counts["content"], counts["protocol"], counts["saves"], seed=args.seed, jobs=jobs,
+                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress)
+    if args.out and data["failures"]:
+        out = Path(args.out)
+        made = fuzzinput.corpora(rs)
+        try:
+            out.mkdir(exist_ok=True)
+            for f in data["failures"]:
+                suffix, raw = fuzzinput.case_input(fuzzinput.make_case(f["kind"], args.seed, f["index"], made))
+                (out / f"{f['kind']}-{f['index']}{suffix}").write_bytes(raw)
+        except OSError as err:
+            raise CliError(f"cannot write to '{args.out}': {err.strerror or err}", 1) from err
+    if args.json:
+        print(json.dumps(data, indent=2))
+    else:
+        for line in fuzzinput.format_report(data):
+            print(line)
+        if args.out and data["failures"]:
+            print(f"wrote the input of each failure to {args.out}")
+    return 0 if data["clean"] else 1
+
+
 def _unified_diff(before: str, after: str, path: str) -> str:
     """A unified diff of one file (``patch -p0`` applies it); marks a missing final newline."""
     def lines(text: str) -> list[str]:
@@ -735,7 +776,9 @@ def cmd_fmt(args: argparse.Namespace) -> int:
     errors: list[Diagnostic] = []
     sources: dict[str, str] = {}
     diffs: dict[str, str] = {}
-    for f in _expand(paths):
+    files, refused = content_files(paths)
+    errors.extend(refused)
+    for f in files:
         name = str(f)
         text, formatted, diags = format_file(f)
         if formatted is None:
@@ -1034,6 +1077,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "error codes: docs/protocol.md.")
     p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
                    help="the largest message accepted; longer lines get error 1005 (default: 1048576)")
+    p.add_argument("--max-games", type=int, default=100, metavar="N",
+                   help="games open at once; game.new and game.load beyond it get error 1007 (default: 100)")
     _add_content(p)
     p.set_defaults(func=cmd_serve)
 
@@ -1188,6 +1233,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     _add_content(p)
     p.set_defaults(func=cmd_fuzz)
+
+    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages and saves to the engine",
+                       description="Mutate the bundled content files, protocol messages and saves (numbers "
+                                   "changed to hostile ones, lines repeated or cut, values of the wrong type, "
+                                   "NaN, lone surrogates, huge batches…) and run each case in a worker process "
+                                   "with a memory limit: content is checked and, if it loads, one bot game is "
+                                   "played; protocol lines are answered by a server with an open game; saves "
+                                   "are loaded (replayed, and their snapshot restored) and played on. Anything "
+                                   "but a documented error is a crash, a case over the time limit a hang. "
+                                   "Prints the counts per kind (crashes, hangs, worst memory) and each "
+                                   "failure; exit 0 when clean, 1 otherwise. Case i of a seed is always the "
+                                   "same. Without counts: 200 of each.")
+    p.add_argument("--content", type=int, metavar="N", dest="content_cases", help="content cases")
+    p.add_argument("--protocol", type=int, metavar="N", help="protocol cases (one to four messages each)")
+    p.add_argument("--saves", type=int, metavar="N", help="save cases")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of the mutations (default: 0)")
+    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
+    p.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
+                   help="a case running longer is a hang (default: 5)")
+    p.add_argument("--max-memory", type=int, default=2048, metavar="MB",
+                   help="address space of each worker (RLIMIT_AS); a case that needs more is a crash "
+                        "(MemoryError) (default: 2048)")
+    p.add_argument("--out", metavar="DIR", help="write the whole input of each failing case to DIR")
+    p.add_argument("--json", action="store_true",
+                   help='print {"clean", "cases", "crashes", "hangs", "known", "worst_memory_mb", "seconds", '
+                        '"kinds": {KIND: {"cases", "crashes", "hangs", "worst_memory_mb", "slowest_s", "reached"}}, '
+                        '"failures": [{"kind", "index", "outcome", "detail", "case"}]}')
+    p.add_argument("--no-progress", action="store_true", help="no progress on stderr")
+    p.set_defaults(func=cmd_fuzz_input)
 
     p = sub.add_parser("fmt", help="rewrite content files in the canonical style",
                        description="Format .fg content in the canonical style (dsl/LANGUAGE.md, 'Formatting'), "

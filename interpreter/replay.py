@@ -28,6 +28,7 @@ from lastbreath.dsl import RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine, serialize
+from .jsontext import loads, lone_surrogate
 from .state import Event, GameState
 
 FORMAT = "lastbreath-save"
@@ -35,6 +36,9 @@ VERSION = 1
 GAME_KEYS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy")
 TOP_KEYS = ("format", "version", "content", "game", "seed", "choices", "snapshot")
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
+MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
+MAX_CHOICES = 100_000  # choices in a save (a game takes a few hundred)
+MAX_FILE = 64 << 20  # bytes of a save file
 
 History = Sequence[tuple[GameState, Optional[str]]]
 Setup = tuple[dict[str, Any], int, Sequence[str]]
@@ -107,6 +111,9 @@ def _check(rs: Ruleset, data: Any) -> None:
     """Refuse anything that is not a well-formed save of this content, with the reason."""
     if not isinstance(data, dict):
         raise SaveError(f"this is not a lastbreath save (a JSON object was expected, got {_kind(data)})")
+    bad = lone_surrogate(data)
+    if bad is not None:
+        raise SaveError(f"this is not a lastbreath save: {bad!r} holds a lone surrogate, which is not text")
     if data.get("format") != FORMAT:
         raise SaveError(f"this is not a lastbreath save (format {data.get('format')!r}, expected {FORMAT!r})")
     version = data.get("version")
@@ -123,7 +130,8 @@ def _check(rs: Ruleset, data: Any) -> None:
     if not isinstance(content, str):
         raise SaveError(f"the save's content hash is not a string (got {_kind(content)})")
     if content != here:
-        raise SaveError(f"the save was made with content hash {content}, this content is {here}: "
+        shown = content if content.isalnum() and content.isascii() and len(content) <= 64 else repr(content[:40])
+        raise SaveError(f"the save was made with content hash {shown}, this content is {here}: "
                         f"load it with the content it was made with")
     game = data["game"]
     if not isinstance(game, dict):
@@ -138,9 +146,13 @@ def _check(rs: Ruleset, data: Any) -> None:
             raise SaveError(f"the save's game.{k} is not a {want.__name__} (got {_kind(game[k])})")
     if type(data["seed"]) is not int:
         raise SaveError(f"the save's seed is not an integer (got {_kind(data['seed'])})")
+    if not -MAX_SEED <= data["seed"] <= MAX_SEED:
+        raise SaveError(f"the save's seed lies beyond ±{MAX_SEED} (2**63 - 1)")
     choices = data["choices"]
     if not isinstance(choices, list):
         raise SaveError(f"the save's choices are not a list (got {_kind(choices)})")
+    if len(choices) > MAX_CHOICES:
+        raise SaveError(f"the save has {len(choices)} choices, more than the limit of {MAX_CHOICES}")
     for i, k in enumerate(choices):
         if not isinstance(k, str):
             raise SaveError(f"choice {i} is not a key string (got {_kind(k)})")
@@ -237,15 +249,24 @@ def write(path: str, data: dict[str, Any]) -> None:
 
 
 def read(path: str) -> Any:
-    """The JSON of a save file; ``SaveError`` when it is not JSON (truncated, corrupt, not UTF-8)."""
+    """The JSON of a save file; ``SaveError`` when it is not JSON (truncated, corrupt, not UTF-8,
+    larger than MAX_FILE, or with NaN, Infinity, 1e400 or an integer of more than 4 300 digits)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
+        with open(path, "rb") as f:
+            raw = f.read(MAX_FILE + 1)
+    except IsADirectoryError:
+        raise SaveError(f"{path}: not a lastbreath save (a folder)") from None
+    if len(raw) > MAX_FILE:
+        raise SaveError(f"{path}: not a lastbreath save (larger than {MAX_FILE} bytes)")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise SaveError(f"{path}: not a lastbreath save (not UTF-8 text)") from None
     try:
-        return json.loads(text)
+        return loads(text)
     except json.JSONDecodeError as err:
         raise SaveError(f"{path}: not a lastbreath save (truncated or corrupt JSON: {err})") from None
+    except ValueError as err:  # NaN, 1e400, a 5 000-digit number
+        raise SaveError(f"{path}: not a lastbreath save ({str(err)[:120]})") from None
     except RecursionError:
         raise SaveError(f"{path}: not a lastbreath save (JSON nested too deeply)") from None

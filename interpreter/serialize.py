@@ -4,6 +4,10 @@ A saved state names its content (killer, scenario, Final Girl, difficulty, …) 
 hash of the loaded content, so a save made with other content is refused with a reason rather
 than half-loaded. Records are (un)structured with cattrs; the static ``Game`` is rebuilt from
 the ids. A state paused at a choice saves its checkpoint and answers, so it resumes exactly.
+
+A save is data from anywhere, so ``from_json`` checks values as well as shapes (validate.py):
+against the content and the rules' bounds, written as ``to_json`` writes it, and resuming from
+its checkpoint to exactly itself. It raises ``SaveError`` and nothing else.
 """
 
 from __future__ import annotations
@@ -14,9 +18,10 @@ from typing import Any
 
 import attrs
 import cattrs
-from lastbreath.dsl import SaveError
+from lastbreath.dsl import RulesError, SaveError
 
-from .engine import Game
+from . import validate
+from .engine import TIE_POLICIES, Game
 from .state import Choice, GameState, HeldItem, KillerState, MinionState, Option
 
 FORMAT = "lastbreath-save"
@@ -65,13 +70,15 @@ def to_json(state: GameState) -> dict[str, Any]:
             "state": _state_data(state)}
 
 
-def _build_state(game: Game, data: dict[str, Any]) -> GameState:
+def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState:
     if not isinstance(data, dict):
-        raise SaveError("the saved state is not an object")
+        raise SaveError(f"the saved {(where or 'state.').rstrip('.')} is not an object")
     missing = [f for f in _FIELDS if f not in data]
     extra = set(data) - set(_FIELDS) - {"choice", "checkpoint"}
     if missing or extra:
-        raise SaveError(f"the saved state has missing fields {missing} or unknown fields {sorted(extra)}")
+        unknown = sorted(str(k)[:40] for k in extra)
+        raise SaveError(f"the saved {(where or 'state.').rstrip('.')} has missing fields {missing[:6]}"
+                        f"{' …' if len(missing) > 6 else ''} or unknown fields {unknown[:6]}")
     kw: dict[str, Any] = {"game": game}
     try:
         for name in _FIELDS:
@@ -81,16 +88,22 @@ def _build_state(game: Game, data: dict[str, Any]) -> GameState:
             elif name in _RECORDS:
                 kw[name] = tuple(_conv.structure(x, _RECORDS[name]) for x in v)
             elif name == "piles":
-                kw[name] = tuple(tuple((str(c), bool(up)) for c, up in pile) for pile in v)
+                kw[name] = tuple(tuple((c, up) for c, up in pile) for pile in v)
             elif isinstance(v, list):
                 kw[name] = _tuples(v)
             else:
                 kw[name] = v
         kw["choice"] = None if data["choice"] is None else _conv.structure(data["choice"], Choice)
-        kw["checkpoint"] = None if data["checkpoint"] is None else _build_state(game, data["checkpoint"])
-    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError) as err:
-        raise SaveError(f"the saved state is malformed: {err}") from None
-    return GameState(**kw)
+        kw["checkpoint"] = (None if data["checkpoint"] is None else
+                            _build_state(game, data["checkpoint"], f"{where}checkpoint."))
+    except SaveError:
+        raise
+    except (cattrs.BaseValidationError, TypeError, ValueError, KeyError, AttributeError, OverflowError,
+            RecursionError) as err:
+        raise SaveError(f"the saved {(where or 'state.').rstrip('.')} is malformed: {str(err)[:200]}") from None
+    state = GameState(**kw)
+    validate.check_values(state, where)
+    return state
 
 
 def _tuples(v: Any) -> Any:
@@ -98,8 +111,10 @@ def _tuples(v: Any) -> Any:
     return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
 
 
-def from_json(ruleset, data: dict[str, Any]) -> GameState:
-    """Load a save made by ``to_json`` with the same content; refuse anything else with a reason."""
+def from_json(ruleset: Any, data: Any) -> GameState:
+    """Load a save made by ``to_json`` with the same content; refuse anything else with a
+    ``SaveError`` that says why (the first field at fault): shapes, values, and the story (see
+    the module's docstring). Raises nothing else."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("this is not a lastbreath save")
     if data.get("version") != VERSION:
@@ -109,14 +124,26 @@ def from_json(ruleset, data: dict[str, Any]) -> GameState:
     ids = data.get("game")
     if not isinstance(ids, dict):
         raise SaveError("the save names no game")
+    if set(ids) != {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"} or not all(
+            type(ids[k]) is (bool if k == "legendary" else str) for k in ids):
+        raise SaveError("the save's game is not {killer, scenario, final_girl, difficulty: strings, legendary: "
+                        "true or false, tie_policy: a string}")
+    if ids["tie_policy"] not in TIE_POLICIES:
+        raise SaveError(f"the save's tie policy {ids['tie_policy'][:40]!r} is none of {', '.join(TIE_POLICIES)}")
     try:
         k = ruleset.killers[ids["killer"]]
         s = ruleset.scenarios[ids["scenario"]]
         fg = ruleset.final_girls[ids["final_girl"]]
-        game = Game(ruleset, k, s, fg, ids["difficulty"], bool(ids["legendary"]), ids["tie_policy"])
+        game = Game(ruleset, k, s, fg, ids["difficulty"], ids["legendary"], ids["tie_policy"])
     except KeyError as err:
-        raise SaveError(f"the save names content that is not loaded: {err}") from None
-    return _build_state(game, data.get("state"))  # type: ignore[arg-type]  # _build_state refuses a non-object
+        raise SaveError(f"the save names content that is not loaded: {str(err)[:80]}") from None
+    except RulesError as err:
+        raise SaveError(f"the save's game cannot be set up: {str(err)[:200]}") from None
+    raw: Any = data.get("state")
+    state = _build_state(game, raw)
+    validate.check_canonical(raw, _state_data(state))
+    validate.check_resumes(state, raw)
+    return state
 
 
 __all__ = ["Option", "content_hash", "from_json", "to_json"]

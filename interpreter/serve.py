@@ -3,7 +3,11 @@
 The protocol (methods, params, results, error codes) is documented in docs/protocol.md. The
 server never dies on bad input: every malformed, oversized or illegal request gets a JSON-RPC
 error object with a stable code and the server reads the next line; a notification (a request
-without ``id``) is carried out and gets no reply.
+without ``id``) is carried out and gets no reply, except one that would open a game (``game.new``,
+``game.load``), which is ignored: nobody would hear of the game. Everything a client can make
+grow is bounded: a message's size, a batch's length, a reply's size, the games open at once, the
+numbers in params; what cannot be written as JSON text (NaN, Infinity, 1e400, a lone surrogate
+such as ``"\\ud800"``) is refused when read, so that every reply is valid JSON in UTF-8.
 
 In process::
 
@@ -15,6 +19,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import secrets
 from typing import Any, BinaryIO, Callable, Optional, Union
 
@@ -22,6 +27,7 @@ from lastbreath.dsl import IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine, serialize
+from .jsontext import loads, lone_surrogate
 from .session import Session
 from .state import Event, GameState
 
@@ -37,20 +43,34 @@ BAD_SAVE = 1003
 UNKNOWN_GAME = 1004
 TOO_LARGE = 1005
 CANNOT_UNDO = 1006
+TOO_MANY_GAMES = 1007
+BATCH_TOO_LARGE = 1008
+REPLY_TOO_LARGE = 1009
 
 MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
+MAX_GAMES = 100  # games open at once on one connection (a game with its history takes ~20 kB and up)
+MAX_BATCH = 100  # requests in one batch
+MAX_REPLY = 4 << 20  # bytes of the replies to one message (a game.state is ~10 kB)
+MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 
 __all__ = [
     "BAD_SAVE",
+    "BATCH_TOO_LARGE",
     "CANNOT_UNDO",
     "ILLEGAL_OPTION",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
     "INVALID_REQUEST",
+    "MAX_BATCH",
+    "MAX_GAMES",
     "MAX_MESSAGE",
+    "MAX_REPLY",
+    "MAX_SEED",
     "METHOD_NOT_FOUND",
     "PARSE_ERROR",
+    "REPLY_TOO_LARGE",
     "TOO_LARGE",
+    "TOO_MANY_GAMES",
     "UNKNOWN_CONTENT",
     "UNKNOWN_GAME",
     "RpcError",
@@ -58,6 +78,7 @@ __all__ = [
     "public_state",
     "serve",
 ]
+CREATES_GAMES = ("game.new", "game.load")  # as notifications they are ignored: nobody would hear of the game
 
 
 class RpcError(Exception):
@@ -77,6 +98,8 @@ class RpcError(Exception):
 
 
 _NOTHING = object()
+
+
 
 
 def _type_name(t: Any) -> str:
@@ -168,9 +191,13 @@ def _view(gid: str, s: Session) -> dict[str, Any]:
 class Server:
     """The protocol's state: the ruleset and the open games by id."""
 
-    def __init__(self, ruleset: Ruleset, max_message: int = MAX_MESSAGE) -> None:
+    def __init__(self, ruleset: Ruleset, max_message: int = MAX_MESSAGE, max_games: int = MAX_GAMES,
+                 max_batch: int = MAX_BATCH, max_reply: int = MAX_REPLY) -> None:
         self.ruleset = ruleset
         self.max_message = max_message
+        self.max_games = max_games
+        self.max_batch = max_batch
+        self.max_reply = max_reply
         self.games: dict[str, Session] = {}
         self._next = 1
         self.methods: dict[str, Callable[[Any], Any]] = {
@@ -188,13 +215,49 @@ class Server:
     # framing ------------------------------------------------------------------------------
     def handle_line(self, line: Union[str, bytes]) -> Optional[str]:
         """The reply (one line of JSON, without the newline) to one message, or None."""
-        size = len(line.encode("utf-8")) if isinstance(line, str) else len(line)
+        if isinstance(line, str):
+            try:
+                line = line.encode("utf-8")
+            except UnicodeEncodeError:  # a str holding a lone surrogate: not text
+                return self._dump(self._error(None, RpcError(PARSE_ERROR, "parse error: the message is not "
+                                                             "Unicode text (it holds a lone surrogate)")))
+        size = len(line)
         if size > self.max_message:
             return self._dump(self._error(None, RpcError(
                 TOO_LARGE, f"message too large: {size} bytes (the limit is {self.max_message})",
                 {"limit": self.max_message})))
         reply = self.handle_text(line)
-        return None if reply is None else self._dump(reply)
+        if reply is None:
+            return None
+        if isinstance(reply, list):
+            reply = self._fit(reply)
+        text = self._dump(reply)
+        size = len(text.encode("utf-8"))
+        if size > self.max_reply and isinstance(reply, dict):
+            text = self._too_large(reply, size)
+        return text
+
+    def _too_large(self, reply: dict[str, Any], size: int) -> str:
+        return self._dump(self._error(reply.get("id"), RpcError(
+            REPLY_TOO_LARGE, f"the reply is too large: {size} bytes (the limit is {self.max_reply}); the request "
+            f"was carried out", {"limit": self.max_reply})))
+
+    def _fit(self, replies: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The replies to a batch within ``max_reply`` bytes in all: a reply that would go past it
+        is replaced by error 1009 (its request was carried out all the same)."""
+        out = []
+        used = 2
+        for r in replies:
+            size = len(self._dump(r).encode("utf-8")) + 1
+            if used + size > self.max_reply:
+                r = self._error(r.get("id"), RpcError(
+                    REPLY_TOO_LARGE, f"the replies to this batch are too large: this one ({size} bytes) goes past "
+                    f"the limit of {self.max_reply} bytes for the batch; the request was carried out",
+                    {"limit": self.max_reply}))
+                size = len(self._dump(r).encode("utf-8")) + 1
+            used += size
+            out.append(r)
+        return out
 
     def handle_text(self, line: Union[str, bytes]) -> Any:
         if isinstance(line, bytes):
@@ -205,14 +268,23 @@ class Server:
         if not line.strip():
             return None
         try:
-            msg = json.loads(line)
+            msg = loads(line)
         except (ValueError, RecursionError) as err:
-            return self._error(None, RpcError(PARSE_ERROR, f"parse error: {err}"))
+            return self._error(None, RpcError(PARSE_ERROR, f"parse error: {str(err)[:200]}"))
         return self.handle(msg)
 
     @staticmethod
     def _dump(reply: Any) -> str:
-        return json.dumps(reply, ensure_ascii=False, separators=(",", ":"))
+        """A reply as one line of JSON; NaN and lone surrogates never reach here (refused when
+        read), and if a bug let one through the reply is an internal error, still valid JSON."""
+        try:
+            text = json.dumps(reply, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+            text.encode("utf-8")
+            return text
+        except (ValueError, TypeError, UnicodeEncodeError, RecursionError) as err:
+            return json.dumps({"jsonrpc": "2.0", "id": None, "error": {
+                "code": INTERNAL_ERROR, "message": f"internal error: the reply cannot be written as JSON "
+                f"({type(err).__name__})"}}, ensure_ascii=True)
 
     # dispatch -----------------------------------------------------------------------------
     def handle(self, msg: Any) -> Any:
@@ -220,6 +292,10 @@ class Server:
         if isinstance(msg, list):
             if not msg:
                 return self._error(None, RpcError(INVALID_REQUEST, "invalid request: an empty batch"))
+            if len(msg) > self.max_batch:
+                return self._error(None, RpcError(
+                    BATCH_TOO_LARGE, f"batch too large: {len(msg)} requests (the limit is {self.max_batch}); "
+                    f"none was carried out", {"limit": self.max_batch}))
             out = [r for r in (self.handle_one(m) for m in msg) if r is not None]
             return out or None
         return self.handle_one(msg)
@@ -228,11 +304,16 @@ class Server:
         if not isinstance(msg, dict):
             return self._error(None, RpcError(INVALID_REQUEST, "invalid request: not a JSON object"))
         rid = msg.get("id", _NOTHING)
-        valid_id = rid is _NOTHING or rid is None or isinstance(rid, str) or (
-            isinstance(rid, (int, float)) and not isinstance(rid, bool))
+        valid_id = rid is _NOTHING or rid is None or (isinstance(rid, str) and lone_surrogate(rid) is None) or (
+            isinstance(rid, int) and not isinstance(rid, bool)) or (isinstance(rid, float) and math.isfinite(rid))
         echo = rid if valid_id and rid is not _NOTHING else None
         if not valid_id:
-            return self._error(None, RpcError(INVALID_REQUEST, "invalid request: id must be a string, a number or null"))
+            return self._error(None, RpcError(INVALID_REQUEST, "invalid request: id must be a string, a number or "
+                                              "null (a finite number; a string of Unicode text)"))
+        bad = lone_surrogate(msg)
+        if bad is not None:
+            return self._error(echo, RpcError(INVALID_REQUEST, f"invalid request: {bad} holds a lone surrogate "
+                                              "(such as \\ud800 without its pair), which is not Unicode text"))
         if msg.get("jsonrpc") != "2.0":
             return self._error(echo, RpcError(INVALID_REQUEST, 'invalid request: "jsonrpc" must be "2.0"'))
         method = msg.get("method")
@@ -242,6 +323,8 @@ class Server:
         if params is not _NOTHING and not isinstance(params, (dict, list)):
             return self._error(echo, RpcError(INVALID_REQUEST, 'invalid request: "params" must be an object or a list'))
         notification = rid is _NOTHING
+        if notification and method in CREATES_GAMES:
+            return None  # ignored: a game opened by a notification would be one nobody hears of
         try:
             fn = self.methods.get(method)
             if fn is None:
@@ -268,6 +351,12 @@ class Server:
         if s is None:
             raise RpcError(UNKNOWN_GAME, f"unknown game id '{gid}'", {"game": gid})
         return gid, s
+
+    def _room(self) -> None:
+        """Refuse a new game when ``max_games`` are open already (error 1007)."""
+        if len(self.games) >= self.max_games:
+            raise RpcError(TOO_MANY_GAMES, f"too many open games: {len(self.games)} (the limit is {self.max_games}); "
+                           f"close one with game.close", {"limit": self.max_games})
 
     def _add(self, s: Session) -> str:
         gid = f"g{self._next}"
@@ -298,6 +387,9 @@ class Server:
         seed = p.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
+        if not -MAX_SEED <= seed <= MAX_SEED:
+            raise RpcError(INVALID_PARAMS, f"param 'seed' must lie within ±{MAX_SEED} (2**63 - 1)", {"param": "seed"})
+        self._room()
         try:
             s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
                         final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
@@ -342,11 +434,16 @@ class Server:
     def game_load(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"save": ((dict, str), True)})
         data = p["save"]
+        self._room()
         if isinstance(data, str):
             try:
-                data = json.loads(data)
+                data = loads(data)
             except (ValueError, RecursionError) as err:
-                raise RpcError(BAD_SAVE, f"not a lastbreath save (truncated or corrupt JSON: {err})") from None
+                raise RpcError(BAD_SAVE, f"not a lastbreath save (truncated or corrupt JSON: {str(err)[:200]})") \
+                    from None
+            bad = lone_surrogate(data)
+            if bad is not None:
+                raise RpcError(BAD_SAVE, f"not a lastbreath save: {bad} holds a lone surrogate, which is not text")
         try:
             s = Session.load(self.ruleset, data)
         except SaveError as err:
@@ -386,9 +483,10 @@ def read_message(inp: BinaryIO, limit: int) -> Optional[tuple[bytes, int]]:
     return b"", size
 
 
-def serve(ruleset: Ruleset, inp: BinaryIO, out: BinaryIO, max_message: int = MAX_MESSAGE) -> int:
+def serve(ruleset: Ruleset, inp: BinaryIO, out: BinaryIO, max_message: int = MAX_MESSAGE,
+          max_games: int = MAX_GAMES) -> int:
     """Answer messages from ``inp`` on ``out`` until the end of input; returns the exit code 0."""
-    server = Server(ruleset, max_message)
+    server = Server(ruleset, max_message, max_games)
     while True:
         got = read_message(inp, max_message)
         if got is None:
@@ -400,8 +498,9 @@ def serve(ruleset: Ruleset, inp: BinaryIO, out: BinaryIO, max_message: int = MAX
         else:
             try:
                 reply = server.handle_line(body)
-            except Exception as err:
-                reply = server._dump(server._error(None, RpcError(INTERNAL_ERROR, f"internal error: {err}")))
+            except Exception as err:  # last line of defence: never die on input
+                reply = server._dump(server._error(None, RpcError(INTERNAL_ERROR, f"internal error: "
+                                                                  f"{type(err).__name__}")))
         if reply is not None:
             out.write(reply.encode("utf-8") + b"\n")
             out.flush()

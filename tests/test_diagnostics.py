@@ -303,7 +303,7 @@ def test_huge_inputs_are_refused_quickly_by_the_command(tmp_path, make, line: in
 @pytest.mark.parametrize(("text", "line"), [
     pytest.param("card deep {\n" + "(" * 10_000 + ")" * 10_000 + "\n}\n", 2, id="10000-deep-groups"),
     pytest.param("x " * 500_000 + "\n", 1, id="1-MB-line-of-words"),
-    pytest.param("card c\n" * 60_000, 16_668, id="60000-lines"),  # past the token budget
+    pytest.param("card c\n" * 60_000, 16_667, id="60000-lines"),  # past the token budget (line ends count)
     pytest.param(";" * 9_000 + "\n" + (";" * 9_000 + "\n") * 200, 6, id="1.8-MB-of-semicolons"),
 ])
 def test_inputs_that_would_keep_the_parser_busy_are_refused_quickly(text: str, line: int):

@@ -180,14 +180,14 @@ def test_style_rules():
 
 
 def test_inline_blocks_break_at_the_width_limit():
-    def line(width: int) -> str:  # "a { lose 1 time; …; heal 1…1 }" exactly `width` columns
-        head = "a { " + "; ".join(["lose 1 time"] * 6) + "; heal "
-        return head + "1" * (width - len(head) - 2) + " }\n"
+    def line(width: int) -> str:  # "a { lose 1 time; …; set flag x…x }" exactly `width` columns
+        head = "a { " + "; ".join(["lose 1 time"] * 6) + "; set flag "
+        return head + "x" * (width - len(head) - 2) + " }\n"
 
     assert len(line(MAX_WIDTH)) == MAX_WIDTH + 1
     assert fmt(line(MAX_WIDTH)) == line(MAX_WIDTH)
     out = fmt(line(MAX_WIDTH + 1))
-    assert out.startswith("a {\n  lose 1 time\n") and out.endswith("1\n}\n") and out.count("\n") == 9
+    assert out.startswith("a {\n  lose 1 time\n") and out.endswith("x\n}\n") and out.count("\n") == 9
     assert fmt("  " + line(MAX_WIDTH)) == line(MAX_WIDTH)  # measured after re-indentation
     assert fmt("b {\n" + line(MAX_WIDTH - 2) + "}").startswith("b {\n  a { lose")
     assert fmt("b {\n" + line(MAX_WIDTH - 1) + "}").startswith("b {\n  a {\n")

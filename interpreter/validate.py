@@ -1,0 +1,277 @@
+"""Checking a loaded state against its content and the rules' bounds (``serialize.from_json``).
+
+A save is data from anywhere: a snapshot with the Final Girl's health at 999, a finished result in
+the middle of a game, or a checkpoint edited by hand would load and then make ``apply`` raise
+IndexError or KeyError, or play on with impossible numbers. So a loaded state is refused, with a
+``SaveError`` that names the first field at fault, unless:
+
+1. every field holds what the content and the rules allow (``check_values``): ids of this game's
+   cards, items, terror cards, events, minions, tokens and decks; locations on this board;
+   numbers within their bounds (health within 0..her health, fear and time on the player
+   board's tracks, bloodlust a level the killer has…); lists of the right length;
+2. it is written as ``to_json`` writes it (``check_canonical``): no value that only converts to
+   the right type ("5" for 5, 1.0 for 1, true for 1), sets sorted and without repeats;
+3. its story holds together (``check_resumes``): a game over has a result, no choice and no
+   checkpoint; a game in play has a choice and the checkpoint it resumes from, and replaying
+   that checkpoint with the answers given since, through the engine's public ``advance``,
+   reaches exactly this state (else the first field that differs is named).
+
+Only ``SaveError`` leaves this module.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Optional
+
+from lastbreath.dsl import SaveError
+from lastbreath.dsl.limits import MAX_AMOUNT, MAX_HEALTH
+
+from . import engine
+from .state import GameState
+
+MAX_COUNT = 1_000_000  # counters the rules do not bound (rounds, draws, the dead…): far above any game
+MAX_SEED = (1 << 63) - 1
+MAX_TEXT = 10_000  # characters in a string of a state (a reason, a prompt, a flag)
+MAX_ITEMS = 100_000  # elements of a list in a state
+PHASES = frozenset({*engine.STEPS, "over"})
+
+
+def _fail(field: str, why: str) -> SaveError:
+    return SaveError(f"the saved state's {field} {why}")
+
+
+def _int(field: str, v: Any, low: int, high: int) -> None:
+    if type(v) is not int:
+        raise _fail(field, f"is not an integer (got {type(v).__name__})")
+    if not low <= v <= high:
+        raise _fail(field, f"is {v}, outside {low}..{high}")
+
+
+def _bool(field: str, v: Any) -> None:
+    if type(v) is not bool:
+        raise _fail(field, f"is not true or false (got {type(v).__name__})")
+
+
+def _str(field: str, v: Any, allowed: Optional[Iterable[str]] = None, what: str = "") -> None:
+    if type(v) is not str:
+        raise _fail(field, f"is not a string (got {type(v).__name__})")
+    if len(v) > MAX_TEXT:
+        raise _fail(field, f"is longer than {MAX_TEXT} characters")
+    if allowed is not None and v not in allowed:
+        raise _fail(field, f"is {v[:60]!r}, which is not {what or 'known here'}")
+
+
+def _seq(field: str, v: Any, length: int = -1) -> None:
+    if not isinstance(v, tuple):
+        raise _fail(field, f"is not a list (got {type(v).__name__})")
+    if len(v) > MAX_ITEMS:
+        raise _fail(field, f"has more than {MAX_ITEMS} elements")
+    if length >= 0 and len(v) != length:
+        raise _fail(field, f"has {len(v)} elements, not {length}")
+
+
+def _ids(field: str, v: Any, allowed, what: str) -> None:
+    _seq(field, v)
+    for i, x in enumerate(v):
+        _str(f"{field}[{i}]", x, allowed, what)
+
+
+def check_values(state: GameState, where: str = "") -> None:
+    """Every field of ``state`` holds what its game's content and the rules allow (see the module)."""
+    g = state.game
+    board = g.board
+    side = g.side
+
+    def f(name: str) -> str:
+        return f"{where}{name}"
+    locs = board.n
+    _int(f("seed"), state.seed, -MAX_SEED, MAX_SEED)
+    _int(f("rng"), state.rng, 0, MAX_COUNT)
+    _int(f("round"), state.round, 1, MAX_COUNT)
+    _str(f("phase"), state.phase, PHASES, f"a phase ({', '.join(sorted(PHASES))})")
+    _int(f("sub"), state.sub, 0, MAX_COUNT)
+    _str(f("result"), state.result, ("", "fg", "killer"), "'', 'fg' or 'killer'")
+    _str(f("end_reason"), state.end_reason)
+    _int(f("fg_loc"), state.fg_loc, 0, locs - 1)
+    _int(f("fg_health"), state.fg_health, 0, g.fg.health)
+    _int(f("fg_breath"), state.fg_breath, 0, 2)
+    breath = set(g.player_board.last_breath) | {0}
+    _int(f("fg_breath_value"), state.fg_breath_value, 0, MAX_AMOUNT)
+    if state.fg_breath_value not in breath:
+        raise _fail(f("fg_breath_value"), f"is {state.fg_breath_value}, which no last-breath token shows")
+    _int(f("fear"), state.fear, side.fear_min, side.fear_max)
+    _int(f("time"), state.time, side.time_min, side.time_max)
+    copies: dict[str, int] = {}
+    for name in ("hand", "spent", "market"):
+        _ids(f(name), getattr(state, name), g.cards, "a card of this game")
+        for cid in getattr(state, name):
+            copies[cid] = copies.get(cid, 0) + 1
+    for cid, count in copies.items():
+        if count > g.cards[cid].copies:
+            raise _fail(f("hand, spent and market"), f"hold {count} copies of '{cid}', which has "
+                        f"{g.cards[cid].copies}")
+    for name in ("held", "pack"):
+        items = getattr(state, name)
+        _seq(f(name), items)
+        for i, h in enumerate(items):
+            _str(f(f"{name}[{i}].id"), h.id, g.items, "an item")
+            _int(f(f"{name}[{i}].uses"), h.uses, 0, max(g.items[h.id].uses, 0))
+    _int(f("rescued"), state.rescued, 0, MAX_COUNT)
+    _seq(f("slots"), state.slots, max(g.fg.rescues, len(g.fg.slots)))
+    for i, s in enumerate(state.slots):
+        _bool(f(f"slots[{i}]"), s)
+    for name in ("flipped", "skip_action", "action_over", "finale_revealed", "dark_revealed"):
+        _bool(f(name), getattr(state, name))
+    _seq(f("victims"), state.victims, locs)
+    for i, v in enumerate(state.victims):
+        _int(f(f"victims[{i}]"), v, 0, MAX_COUNT)
+    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play (as fuzz.py)
+    _seq(f("killers"), state.killers)
+    for i, k in enumerate(state.killers):
+        kf = f(f"killers[{i}]")
+        _str(f"{kf}.id", k.id, (g.killer.id,), f"the killer of this game ('{g.killer.id}')")
+        _int(f"{kf}.loc", k.loc, -1, locs - 1)
+        _int(f"{kf}.health", k.health, 0, g.killer.health if capped else MAX_COUNT)
+        _int(f"{kf}.breath", k.breath, 0, 2)
+        _int(f"{kf}.breath_value", k.breath_value, 0, MAX_AMOUNT)
+        if k.breath_value not in breath:
+            raise _fail(f"{kf}.breath_value", f"is {k.breath_value}, which no last-breath token shows")
+        _bool(f"{kf}.alive", k.alive)
+        _statuses(f"{kf}.status", k.status)
+        _str(f"{kf}.label", k.label)
+    _seq(f("minions"), state.minions)
+    _int(f("minion_seq"), state.minion_seq, 0, MAX_COUNT)
+    for i, m in enumerate(state.minions):
+        mf = f(f"minions[{i}]")
+        _str(f"{mf}.kind", m.kind, g.minions, "a minion")
+        _int(f"{mf}.loc", m.loc, 0, locs - 1)
+        _int(f"{mf}.health", m.health, 0, MAX_HEALTH)
+        _statuses(f"{mf}.status", m.status)
+        _int(f"{mf}.uid", m.uid, 0, state.minion_seq)
+    levels = max(1, len(g.levels))
+    _int(f("bloodlust"), state.bloodlust, 0, levels - 1)
+    _frozen(f("lust_fired"), state.lust_fired)
+    for level in state.lust_fired:
+        _int(f("lust_fired[]"), level, 0, levels - 1)
+    _int(f("dead"), state.dead, 0, MAX_COUNT)
+    _int(f("deaths_round"), state.deaths_round, 0, MAX_COUNT)
+    _ids(f("terror"), state.terror, g.terror, "a terror card of this game")
+    _str(f("finale"), state.finale, ("", *g.finales), "a finale of this killer")
+    _str(f("dark_power"), state.dark_power, ("", *g.dark_powers), "a dark power of this killer")
+    _str(f("secondary"), state.secondary, ("", *g.terror), "a terror card of this game")
+    _int(f("secondary_health"), state.secondary_health, 0, MAX_HEALTH)
+    _ids(f("events"), state.events, g.events, "an event of this scenario")
+    _ids(f("events_active"), state.events_active, g.events, "an event of this scenario")
+    _seq(f("piles"), state.piles, len(board.search_locs))
+    for i, pile in enumerate(state.piles):
+        _seq(f(f"piles[{i}]"), pile)
+        for j, card in enumerate(pile):
+            _seq(f(f"piles[{i}][{j}]"), card, 2)
+            _str(f(f"piles[{i}][{j}]"), card[0], g.items, "an item")
+            _bool(f(f"piles[{i}][{j}]"), card[1])
+    _seq(f("breath_bag"), state.breath_bag)
+    for i, b in enumerate(state.breath_bag):
+        _int(f(f"breath_bag[{i}]"), b, 0, MAX_AMOUNT)
+    _str(f("setup_card"), state.setup_card, ("", *(s.id for s in g.scenario.setups)), "a setup card of this scenario")
+    modes = ("", *g.killer.modes)
+    _str(f("mode"), state.mode, modes, "a mode of this killer")
+    _str(f("mode_active"), state.mode_active, modes, "a mode of this killer")
+    _frozen(f("flags"), state.flags)
+    for flag in state.flags:
+        _str(f("flags[]"), flag)
+    _frozen(f("opened"), state.opened)
+    for path in state.opened:
+        _int(f("opened[]"), path, 0, len(board.paths) - 1)
+    _seq(f("tokens"), state.tokens)
+    for i, t in enumerate(state.tokens):
+        _seq(f(f"tokens[{i}]"), t, 3)
+        _token(f(f"tokens[{i}]"), g, t[0], t[1])
+        _int(f(f"tokens[{i}]"), t[2], 0, locs - 1)
+    for name in ("supply", "collected", "token_discard"):
+        pairs = getattr(state, name)
+        _seq(f(name), pairs)
+        for i, t in enumerate(pairs):
+            _seq(f(f"{name}[{i}]"), t, 2)
+            _token(f(f"{name}[{i}]"), g, t[0], t[1])
+    _seq(f("decks"), state.decks)
+    for i, d in enumerate(state.decks):
+        _seq(f(f"decks[{i}]"), d, 2)
+        _str(f(f"decks[{i}]"), d[0], g.decks, "a deck of this game")
+        _ids(f(f"decks[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
+    _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
+    _seq(f("answers"), state.answers)
+    for i, a in enumerate(state.answers):
+        _str(f(f"answers[{i}]"), a)
+    _int(f("events_seen"), state.events_seen, 0, MAX_COUNT)
+    c = state.choice
+    if c is not None:
+        _str(f("choice.kind"), c.kind)
+        _str(f("choice.prompt"), c.prompt)
+        _seq(f("choice.options"), c.options)
+        for i, o in enumerate(c.options):
+            _str(f(f"choice.options[{i}].key"), o.key)
+            _str(f(f"choice.options[{i}].label"), o.label)
+
+
+def _statuses(field: str, v: Any) -> None:
+    _frozen(field, v)
+    for x in v:
+        _str(f"{field}[]", x)
+
+
+def _frozen(field: str, v: Any) -> None:
+    if not isinstance(v, frozenset):
+        raise _fail(field, f"is not a set (got {type(v).__name__})")
+    if len(v) > MAX_ITEMS:
+        raise _fail(field, f"has more than {MAX_ITEMS} elements")
+
+
+def _token(field: str, g: Any, token: Any, kind: Any) -> None:
+    _str(field, token, g.tokens, "a token of this game")
+    _str(field, kind, g.tokens[token].kinds, f"a kind of the token '{token}'")
+
+
+def check_canonical(data: dict[str, Any], again: dict[str, Any], where: str = "") -> None:
+    """The state's data is written as ``to_json`` writes it: the first field where ``data`` and the
+    data of the state built from it (``again``) differ is named."""
+    if data == again and json.dumps(data, sort_keys=True) == json.dumps(again, sort_keys=True):
+        return
+    for k in again:
+        a, b = data.get(k), again[k]
+        if k == "checkpoint" and isinstance(a, dict) and isinstance(b, dict):
+            check_canonical(a, b, f"{where}checkpoint.")
+        elif json.dumps(a, sort_keys=True) != json.dumps(b, sort_keys=True):
+            raise _fail(f"{where}{k}", "is not written as a save writes it (a value of another type, or a set "
+                        "unsorted or with repeats)")
+
+
+def check_resumes(state: GameState, state_data: Any) -> None:
+    """A game over is over; a game in play resumes from its checkpoint to exactly this state."""
+    if state.result:
+        if state.phase != "over" or state.choice is not None or state.checkpoint is not None or state.answers:
+            raise _fail("result", f"is {state.result!r}, yet the game is not over (phase {state.phase!r}, "
+                        f"{'a choice pending' if state.choice is not None else 'no choice'})")
+        return
+    if state.phase == "over":
+        raise _fail("phase", "is 'over', yet the game has no result")
+    if state.choice is None or state.checkpoint is None:
+        raise _fail("choice", "is missing: a game in play waits for a choice, with the checkpoint it resumes from")
+    cp = state.checkpoint
+    if cp.checkpoint is not None or cp.choice is not None or cp.answers or cp.events_seen or cp.result:
+        raise _fail("checkpoint", "is not a state between two steps (it has a choice, answers or a checkpoint)")
+    from .serialize import _state_data  # (serialize imports this module)
+    try:
+        again, _events = engine.advance(cp, state.answers, state.events_seen)
+    except Exception as err:  # whatever the engine makes of a bad checkpoint, it is a bad save
+        raise SaveError(f"the saved state does not resume from its checkpoint: replaying it with its answers "
+                        f"raised {type(err).__name__}") from None
+    mine = json.loads(json.dumps(_state_data(again)))
+    theirs = json.loads(json.dumps(state_data))  # (tuples in data given in process: lists, as in JSON)
+    if mine == theirs:
+        return
+    for k in mine:
+        if mine[k] != theirs.get(k):
+            raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "
+                        "was edited")
+    raise _fail("state", "differs from the state its checkpoint and answers lead to")  # pragma: no cover

@@ -1,0 +1,134 @@
+"""The standing hostile-input suite: Hypothesis mutates bundled content, protocol messages and
+saves, and every case runs in a worker process under a memory limit (RLIMIT_AS) and a time limit
+(interpreter/fuzzinput.py, the same runner as ``lastbreath fuzz-input``). Asserted for each case:
+no exception other than the documented ones (diagnostics, SaveError, RulesError, JSON-RPC errors
+of documented codes), an answer within the time bound, memory under the bound.
+
+A fixed budget for CI: 500 examples in all (content 100, protocol 250, saves 150), derandomized,
+~20 s. ``lastbreath fuzz-input --content N --protocol N --saves N`` runs more on demand.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from lastbreath.interpreter import fuzzinput as fi
+
+TIME_BOUND = 5.0  # seconds a case may take
+MEMORY_LIMIT_MB = 1536  # address space of the worker: a case needing more dies of MemoryError
+MEMORY_BOUND_MB = 600  # resident memory the worker may reach (it starts near 100 MB)
+
+BUDGET = settings(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow,
+                                                                          HealthCheck.data_too_large])
+
+
+@pytest.fixture(scope="module")
+def corpora(rs):
+    return fi.corpora(rs)
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with fi.Pool(jobs=1, time_limit=TIME_BOUND, memory_mb=MEMORY_LIMIT_MB) as p:
+        yield p
+
+
+def assert_survives(pool, case: dict) -> None:
+    result = pool.run_one(case)
+    assert result["outcome"] in ("ok", "known"), f"{result['outcome']}: {result['detail']}\n{fi._shown(case)}"
+    assert result["seconds"] < TIME_BOUND, result
+    assert result["peak_mb"] < MEMORY_BOUND_MB, result
+
+
+where = st.floats(0, 1, exclude_max=True, allow_nan=False)
+text_ops = st.lists(st.tuples(st.sampled_from(fi.TEXT_OPS), where, st.integers(0, 1 << 16)), min_size=1, max_size=4)
+json_ops = st.lists(st.tuples(st.sampled_from([op for op in fi.JSON_OPS if op != "batch"]), where,
+                              st.integers(0, 1 << 16)), min_size=1, max_size=3)
+raw_text_op = st.one_of(st.none(), st.tuples(st.sampled_from(("insert", "truncate")), where, st.integers(0, 1 << 16)))
+
+
+@settings(BUDGET, max_examples=100)
+@given(file=st.integers(0, 1000), ops=text_ops)
+def test_mutated_bundled_content_is_checked_and_played_without_surprises(pool, corpora, file, ops):
+    files = corpora["files"]
+    assert_survives(pool, {"kind": "content", "file": files[file % len(files)].name, "ops": ops})
+
+
+def _message(corpus, pick: int, ops, raw, batch: int) -> str:
+    value = fi.mutate_json(corpus[pick % len(corpus)], ops)
+    if batch > 1:
+        value = [value] * batch
+    text = fi.dump(value)
+    return fi.mutate_text(text, [raw], snippets=fi.TEXT_SNIPPETS) if raw else text
+
+
+@settings(BUDGET, max_examples=250)
+@given(messages=st.lists(st.tuples(st.integers(0, 1000), json_ops, raw_text_op,
+                                   st.sampled_from((1, 1, 1, 1, 2, 101, 150))), min_size=1, max_size=4))
+def test_mutated_protocol_messages_get_valid_json_rpc_replies(pool, corpora, messages):
+    lines = [_message(corpora["messages"], *m) for m in messages]
+    assert_survives(pool, {"kind": "protocol", "lines": lines})
+
+
+@settings(BUDGET, max_examples=150)
+@given(pick=st.integers(0, 1000), ops=json_ops, raw=raw_text_op)
+def test_mutated_saves_load_or_are_refused_with_a_save_error(pool, corpora, pick, ops, raw):
+    assert_survives(pool, {"kind": "saves", "text": _message(corpora["saves"], pick, ops, raw, 1)})
+
+
+# --- the harness itself can fail -----------------------------------------------------------------------
+def _patched_pool(monkeypatch, method: str, behaviour):
+    """A pool whose workers (forked from here) run a patched Server.handle_line."""
+    from lastbreath.interpreter import serve
+    monkeypatch.setattr(serve.Server, method, behaviour)
+    return fi.Pool(jobs=1, time_limit=1.0, memory_mb=MEMORY_LIMIT_MB)
+
+
+PROBE = {"kind": "protocol", "lines": ['{"jsonrpc":"2.0","id":1,"method":"content.list"}']}
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers forked from the test process")
+def test_the_harness_reports_a_crash_a_hang_and_memory_exhaustion(monkeypatch):
+    import time
+
+    def crash(self, line):
+        raise KeyError("boom")
+
+    def hang(self, line):
+        time.sleep(60)
+
+    def hog(self, line):
+        return str(bytearray(4 << 30))
+
+    def bad_json(self, line):
+        return '{"jsonrpc":"2.0","id":NaN,"result":1}'
+    for behaviour, outcome, needle in ((crash, "crash", "KeyError"), (hang, "hang", "killed"),
+                                       (hog, "crash", "MemoryError"), (bad_json, "crash", "not JSON")):
+        with _patched_pool(monkeypatch, "handle_line", behaviour) as pool:
+            result = pool.run_one(PROBE)
+        assert result["outcome"] == outcome and needle in result["detail"], result
+
+
+def test_fuzz_input_command_prints_counts_and_json(tmp_path):
+    exe = Path(sys.executable).with_name("lastbreath")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
+    out = subprocess.run([*cmd, "fuzz-input", "--content", "6", "--protocol", "10", "--saves", "6", "--seed", "4",
+                          "--jobs", "1", "--json"], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stdout[-2000:] + out.stderr[-2000:]
+    data = json.loads(out.stdout)
+    assert data["clean"] and data["cases"] == 22 and data["crashes"] == data["hangs"] == 0
+    assert set(data["kinds"]) == {"content", "protocol", "saves"} and data["worst_memory_mb"] > 0
+    assert "fuzz-input: saves 6/6" in out.stderr  # progress
+    text = subprocess.run([*cmd, "fuzz-input", "--protocol", "5", "--jobs", "1", "--no-progress"], capture_output=True,
+                          text=True, timeout=300)
+    assert text.returncode == 0 and "protocol" in text.stdout and "crashes" in text.stdout and not text.stderr
+    assert "content" not in text.stdout.split("\n", 1)[1]
+    bad = subprocess.run([*cmd, "fuzz-input", "--saves", "-1"], capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and "--saves must be 0 or more" in bad.stderr
