@@ -29,6 +29,7 @@ _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_orig
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
+_OPTIONAL = {"dice": ()}  # fields saved only when set (saves made before them load unchanged)
 
 
 def content_hash(ruleset) -> str:
@@ -43,6 +44,8 @@ def _state_data(state: GameState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in _FIELDS:
         v = getattr(state, name)
+        if name in _OPTIONAL and v == _OPTIONAL[name]:
+            continue
         if name in _SETS:
             out[name] = sorted(v)
         elif name in _RECORDS:
@@ -68,13 +71,16 @@ def to_json(state: GameState) -> dict[str, Any]:
 def _build_state(game: Game, data: dict[str, Any]) -> GameState:
     if not isinstance(data, dict):
         raise SaveError("the saved state is not an object")
-    missing = [f for f in _FIELDS if f not in data]
+    missing = [f for f in _FIELDS if f not in data and f not in _OPTIONAL]
     extra = set(data) - set(_FIELDS) - {"choice", "checkpoint"}
     if missing or extra:
         raise SaveError(f"the saved state has missing fields {missing} or unknown fields {sorted(extra)}")
     kw: dict[str, Any] = {"game": game}
     try:
         for name in _FIELDS:
+            if name not in data:  # an optional field left out: its default
+                kw[name] = _OPTIONAL[name]
+                continue
             v = data[name]
             if name in _SETS:
                 kw[name] = frozenset(v)
@@ -82,6 +88,10 @@ def _build_state(game: Game, data: dict[str, Any]) -> GameState:
                 kw[name] = tuple(_conv.structure(x, _RECORDS[name]) for x in v)
             elif name == "piles":
                 kw[name] = tuple(tuple((str(c), bool(up)) for c, up in pile) for pile in v)
+            elif name == "dice":  # forced faces: each a die's face
+                if not isinstance(v, list) or not all(type(f) is int and 1 <= f <= 6 for f in v):
+                    raise SaveError("the saved state's forced dice are not a list of faces 1 to 6")
+                kw[name] = tuple(v)
             elif isinstance(v, list):
                 kw[name] = _tuples(v)
             else:

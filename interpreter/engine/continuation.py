@@ -197,6 +197,7 @@ class Work:
         decks: tuple[tuple[str, tuple[str, ...]], ...]
         kept: tuple[str, ...]
         minion_seq: int
+        dice: tuple[int, ...]
         choice: Optional[Choice]
         answers: tuple[str, ...]
         checkpoint: Optional[GameState]
@@ -361,6 +362,11 @@ def _source(table: dict[int, tuple[Any, str]], sp: Any) -> str:
 
 # --- draws: all randomness comes from the state's (seed, counter) ------------------------------
 def roll_die(w: Work) -> int:
+    """A die: the first of the state's forced faces (``state.dice``, set by a position), else a draw."""
+    forced = w.dice
+    if forced:
+        w.dice = forced[1:]
+        return forced[0]
     v = rng.draw(w.seed, w.rng, 6) + 1
     w.rng += 1
     return v
