@@ -8,6 +8,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Callable, Optional
 
 from lastbreath.dsl import RulesError, load_ruleset
@@ -42,10 +43,25 @@ def _pick(table: dict, key: Optional[str], what: str):
 
 def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] = None,
              final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-             seed: int = 0, tie_policy: str = "harder") -> tuple[GameState, list[Event]]:
-    """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice."""
+             seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> tuple[GameState, list[Event]]:
+    """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice.
+
+    ``forced`` says what becomes of a choice with one option: "auto" answers it at once (the
+    default), "log" answers it and says so in the log (an event of kind "forced"), "ask" asks it
+    like any other choice.
+
+    Raises ``RulesError`` (E300) for an unknown killer, scenario, Final Girl, difficulty, tie
+    policy or forced-choice setting, a seed that is not an integer, or content without a player
+    board; a content loop at the start raises ``RulesError`` too (E310, E311).
+    """
     if tie_policy not in engine.TIE_POLICIES:
         raise RulesError(f"unknown tie policy '{tie_policy}' (one of {', '.join(engine.TIE_POLICIES)})")
+    if forced not in engine.FORCED_POLICIES:
+        raise RulesError(f"unknown forced-choice setting '{forced}' (one of {', '.join(engine.FORCED_POLICIES)})")
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise RulesError(f"the seed must be an integer (got {seed!r})") from None
     if not rs.player_boards:
         raise RulesError("no player_board is loaded")
     k = _pick(rs.killers, killer, "killer")
@@ -53,11 +69,11 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     fg = _pick(rs.final_girls, final_girl, "final girl")
     # the static tables of a setup are built once per ruleset and shared by all its games
     games = rs.caches.games
-    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy)
+    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy, forced)
     game = games.get(key)
     if game is None:
-        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy)
-    return engine.start(game, int(seed))
+        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced)
+    return engine.start(game, seed)
 
 
 # --- bots: see bots.py ------------------------------------------------------------------------

@@ -158,6 +158,8 @@ def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
     out["difficulty"] = args.difficulty
     out["legendary"] = bool(args.legendary)
     out["tie_policy"] = args.tie
+    if getattr(args, "forced", "auto") != "auto":
+        out["forced"] = args.forced
     return out
 
 
@@ -194,7 +196,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.load:
         given = [flag for flag, v in (("--killer", args.killer), ("--scenario", args.scenario),
                                       ("--final-girl", args.final_girl), ("--seed", args.seed),
-                                      ("--legendary", args.legendary)) if v not in (None, False)]
+                                      ("--legendary", args.legendary),
+                                      ("--forced", args.forced != "auto")) if v not in (None, False)]
         if given:
             raise CliError(f"--load resumes a game with its own setup and seed: leave out {', '.join(given)}")
         if not Path(args.load).is_file():
@@ -965,6 +968,12 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
     _add_content(p)
 
 
+def _add_forced(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--forced", choices=engine.FORCED_POLICIES, default="auto",
+                   help="choices with one option: answer them at once (auto, the default), answer them and say "
+                        "so in the log (log), or ask them like any other (ask)")
+
+
 def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--games", type=int, default=games, metavar="N",
                    help=f"how many games (of each pair) (default: {games})")
@@ -998,6 +1007,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "waits for Enter at each step. Off a terminal the plain text log is printed. "
                                    "With --bot the game plays itself and prints its log.")
     _add_setup(p)
+    _add_forced(p)
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
     p.add_argument("--bot", choices=tuple(BOTS),
                    help="let a bot play: random picks uniformly (seeded by the game seed), first always "

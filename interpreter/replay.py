@@ -33,6 +33,7 @@ from .state import Event, GameState
 FORMAT = "lastbreath-save"
 VERSION = 1
 GAME_KEYS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy")
+OPTIONAL_GAME_KEYS = ("forced",)  # saved only when not the default ("auto")
 TOP_KEYS = ("format", "version", "content", "game", "seed", "choices", "snapshot")
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
 
@@ -54,14 +55,17 @@ class Step(NamedTuple):
 
 def setup_of(rs: Ruleset, setup: dict[str, Any]) -> dict[str, Any]:
     """The full game setup (every key of a save's ``game``), defaults filled in as ``new_game`` does."""
-    unknown = set(setup) - set(GAME_KEYS)
+    unknown = set(setup) - set(GAME_KEYS) - set(OPTIONAL_GAME_KEYS)
     if unknown:
-        raise RulesError(f"unknown setup keys {sorted(unknown)} (known: {', '.join(GAME_KEYS)})")
+        raise RulesError(f"unknown setup keys {sorted(unknown)} "
+                         f"(known: {', '.join(GAME_KEYS + OPTIONAL_GAME_KEYS)})")
     dflt = api.defaults(rs) if rs.killers and rs.scenarios and rs.final_girls else {}
     out = {k: setup.get(k) or dflt.get(k) for k in ("killer", "scenario", "final_girl")}
     out["difficulty"] = setup.get("difficulty") or "normal"
     out["legendary"] = bool(setup.get("legendary", False))
     out["tie_policy"] = setup.get("tie_policy") or "harder"
+    if setup.get("forced", "auto") != "auto":
+        out["forced"] = setup["forced"]
     return out
 
 
@@ -128,11 +132,11 @@ def _check(rs: Ruleset, data: Any) -> None:
     game = data["game"]
     if not isinstance(game, dict):
         raise SaveError(f"the save's game is not an object (got {_kind(game)})")
-    if set(game) != set(GAME_KEYS):
+    if not set(GAME_KEYS) <= set(game) <= set(GAME_KEYS + OPTIONAL_GAME_KEYS):
         missing = [k for k in GAME_KEYS if k not in game]
-        extra = sorted(set(game) - set(GAME_KEYS))
+        extra = sorted(set(game) - set(GAME_KEYS) - set(OPTIONAL_GAME_KEYS))
         raise SaveError(f"the save's game has missing keys {missing} or unknown keys {extra}")
-    for k in GAME_KEYS:
+    for k in (*GAME_KEYS, *(k for k in OPTIONAL_GAME_KEYS if k in game)):
         want = bool if k == "legendary" else str
         if type(game[k]) is not want:
             raise SaveError(f"the save's game.{k} is not a {want.__name__} (got {_kind(game[k])})")
@@ -161,7 +165,8 @@ def replay(rs: Ruleset, data: Any) -> list[Step]:
     try:
         state, events = api.new_game(rs, killer=game["killer"], scenario=game["scenario"],
                                      final_girl=game["final_girl"], difficulty=game["difficulty"],
-                                     legendary=game["legendary"], seed=data["seed"], tie_policy=game["tie_policy"])
+                                     legendary=game["legendary"], seed=data["seed"], tie_policy=game["tie_policy"],
+                                     forced=game.get("forced", "auto"))
     except SaveError:
         raise
     except RulesError as err:

@@ -123,7 +123,8 @@ def from_json(ruleset, data: dict[str, Any]) -> GameState:
         k = ruleset.killers[ids["killer"]]
         s = ruleset.scenarios[ids["scenario"]]
         fg = ruleset.final_girls[ids["final_girl"]]
-        game = Game(ruleset, k, s, fg, ids["difficulty"], bool(ids["legendary"]), ids["tie_policy"])
+        game = Game(ruleset, k, s, fg, ids["difficulty"], bool(ids["legendary"]), ids["tie_policy"],
+                    ids.get("forced", "auto"))
     except KeyError as err:
         raise SaveError(f"the save names content that is not loaded: {err}") from None
     return _build_state(game, data.get("state"))  # type: ignore[arg-type]  # _build_state refuses a non-object

@@ -290,18 +290,22 @@ class Server:
     def game_new(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"killer": (str, False), "scenario": (str, False), "final_girl": (str, False),
                              "difficulty": (str, False), "legendary": (bool, False), "seed": (int, False),
-                             "tie_policy": (str, False)})
+                             "tie_policy": (str, False), "forced": (str, False)})
         tie = p.get("tie_policy", "harder")
         if tie not in engine.TIE_POLICIES:
             raise RpcError(INVALID_PARAMS, f"unknown tie_policy '{tie}' (one of {', '.join(engine.TIE_POLICIES)})",
                            {"param": "tie_policy"})
+        forced = p.get("forced", "auto")
+        if forced not in engine.FORCED_POLICIES:
+            raise RpcError(INVALID_PARAMS, f"unknown forced '{forced}' (one of {', '.join(engine.FORCED_POLICIES)})",
+                           {"param": "forced"})
         seed = p.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
         try:
             s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
                         final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
-                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie)
+                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced)
         except RulesError as err:
             raise RpcError(UNKNOWN_CONTENT, str(err)) from None
         gid = self._add(s)

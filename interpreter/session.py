@@ -32,11 +32,12 @@ class Session:
 
     def __init__(self, ruleset: Ruleset, *, killer: Optional[str] = None, scenario: Optional[str] = None,
                  final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-                 seed: int = 0, tie_policy: str = "harder") -> None:
-        """Set up a new game (``api.new_game``); raises ``RulesError`` for an unknown id or option."""
+                 seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> None:
+        """Set up a new game (``api.new_game``, whose options these are: ``forced="log"`` or "ask"
+        makes choices with one option observable); raises ``RulesError`` for an unknown id or option."""
         state, events = api.new_game(ruleset, killer=killer, scenario=scenario, final_girl=final_girl,
                                      difficulty=difficulty, legendary=legendary, seed=seed,
-                                     tie_policy=tie_policy)
+                                     tie_policy=tie_policy, forced=forced)
         self._start(ruleset, [(state, None)], [events])
 
     def _start(self, ruleset: Ruleset, history: list[tuple[GameState, Optional[str]]],

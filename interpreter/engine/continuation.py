@@ -235,7 +235,8 @@ _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; obj
 
 # --- asking ---------------------------------------------------------------------------------
 def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
-    """The player's answer to a choice; a choice with one option is not asked.
+    """The player's answer to a choice; a choice with one option is not asked (unless the game's
+    ``forced`` setting is "ask"; with "log" an event says which option was taken).
 
     ``prompt`` and ``options`` may be callables, evaluated only when the options are needed:
     when the engine replays a step from a complete answer trace (every ask of the step, the
@@ -250,10 +251,14 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     if not opts:
         raise AssertionError(f"choice {kind} with no options")
     if len(opts) == 1:
-        if ctl.complete:
-            ctl.answers += (opts[0].key,)
-            ctl.pos += 1
-        return opts[0].key
+        forced = w.game.forced
+        if forced != "ask":  # the game's setting: a forced choice is answered at once, or asked (below)
+            if forced == "log":  # said in the log (such a game replays without a complete trace: see _advance)
+                emit(w, "forced", f"{prompt() if callable(prompt) else prompt}: {opts[0].label} (forced: the only option)")
+            if ctl.complete:
+                ctl.answers += (opts[0].key,)
+                ctl.pos += 1
+            return opts[0].key
     if ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
@@ -459,7 +464,8 @@ def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
     from .phases import STEPS, check_ends  # the steps are the phases module's (imported once it is loaded)
 
-    ctl = Replay(answers, skip, start=checkpoint, run=run)
+    # a game that logs its forced choices rebuilds every menu on a replay, so that the log is the same
+    ctl = Replay(answers, skip, complete=checkpoint.game.forced != "log", start=checkpoint, run=run)
     if run:
         GREENLET.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)
