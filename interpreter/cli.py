@@ -5,6 +5,8 @@
     lastbreath check my-killer.fg --with-bundled
     lastbreath explain-error E207         # what an error code means, a bad example and its fix
     lastbreath rule C9.4                 # a rule's text, the content lines and tests that cite it
+    lastbreath try my.position --play walk   # play from a position: what happens, with rule ids
+    lastbreath verify docs/rulings       # run rulings: each passes, or the first fact that differs
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath simulate --matrix --games 500 --csv   # every killer × scenario × Final Girl (--jobs N: processes)
@@ -1092,6 +1094,10 @@ def build_parser() -> argparse.ArgumentParser:
                         'available, …} (without ID: the families and their rules)')
     _add_content(p)
     p.set_defaults(func=cmd_rule)
+
+    from . import workbench  # try and verify: positions and rulings
+
+    workbench.add_parsers(sub)
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
