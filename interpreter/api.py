@@ -1,9 +1,15 @@
-"""The public Python API: load content, start a game, answer choices, play with a bot.
+"""The public Python API: load content, start a game (or a position), answer choices, play with a bot.
 
     rs = load_ruleset()
     state, events = new_game(rs, killer=KILLER_ID, scenario=SCENARIO_ID, seed=7)
     while not state.over:
         state, events = apply(state, policy(state, state.choice))
+
+What each raises (all subclasses of ``RulesError``, each with its catalogue ``code``):
+``load_ruleset`` ContentError (E303); ``new_game`` RulesError (E300; E310/E311 for content
+that loops); ``position`` ContentError (E400–E407) or RulesError; ``apply`` IllegalChoice (E301)
+for a key that is not an option, or when there is no pending choice, and RulesError (E310/E311)
+only for content that loops; ``play`` RulesError when the game does not end within the limit.
 """
 
 from __future__ import annotations
@@ -21,7 +27,8 @@ from .state import Choice, Event, GameState
 
 Policy = Callable[[GameState, Choice], str]
 
-__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "random_policy"]
+__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "position",
+           "random_policy"]
 
 
 def defaults(rs: Ruleset) -> dict[str, str]:
@@ -74,6 +81,16 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     if game is None:
         game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced)
     return engine.start(game, seed)
+
+
+def position(rs: Ruleset, text: str, path: str = "<position>") -> GameState:
+    """The state of a position file's text (docs/positions.md) at its first decision; ``apply``
+    accepts it. Raises ``ContentError`` with file:line:col diagnostics (E400–E407) for a bad
+    position, ``RulesError`` when content loops from it (E310, E311). ``position.start_position``
+    also returns the events on the way to that decision."""
+    from .position import position as _position
+
+    return _position(rs, text, path)
 
 
 # --- bots: see bots.py ------------------------------------------------------------------------

@@ -95,7 +95,7 @@ LINES: dict[str, str] = {
     "kept": "kept DECK CARD…",
     "mode": "mode ID",
     "flags": "flags NAME…",
-    "opened": "opened LOCATION -- LOCATION",
+    "opened": "opened LOCATION -- LOCATION | opened none",
     "round": "round N",
     "dice": "dice FACE…",
     "phase": "phase action|planning|killer|panic|upkeep [start]",
@@ -708,6 +708,9 @@ class _PositionReader:
     def line_opened(self, ln: Line, a: list[Atom]) -> None:
         r = self.r
         u = LINES["opened"]
+        if len(a) == 2 and a[1].kind == "name" and a[1].value == "none":
+            self._set("opened_none", True, ln, "'opened none'")
+            return
         x = self.loc(a, 1, ln, u)
         if len(a) < 3 or a[2].kind != "join":
             raise r.error(a[2].span if len(a) > 2 else ln.span, "E404", "'--' joins the two ends of a path", u)
@@ -763,8 +766,10 @@ class _PositionReader:
             f["lust_fired"] = frozenset(i for i in range(1, s["bloodlust"] + 1) if g.levels[i].effects)
         if "mode" in s:
             f["mode"] = f["mode_active"] = s["mode"]
-        if "opened" in s:
-            f["opened"] = frozenset(s["opened"])
+        if "opened_none" in s and "opened" in s:
+            raise self.fail("opened_none", "'opened none' and an opened line together", "keep one")
+        if "opened" in s or "opened_none" in s:
+            f["opened"] = frozenset(s.get("opened", ()))
         self._compose_cards(f, base)
         self._compose_items(f, base)
         self._compose_board(f, base)
@@ -873,6 +878,8 @@ class _PositionReader:
             f["minions"] = tuple(ms)
             f["minion_seq"] = max(base.minion_seq, len(ms))
         # tokens: the board's and her collection come from the supply
+        if "tokens_none" in s and "tokens" in s:
+            raise self.fail("tokens_none", "'tokens none' and a tokens line together", "keep one")
         if "tokens" in s or "tokens_none" in s or "collected" in s:
             supply = list(base.supply)
             board = list(base.tokens)

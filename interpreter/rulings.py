@@ -77,7 +77,7 @@ FACTS: dict[str, str] = {
     "terror": "terror left N", "events": "events left N", "deck": "deck DECK left N", "kept": "kept DECK CARD",
     "dice": "dice left N",
     "phase": "phase NAME", "round": "round N", "result": "result fg|killer|none",
-    "choice": "choice KIND|none", "option": "option WORD…", "log": 'log "TEXT"',
+    "choice": "choice KIND|none", "option": "option WORD…", "log": 'log "TEXT"…',
 }
 STEPS = {"play": "play CARD", "answer": 'answer WORD… | answer "KEY"', "expect": "expect [not] FACT"}
 HEADS = {"says": 'says "TEXT"', "rules": 'rules "ID"…', "position": "position { … }", **STEPS}
@@ -462,10 +462,9 @@ class _Facts:
         if head == "option":
             key = _key(self.r, self.a, i + 1, self.ln, u)
             return lambda st, log: (st.choice is not None and key in st.choice.keys(), f"the choice is {_choice_text(st)}")
-        # log "TEXT"
-        text = self.r.string(self.a, i + 1, self.ln, u)
-        self.end(i + 2, u)
-        return lambda st, log: (any(text in e.render() for e in log), f"no event says \"{text}\"")
+        # log "TEXT"…: events that say each text, in this order
+        texts = [self.r.string(self.a, j, self.ln, u) for j in range(i + 1, max(i + 2, len(self.a)))]
+        return lambda st, log: _in_order(texts, log)
 
     def killer(self, i: int, u: str) -> Check:
         g = self.game
@@ -539,6 +538,19 @@ class _Facts:
         def count(st: GameState) -> int:
             return sum(1 for m in st.minions if m.loc == where and (kind is None or m.kind == kind))
         return lambda st, log: (count(st) == want, f"{count(st)} there")
+
+
+def _in_order(texts: Sequence[str], log: Sequence[Event]) -> tuple[bool, str]:
+    """Whether events of the log say each text, one after another (each in a later event)."""
+    i = 0
+    for n, text in enumerate(texts):
+        while i < len(log) and text not in log[i].render():
+            i += 1
+        if i == len(log):
+            before = f" after the event saying \"{texts[n - 1]}\"" if n else ""
+            return False, f"no event says \"{text}\"{before}"
+        i += 1
+    return True, "the log says " + " then ".join(f'"{t}"' for t in texts)
 
 
 def _choice_text(st: GameState) -> str:

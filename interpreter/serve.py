@@ -18,7 +18,7 @@ import json
 import secrets
 from typing import Any, BinaryIO, Callable, Optional, Union
 
-from lastbreath.dsl import IllegalChoice, RulesError, SaveError
+from lastbreath.dsl import ContentError, IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine, serialize
@@ -37,10 +37,12 @@ BAD_SAVE = 1003
 UNKNOWN_GAME = 1004
 TOO_LARGE = 1005
 CANNOT_UNDO = 1006
+BAD_POSITION = 1007
 
 MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
 
 __all__ = [
+    "BAD_POSITION",
     "BAD_SAVE",
     "CANNOT_UNDO",
     "ILLEGAL_OPTION",
@@ -176,6 +178,7 @@ class Server:
         self.methods: dict[str, Callable[[Any], Any]] = {
             "content.list": self.content_list,
             "game.new": self.game_new,
+            "game.position": self.game_position,
             "game.state": self.game_state,
             "game.apply": self.game_apply,
             "game.undo": self.game_undo,
@@ -306,6 +309,17 @@ class Server:
             s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
                         final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
                         legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced)
+        except RulesError as err:
+            raise RpcError(UNKNOWN_CONTENT, str(err)) from None
+        gid = self._add(s)
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options}
+
+    def game_position(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"text": (str, True), "path": (str, False)})
+        try:
+            s = Session.from_position(self.ruleset, p["text"], p.get("path", "<position>"))
+        except ContentError as err:
+            raise RpcError(BAD_POSITION, str(err), {"diagnostics": [d.to_json() for d in err.diagnostics]}) from None
         except RulesError as err:
             raise RpcError(UNKNOWN_CONTENT, str(err)) from None
         gid = self._add(s)
