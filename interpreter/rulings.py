@@ -207,7 +207,7 @@ def _ruling(rs: Ruleset, r: Reader, ln: Line) -> Ruling:
     if missing:
         raise r.error(ln.span, "E400", f"ruling {rid} has no '{missing[0]}' line",
                       'a ruling cites its rule ids (rules "C5.3") and sets its position { … }')
-    if not ok or pos is None:
+    if pos is None:  # no game to check the steps against
         raise _Stop()
     steps = []
     for sl, atoms in raw_steps:
