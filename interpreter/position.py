@@ -246,7 +246,8 @@ def parse_position(rs: Ruleset, text: str, path: str = "<position>") -> tuple[Op
     block = _block_of(reader, lines, "position", path)
     if block is None:
         return None, sorted_diags(reader.diags)
-    return check_position(rs, block, reader)
+    pos, diags = check_position(rs, block, reader)
+    return (pos if not diags else None), diags
 
 
 def sorted_diags(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -492,8 +493,7 @@ class _PositionReader:
         self.spec.setdefault("uses", {})[iid] = (v, a[1].span)
 
     def line_rescued(self, ln: Line, a: list[Atom]) -> None:
-        slots = len(self.fresh.slots)
-        v = self.r.number(a, 1, ln, LINES["rescued"], 0, slots, "victims rescued (her card's slots)")
+        v = self.r.number(a, 1, ln, LINES["rescued"], 0, MAX_COUNT, "victims rescued")
         self.r.end(a, 2, LINES["rescued"])
         self._set("rescued", v, ln, "the victims rescued")
 
@@ -760,8 +760,14 @@ class _PositionReader:
             f["fg_breath"] = breath
             if value is not None:
                 f["fg_breath_value"] = value
-        if "rescued" in s:
-            f["slots"] = tuple(i < s["rescued"] for i in range(len(base.slots)))
+        if "rescued" in s or "flipped" in s:
+            rescued = s.get("rescued", base.rescued)
+            flipped = s.get("flipped", base.flipped)
+            if not flipped and rescued >= g.fg.rescues:
+                raise self.fail("rescued", f"{rescued} rescues would have flipped her card at {g.fg.rescues} (C5.6)",
+                                "add 'flipped', or fewer rescues")
+            # C5.6: a flipped card is cleared; on the start side the first slots hold the rescued
+            f["slots"] = tuple(not flipped and i < rescued for i in range(len(base.slots)))
         if "bloodlust" in s:
             f["lust_fired"] = frozenset(i for i in range(1, s["bloodlust"] + 1) if g.levels[i].effects)
         if "mode" in s:
