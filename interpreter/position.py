@@ -33,7 +33,6 @@ from collections import Counter
 from typing import Any, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import ContentError, Diagnostic, RulesError, Span, parse_text
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
@@ -295,10 +294,6 @@ def position(ruleset: Ruleset, text: str, path: str = "<position>") -> GameState
 
 
 # --- reading the lines --------------------------------------------------------------------------
-def _bounded(lo: int, hi: int) -> tuple[int, int]:
-    return lo, max(lo, hi)
-
-
 class _PositionReader:
     def __init__(self, rs: Ruleset, reader: Reader) -> None:
         self.rs = rs
@@ -310,7 +305,8 @@ class _PositionReader:
     def read(self, block: Block) -> Optional[Position]:
         r = self.r
         start = len(r.diags)
-        setup_lines, state_lines = [], []
+        setup_lines: list[tuple[Line, list[Atom]]] = []
+        state_lines: list[tuple[Line, list[Atom]]] = []
         for ln in block.lines:
             try:
                 atoms = r.atoms_only(ln)
@@ -373,7 +369,8 @@ class _PositionReader:
             "killer": rs.killers, "scenario": rs.scenarios, "final_girl": rs.final_girls,
             "difficulty": [s.id for s in rs.player_board().sides] if rs.player_boards else [],
             "tie_policy": engine.TIE_POLICIES, "forced": engine.FORCED_POLICIES}[head]
-        what = {"final_girl": "Final Girl", "tie_policy": "tie policy", "forced": "forced-choice setting"}.get(head, head)
+        what = {"final_girl": "Final Girl", "tie_policy": "tie policy",
+                "forced": "forced-choice setting"}.get(head, head)
         setup[head] = r.ref(atoms, 1, ln, usage, known, what)
         r.end(atoms, 2, usage)
 
@@ -470,7 +467,7 @@ class _PositionReader:
                 if self.game.items[iid].weapon is None:
                     raise self.r.error(atom.span, "E406", f"{iid} is not a weapon: only weapons are held in hand",
                                        "put it in the backpack (C6.5)")
-            if sum(self.game.items[i].weapon.hands for i in items) > 2:  # type: ignore[union-attr]
+            if sum(self.game.items[i].weapon.hands for i in items) > 2:
                 raise self.r.error(ln.span, "E406", "her hands hold more than two hands' worth of weapons",
                                    "two one-handed weapons or one two-handed weapon (C6.5)")
         self._set(key, tuple(items), ln, what)
@@ -814,7 +811,8 @@ class _PositionReader:
                 have = {h.id for h in (*base.held, *base.pack)}
                 for iid, (_v, span) in uses.items():
                     if iid not in have:
-                        raise self.r.error(span, "E406", f"she has no {iid}", "give it to her with 'hands' or 'backpack'")
+                        raise self.r.error(span, "E406", f"she has no {iid}",
+                                           "give it to her with 'hands' or 'backpack'")
                 f["held"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.held)
                 f["pack"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.pack)
             return
@@ -844,8 +842,8 @@ class _PositionReader:
             raise self.fail("victims_none", "'victims none' and a victims line together", "keep one")
         if "victims" in s or "victims_none" in s:
             v = [0] * n
-            for where, count in s.get("victims", {}).items():
-                v[where] = count
+            for where, k in s.get("victims", {}).items():
+                v[where] = k
             f["victims"] = tuple(v)
         # the killer's board body
         if base.killers and any(k in s for k in ("killer_loc", "killer_health", "killer_breath", "killer_status")):

@@ -9,11 +9,11 @@ A save is plain JSON::
      "position": {"text", "path"}}    # optional: a game started from a position (Session.from_position)
 
 Loading replays the choices from ``new_game`` (or from the position a game started at): every
-randomness comes from the seed, so the replay is the game. Each key is checked against the options offered at that point; a save
-made with other content (another content hash), another format version, or a file that is
-truncated or corrupt is refused with a ``SaveError`` that says why, never half-loaded. When a
-snapshot is present the replayed state must equal it, so a save whose replay would tell a
-different story (the rules engine changed since) is refused too.
+randomness comes from the seed, so the replay is the game. Each key is checked against the
+options offered at that point; a save made with other content (another content hash), another
+format version, or a file that is truncated or corrupt is refused with a ``SaveError`` that says
+why, never half-loaded. When a snapshot is present the replayed state must equal it, so a save
+whose replay would tell a different story (the rules engine changed since) is refused too.
 
     data = save(history)                    # history: [(state, key that led to it), ...]
     data = save((setup, seed, choices), ruleset)

@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import attrs
-
 from lastbreath.dsl import Diagnostic, IllegalChoice, RulesError, Span, parse_text
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES, Atom, Block, Line
@@ -169,7 +168,8 @@ def _ruling(rs: Ruleset, r: Reader, ln: Line) -> Ruling:
     rid = str(words[1].value)
     r.once(f"ruling:{rid}", ln, f"ruling {rid}")
     block = ln.parts[2]
-    says, rules, pos = "", (), None
+    says, pos = "", None
+    rules: tuple[str, ...] = ()
     raw_steps: list[tuple[Line, list[Atom]]] = []
     seen: set[str] = set()
     ok = True
@@ -323,7 +323,7 @@ class _Facts:
                 return self.read(word, i + 1)
         return self.read(head, i)
 
-    def read(self, head: str, i: int) -> Check:  # noqa: C901 - one branch per fact, as FACTS lists them
+    def read(self, head: str, i: int) -> Check:
         u = FACTS[head]
         g = self.game
 
@@ -351,7 +351,8 @@ class _Facts:
             if len(self.a) > i + 1 and self.a[i + 1].kind == "name" and self.a[i + 1].value == "has":
                 cid = self.ref(i + 2, u, g.cards, "card in this game")
                 self.end(i + 3, u)
-                return lambda st, log: (cid in getattr(st, head), f"the {head} is {' '.join(getattr(st, head)) or 'empty'}")
+                return lambda st, log: (cid in getattr(st, head),
+                                        f"the {head} is {' '.join(getattr(st, head)) or 'empty'}")
             if head == "market":
                 raise self.r.error(self.ln.span, "E404", "the market is checked one card at a time", u)
         if head in ("hand", "spent"):
@@ -365,12 +366,12 @@ class _Facts:
                                     f"the {head} hold {' '.join(h.id for h in getattr(st, attr)) or 'nothing'}")
         if head == "uses":
             iid = self.ref(i + 1, u, g.items, "item")
-            want = self.num(i + 2, u)
+            left = self.num(i + 2, u)
             self.end(i + 3, u)
 
             def uses(st: GameState, log: list[Event]) -> tuple[bool, str]:
                 got = next((h.uses for h in (*st.held, *st.pack) if h.id == iid), None)
-                return got == want, f"{iid} has {got} uses left" if got is not None else f"she has no {iid}"
+                return got == left, f"{iid} has {got} uses left" if got is not None else f"she has no {iid}"
             return uses
         if head == "rescued":
             return number(lambda st: st.rescued, lambda v: f"{v} rescued")
@@ -461,7 +462,8 @@ class _Facts:
                                     f"the choice is {_choice_text(st)}")
         if head == "option":
             key = _key(self.r, self.a, i + 1, self.ln, u)
-            return lambda st, log: (st.choice is not None and key in st.choice.keys(), f"the choice is {_choice_text(st)}")
+            return lambda st, log: (st.choice is not None and any(o.key == key for o in st.choice.options),
+                                    f"the choice is {_choice_text(st)}")
         # log "TEXT"…: events that say each text, in this order
         texts = [self.r.string(self.a, j, self.ln, u) for j in range(i + 1, max(i + 2, len(self.a)))]
         return lambda st, log: _in_order(texts, log)
@@ -574,9 +576,9 @@ def run(ruling: Ruling) -> Outcome:
                 return Outcome(ruling, False, step, "the game is over: there is no choice to answer", tuple(log), state)
             label = next((o.label for o in state.choice.options if o.key == step.key), None)
             if label is None:
+                shown = ", ".join(state.choice.keys())
                 return Outcome(ruling, False, step, f"'{step.key}' is not an option of the choice "
-                                                    f"'{state.choice.prompt}' (options: {', '.join(state.choice.keys())})",
-                               tuple(log), state)
+                                                    f"'{state.choice.prompt}' (options: {shown})", tuple(log), state)
             try:
                 state, events = engine.apply(state, step.key)
             except IllegalChoice as err:  # pragma: no cover - the key was checked above

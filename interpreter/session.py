@@ -98,7 +98,8 @@ class Session:
     # --- playing -----------------------------------------------------------------------------
     def apply(self, key: str) -> list[Event]:
         """Answer the pending choice; returns the events it caused. An option that is not offered
-        raises ``IllegalChoice`` and leaves the session as it was."""
+        raises ``IllegalChoice`` and leaves the session as it was; content that loops raises
+        ``RulesError`` (E310, E311), leaving it as it was too."""
         state, events = engine.apply(self.state, key)
         self.history.append((state, key))
         self._events.append(events)

@@ -46,7 +46,8 @@ def add_parsers(sub: Any) -> None:
                    help="play a card (the answer play:CARD); repeatable, in order with --answer")
     p.add_argument("--answer", metavar="KEY", action=_Step, dest="steps",
                    help="answer the next choice with an option's key (accept, move:millpond, …); repeatable")
-    p.add_argument("--explain", action="store_true", help="show each step's rule and content line, and targeting tables")
+    p.add_argument("--explain", action="store_true",
+                   help="show each step's rule and content line, and targeting tables")
     p.add_argument("--json", action="store_true",
                    help='print {"position", "setup", "log", "choice", "result", "state"} as JSON')
     cli._add_content(p)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from lastbreath.dsl import RulesError
 from lastbreath.interpreter import engine, replay, serialize
 from lastbreath.interpreter.api import first_policy, new_game, random_policy
@@ -90,7 +89,7 @@ def test_a_bad_setting_is_a_rules_error_everywhere(rs, capsys):
     assert reply["error"]["data"] == {"param": "forced"}
     data = Session(rs, seed=1).save()
     data["game"]["forced"] = 3
-    with pytest.raises(Exception, match="game.forced is not a str"):
+    with pytest.raises(Exception, match=r"game\.forced is not a str"):
         replay.load(rs, data)
     assert main(["play", "--bot", "first", "--seed", "1", "--forced", "often"]) == 2
     assert "invalid choice" in capsys.readouterr().err

@@ -8,13 +8,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from conftest import make_work, settle
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from lastbreath.dsl import SaveError
 from lastbreath.interpreter import engine, serialize
-
-from conftest import make_work, settle
 
 
 # --- forced dice: a field of the state, consumed before the generator ----------------------------
@@ -148,7 +146,7 @@ def test_phase_start_runs_the_phase_start_and_the_decision_does_not(rs):
     at_decision, events = start_position(rs, base % "phase action")
     assert at_decision.fg_health == 3 and events == []
     killer, events = start_position(rs, "position { phase killer }")
-    assert [e.render() for e in events][0] == "Killer phase [C1.1]" and killer.phase == "action" and killer.round == 2
+    assert events[0].render() == "Killer phase [C1.1]" and killer.phase == "action" and killer.round == 2
 
 
 def test_a_session_from_a_position_undoes_saves_and_loads(rs):
@@ -304,7 +302,7 @@ def test_no_position_text_raises_or_hangs(rs, body):
     from lastbreath.dsl import ContentError, RulesError
     from lastbreath.interpreter.position import parse_position, run_position
 
-    pos, diags = parse_position(rs, "position {\n" + " ".join(body) + "\n}", "f.position")
+    pos, _diags = parse_position(rs, "position {\n" + " ".join(body) + "\n}", "f.position")
     if pos is not None:
         try:
             run_position(pos)

@@ -11,11 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-
-from lastbreath.interpreter import rulings
-from lastbreath.interpreter import rules_reference as rr
-
 from conftest import patch_engine
+from lastbreath.interpreter import rules_reference as rr
+from lastbreath.interpreter import rulings
 
 FOLDER = Path(__file__).resolve().parent.parent / "docs" / "rulings"
 FILES = sorted(FOLDER.glob("*.ruling"))

@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from lastbreath.interpreter.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -254,7 +254,8 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
         forced = w.game.forced
         if forced != "ask":  # the game's setting: a forced choice is answered at once, or asked (below)
             if forced == "log":  # said in the log (such a game replays without a complete trace: see _advance)
-                emit(w, "forced", f"{prompt() if callable(prompt) else prompt}: {opts[0].label} (forced: the only option)")
+                said = prompt() if callable(prompt) else prompt
+                emit(w, "forced", f"{said}: {opts[0].label} (forced: the only option)")
             if ctl.complete:
                 ctl.answers += (opts[0].key,)
                 ctl.pos += 1
@@ -497,7 +498,11 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
 
 
 def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
-    """Answer the pending choice; returns the new state and what happened. The old state is untouched."""
+    """Answer the pending choice; returns the new state and what happened. The old state is untouched.
+
+    Raises ``IllegalChoice`` (E301) for a key that is not an option of the pending choice (of any
+    type), or when the game is over or nothing is pending; otherwise only ``RulesError`` (E310,
+    E311) for content that sets itself off without end or never reaches a decision."""
     if state.result:
         raise IllegalChoice("the game is over")
     if state.choice is None or state.checkpoint is None:
