@@ -461,7 +461,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
             hint = f"did you mean {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]}?"
         raise CliError(f"unknown rule id '{word if len(word) <= 40 else word[:40] + '…'}' ({hint})")
     rs = load_rules(args.content)
-    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir())
+    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir(), rr.rulings_dir())
     print(json.dumps(data, indent=2) if args.json else rr.render_text(data))
     return 0
 

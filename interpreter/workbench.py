@@ -12,13 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from importlib import resources
 from pathlib import Path
 from typing import Any, Optional
 
 from lastbreath.dsl import ContentError, RulesError
 
-from . import cli, engine, rulings
+from . import cli, engine, rules_reference, rulings
 from .position import parse_position, run_position
 from .state import GameState
 
@@ -153,18 +152,6 @@ def _print_diags(diags: list, sources: dict[str, str], as_json: bool) -> None:
 
 
 # --- verify -----------------------------------------------------------------------------------
-def bundled_rulings() -> Optional[Path]:
-    """The bundled rulings folder (docs/rulings): the installed package data, or the checkout's."""
-    try:
-        res = resources.files("lastbreath.docs") / "rulings"
-        if res.is_dir():
-            return Path(str(res))
-    except (ModuleNotFoundError, TypeError, NotADirectoryError, FileNotFoundError):
-        pass
-    here = Path(__file__).resolve().parent.parent / "docs" / "rulings"
-    return here if here.is_dir() else None
-
-
 def _cites(o: rulings.Outcome) -> str:
     return f" [{', '.join(o.ruling.rules)}]" if o.ruling.rules else ""
 
@@ -172,7 +159,7 @@ def _cites(o: rulings.Outcome) -> str:
 def cmd_verify(args: argparse.Namespace) -> int:
     paths = list(args.paths)
     if not paths:
-        folder = bundled_rulings()
+        folder = rules_reference.rulings_dir()
         if folder is None:
             raise cli.CliError("no rulings are bundled with this install: give rulings files or folders")
         paths = [str(folder)]

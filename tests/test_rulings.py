@@ -188,3 +188,19 @@ def test_find_files_takes_files_and_folders(tmp_path):
     (tmp_path / "notes.txt").write_text("x", encoding="utf-8")
     files, missing = rulings.find_files([str(tmp_path), str(tmp_path / "a.ruling"), str(tmp_path / "nope")])
     assert [f.name for f in files] == ["a.ruling", "b.ruling"] and missing == [str(tmp_path / "nope")]
+
+
+def test_the_rules_reference_lists_the_rulings_that_cite_a_rule(capsys):
+    """`lastbreath rule C5.3` names the rulings that check it, with their file and line."""
+    from lastbreath.interpreter.cli import main
+
+    got = rr.rulings_citing(FOLDER, ["C5.3"])
+    assert {"ruling": "two-victims-follow-at-most", "path": "rulings/moving-and-followers.ruling",
+            "ids": ["C5.3"], "line": got[[g["ruling"] for g in got].index("two-victims-follow-at-most")]["line"]} in got
+    text = (FOLDER / "moving-and-followers.ruling").read_text(encoding="utf-8").splitlines()
+    assert all(text[g["line"] - 1].startswith(f"ruling {g['ruling']} ")
+               for g in got if g["path"].endswith("moving-and-followers.ruling"))
+    assert rr.rulings_citing(FOLDER, ["C9.41"]) == []
+    assert main(["rule", "C5.3"]) == 0
+    out = capsys.readouterr().out
+    assert "'lastbreath verify' runs them):" in out and "rulings/moving-and-followers.ruling:" in out
