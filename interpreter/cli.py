@@ -372,6 +372,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     seed = data["seed"]
     if not args.json:
         print(f"seed: {seed}")
+        if data.get("position"):
+            print(f"position: {data['position']['path']}")
     log = _GameLog(args.json, args.explain)
     log.start(steps[0].state, steps[0].events, seed)
     for st in steps[1:]:

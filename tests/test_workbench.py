@@ -192,3 +192,18 @@ def test_readme_lists_the_commands():
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "lastbreath try " in readme and "lastbreath verify" in readme
     assert "docs/positions.md" in readme
+
+
+def test_a_game_saved_from_a_position_replays_from_it(pos_file, tmp_path, capsys):
+    from lastbreath.dsl import load_ruleset
+    from lastbreath.interpreter import replay
+    from lastbreath.interpreter.session import Session
+
+    game = Session.from_position(load_ruleset(), POSITION, str(pos_file))
+    game.apply("play:walk")
+    save = tmp_path / "game.json"
+    replay.write(str(save), game.save())
+    assert main(["replay", str(save)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[:2] == ["seed: 0", f"position: {pos_file}"]
+    assert "  fear check for Walk: rolls [6, 6, 1] [C2.1]" in out
