@@ -40,6 +40,8 @@ def defaults(rs: Ruleset) -> dict[str, str]:
 def _pick(table: dict, key: Optional[str], what: str):
     if key is None:
         return table[sorted(table)[0]]
+    if not isinstance(key, str):
+        raise RulesError(f"the {what} must be an id string (got {key!r})")
     if key not in table:
         import difflib
         close = difflib.get_close_matches(key, list(table), n=1)
@@ -69,6 +71,8 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
         seed = operator.index(seed)
     except TypeError:
         raise RulesError(f"the seed must be an integer (got {seed!r})") from None
+    if not isinstance(difficulty, str):
+        raise RulesError(f"the difficulty must be a side's id string (got {difficulty!r})")
     if not rs.player_boards:
         raise RulesError("no player_board is loaded")
     k = _pick(rs.killers, killer, "killer")
@@ -76,6 +80,7 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     fg = _pick(rs.final_girls, final_girl, "final girl")
     # the static tables of a setup are built once per ruleset and shared by all its games
     games = rs.caches.games
+    legendary = bool(legendary)
     key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy, forced)
     game = games.get(key)
     if game is None:

@@ -84,6 +84,9 @@ def test_a_bad_setting_is_a_rules_error_everywhere(rs, capsys):
         new_game(rs, forced="sometimes")
     with pytest.raises(RulesError, match="seed must be an integer"):
         new_game(rs, seed="7")
+    for bad in ({"killer": ["x"]}, {"difficulty": {}}, {"scenario": 3}, {"tie_policy": []}, {"final_girl": b"x"}):
+        with pytest.raises(RulesError):  # new_game raises nothing but RulesError for a bad option
+            new_game(rs, **bad)
     reply = json.loads(Server(rs).handle_line(json.dumps(
         {"jsonrpc": "2.0", "id": 1, "method": "game.new", "params": {"forced": "never"}})))
     assert reply["error"]["data"] == {"param": "forced"}
