@@ -3,7 +3,8 @@
 Codes are stable and kept in one catalogue (``CATALOGUE``: code, title, explanation, a bad
 example and its fix; ``CODES`` maps code -> title); tests assert codes and positions, not prose.
 E1xx are syntax errors, E2xx checking errors, W2xx warnings, E3xx runtime and choice errors (the
-``code`` of the exceptions below). docs/errors.md is generated from the catalogue
+``code`` of the exceptions below), E4xx mistakes in positions and rulings (``lastbreath try`` and
+``verify``). docs/errors.md is generated from the catalogue
 (``lastbreath explain-error --markdown > docs/errors.md``); ``lastbreath explain-error CODE``
 prints one entry.
 """
@@ -22,7 +23,8 @@ class ErrorInfo:
 
     ``lang`` is the language of the example and the fix: "fg" (content, checked by the tests:
     the example gives this code, the fix gives no diagnostic), or "text" for a description
-    (inputs that cannot be shown as content, and E3xx errors raised while playing)."""
+    (inputs that cannot be shown as content, and E3xx errors raised while playing), or "position"
+    (a position or rulings file, checked like "fg" by the tests)."""
 
     code: str
     title: str
@@ -537,6 +539,119 @@ killer loop {
         "after round). Give the player something to decide, or a way for the game to end.",
         "a Final Girl with no cards and content that skips every Action phase",
         "content that lets the Action phase happen (or ends the game)", lang="text"),
+    # --- E4xx: positions and rulings (lastbreath try / verify, docs/positions.md) ---------------
+    ErrorInfo(
+        "E400", "not one position or ruling block",
+        "A position file is one 'position { … }' block and a rulings file holds 'ruling ID { … }' "
+        "blocks; nothing else stands at the top of the file (comments aside). A ruling needs its "
+        "rule ids ('rules \"C5.3\"') and its position.",
+        """\
+phase action
+position {
+  fear 3
+}
+""",
+        """\
+position {
+  fear 3
+  phase action
+}
+""", lang="position"),
+    ErrorInfo(
+        "E401", "unknown line in a position or ruling",
+        "A line starts with a word that no position line (or ruling step, or expected fact) starts "
+        "with. The hint names the closest one; docs/positions.md lists them all.",
+        """\
+position {
+  helth 2
+}
+""",
+        """\
+position {
+  health 2
+}
+""", lang="position"),
+    ErrorInfo(
+        "E402", "unknown id in a position or ruling",
+        "A killer, scenario, Final Girl, location, card, item, minion, token, deck, mode, flag or rule "
+        "id that the loaded content (or the rules reference) does not have, or that is not part of "
+        "this game (a terror card of another killer). The hint names the closest id.",
+        """\
+position {
+  phase actoin
+}
+""",
+        """\
+position {
+  phase action
+}
+""", lang="position"),
+    ErrorInfo(
+        "E403", "a number out of range in a position",
+        "Every number of a position is bounded by the game: health by the Final Girl's starting "
+        "health (C3.5), fear and time by the player board's tracks, dice by 1 to 6 (and at most 100 "
+        "of them), a hand by the hand limit, minions by their tokens, bloodlust by the track.",
+        """\
+position {
+  dice 4 7
+}
+""",
+        """\
+position {
+  dice 4 6
+}
+""", lang="position"),
+    ErrorInfo(
+        "E404", "a position line of the wrong shape",
+        "The line has a word missing, a word too many, a number where a name belongs, or a name "
+        "where a number belongs. The message shows the line's shape.",
+        """\
+position {
+  dice four
+}
+""",
+        """\
+position {
+  dice 4
+}
+""", lang="position"),
+    ErrorInfo(
+        "E405", "a position line given twice",
+        "A fact that has one value (her fear, the phase, the victims at one location) is given by "
+        "two lines. Keep one.",
+        """\
+position {
+  fear 3
+  fear 4
+}
+""",
+        """\
+position {
+  fear 4
+}
+""", lang="position"),
+    ErrorInfo(
+        "E406", "an impossible position",
+        "The facts cannot stand together in a game: more copies of a card than the deck has, more "
+        "weapons than two hands hold (C6.5), a non-weapon in hand, more minions than their tokens, "
+        "a token the supply no longer has, a pile at a location that is not a search location, "
+        "'killer' for a killer without a board (its bodies are 'body' lines).",
+        """\
+position {
+  hand walk walk walk
+}
+""",
+        """\
+position {
+  hand walk walk
+}
+""", lang="position"),
+    ErrorInfo(
+        "E407", "the game cannot go on from a position",
+        "The position passed every check, but the engine stopped when it ran on from it: a "
+        "combination of facts the rules never reach. The message names what stopped it.",
+        "a position whose facts no game of the content reaches",
+        "change the facts the message names (or report the position with the message)", lang="text"),
 )
 
 CATALOGUE_BY_CODE: dict[str, ErrorInfo] = {e.code: e for e in CATALOGUE}
@@ -559,13 +674,14 @@ def errors_markdown() -> str:
            "lastbreath explain-error --markdown > docs/errors.md -->", "",
            "Every diagnostic of `lastbreath check` and every error the engine raises carries a stable "
            "code: E1xx syntax, E2xx checking, W2xx warnings (printed, but `check` still passes), E3xx "
-           "while playing. `lastbreath explain-error CODE` prints an entry below. A diagnostic reads",
+           "while playing, E4xx positions and rulings (`lastbreath try`, `lastbreath verify`). "
+           "`lastbreath explain-error CODE` prints an entry below. A diagnostic reads",
            "", "    path:line:col: error[CODE]: message (hint)", "        the source line",
            "        ^~~~ under the place", "",
            "| code | severity | meaning |", "|---|---|---|"]
     out += [f"| [{e.code}](#{e.code.lower()}) | {e.severity} | {e.title} |" for e in CATALOGUE]
     for e in CATALOGUE:
-        fence = "fg" if e.lang == "fg" else "text"
+        fence = "fg" if e.lang in ("fg", "position") else "text"
         out += ["", f"## {e.code}", "", f"**{e.title}** ({e.severity})", "", e.explanation, "",
                 "Example:", "", f"```{fence}", e.example.rstrip("\n"), "```", "",
                 "Fix:", "", f"```{fence}", e.fix.rstrip("\n"), "```"]

@@ -1,13 +1,20 @@
-"""The public Python API: load content, start a game, answer choices, play with a bot.
+"""The public Python API: load content, start a game (or a position), answer choices, play with a bot.
 
     rs = load_ruleset()
     state, events = new_game(rs, killer=KILLER_ID, scenario=SCENARIO_ID, seed=7)
     while not state.over:
         state, events = apply(state, policy(state, state.choice))
+
+What each raises (all subclasses of ``RulesError``, each with its catalogue ``code``):
+``load_ruleset`` ContentError (E303); ``new_game`` RulesError (E300; E310/E311 for content
+that loops); ``position`` ContentError (E400–E407) or RulesError; ``apply`` IllegalChoice (E301)
+for a key that is not an option, or when there is no pending choice, and RulesError (E310/E311)
+only for content that loops; ``play`` RulesError when the game does not end within the limit.
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Callable, Optional
 
 from lastbreath.dsl import RulesError, load_ruleset
@@ -20,7 +27,8 @@ from .state import Choice, Event, GameState
 
 Policy = Callable[[GameState, Choice], str]
 
-__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "random_policy"]
+__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "position",
+           "random_policy"]
 
 
 def defaults(rs: Ruleset) -> dict[str, str]:
@@ -32,6 +40,8 @@ def defaults(rs: Ruleset) -> dict[str, str]:
 def _pick(table: dict, key: Optional[str], what: str):
     if key is None:
         return table[sorted(table)[0]]
+    if not isinstance(key, str):
+        raise RulesError(f"the {what} must be an id string (got {key!r})")
     if key not in table:
         import difflib
         close = difflib.get_close_matches(key, list(table), n=1)
@@ -42,10 +52,27 @@ def _pick(table: dict, key: Optional[str], what: str):
 
 def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] = None,
              final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-             seed: int = 0, tie_policy: str = "harder") -> tuple[GameState, list[Event]]:
-    """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice."""
+             seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> tuple[GameState, list[Event]]:
+    """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice.
+
+    ``forced`` says what becomes of a choice with one option: "auto" answers it at once (the
+    default), "log" answers it and says so in the log (an event of kind "forced"), "ask" asks it
+    like any other choice.
+
+    Raises ``RulesError`` (E300) for an unknown killer, scenario, Final Girl, difficulty, tie
+    policy or forced-choice setting, a seed that is not an integer, or content without a player
+    board; a content loop at the start raises ``RulesError`` too (E310, E311).
+    """
     if tie_policy not in engine.TIE_POLICIES:
         raise RulesError(f"unknown tie policy '{tie_policy}' (one of {', '.join(engine.TIE_POLICIES)})")
+    if forced not in engine.FORCED_POLICIES:
+        raise RulesError(f"unknown forced-choice setting '{forced}' (one of {', '.join(engine.FORCED_POLICIES)})")
+    try:
+        seed = operator.index(seed)
+    except TypeError:
+        raise RulesError(f"the seed must be an integer (got {seed!r})") from None
+    if not isinstance(difficulty, str):
+        raise RulesError(f"the difficulty must be a side's id string (got {difficulty!r})")
     if not rs.player_boards:
         raise RulesError("no player_board is loaded")
     k = _pick(rs.killers, killer, "killer")
@@ -53,11 +80,22 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     fg = _pick(rs.final_girls, final_girl, "final girl")
     # the static tables of a setup are built once per ruleset and shared by all its games
     games = rs.caches.games
-    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy)
+    legendary = bool(legendary)
+    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy, forced)
     game = games.get(key)
     if game is None:
-        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy)
-    return engine.start(game, int(seed))
+        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced)
+    return engine.start(game, seed)
+
+
+def position(rs: Ruleset, text: str, path: str = "<position>") -> GameState:
+    """The state of a position file's text (docs/positions.md) at its first decision; ``apply``
+    accepts it. Raises ``ContentError`` with file:line:col diagnostics (E400–E407) for a bad
+    position, ``RulesError`` when content loops from it (E310, E311). ``position.start_position``
+    also returns the events on the way to that decision."""
+    from .position import position as _position
+
+    return _position(rs, text, path)
 
 
 # --- bots: see bots.py ------------------------------------------------------------------------

@@ -5,6 +5,8 @@
     lastbreath check my-killer.fg --with-bundled
     lastbreath explain-error E207         # what an error code means, a bad example and its fix
     lastbreath rule C9.4                 # a rule's text, the content lines and tests that cite it
+    lastbreath try my.position --play walk   # play from a position: what happens, with rule ids
+    lastbreath verify docs/rulings       # run rulings: each passes, or the first fact that differs
     lastbreath content --json
     lastbreath simulate --games 1000 --seed 1 --json
     lastbreath simulate --matrix --games 500 --csv   # every killer × scenario × Final Girl (--jobs N: processes)
@@ -140,6 +142,8 @@ def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
     out["difficulty"] = args.difficulty
     out["legendary"] = bool(args.legendary)
     out["tie_policy"] = args.tie
+    if getattr(args, "forced", "auto") != "auto":
+        out["forced"] = args.forced
     return out
 
 
@@ -176,7 +180,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.load:
         given = [flag for flag, v in (("--killer", args.killer), ("--scenario", args.scenario),
                                       ("--final-girl", args.final_girl), ("--seed", args.seed),
-                                      ("--legendary", args.legendary)) if v not in (None, False)]
+                                      ("--legendary", args.legendary),
+                                      ("--forced", args.forced != "auto")) if v not in (None, False)]
         if given:
             raise CliError(f"--load resumes a game with its own setup and seed: leave out {', '.join(given)}")
         if not Path(args.load).is_file():
@@ -349,6 +354,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     seed = data["seed"]
     if not args.json:
         print(f"seed: {seed}")
+        if data.get("position"):
+            print(f"position: {data['position']['path']}")
     log = _GameLog(args.json, args.explain)
     log.start(steps[0].state, steps[0].events, seed)
     for st in steps[1:]:
@@ -441,7 +448,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
             hint = f"did you mean {', '.join(names[:-1]) + ' or ' if len(names) > 1 else ''}{names[-1]}?"
         raise CliError(f"unknown rule id '{word if len(word) <= 40 else word[:40] + '…'}' ({hint})")
     rs = load_rules(args.content)
-    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir())
+    data = rr.lookup_data(ref, item, rs.sources, rr.tests_dir(), rr.rulings_dir())
     print(json.dumps(data, indent=2) if args.json else rr.render_text(data))
     return 0
 
@@ -1008,6 +1015,12 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
     _add_content(p)
 
 
+def _add_forced(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--forced", choices=engine.FORCED_POLICIES, default="auto",
+                   help="choices with one option: answer them at once (auto, the default), answer them and say "
+                        "so in the log (log), or ask them like any other (ask)")
+
+
 def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--games", type=int, default=games, metavar="N",
                    help=f"how many games (of each pair) (default: {games})")
@@ -1041,6 +1054,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "waits for Enter at each step. Off a terminal the plain text log is printed. "
                                    "With --bot the game plays itself and prints its log.")
     _add_setup(p)
+    _add_forced(p)
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
     p.add_argument("--bot", choices=tuple(BOTS),
                    help="let a bot play: random picks uniformly (seeded by the game seed), first always "
@@ -1127,6 +1141,10 @@ def build_parser() -> argparse.ArgumentParser:
                         'available, …} (without ID: the families and their rules)')
     _add_content(p)
     p.set_defaults(func=cmd_rule)
+
+    from . import workbench  # try and verify: positions and rulings
+
+    workbench.add_parsers(sub)
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "

@@ -5,14 +5,15 @@ A save is plain JSON::
     {"format": "lastbreath-save", "version": 1, "content": "<content hash>",
      "game": {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"},
      "seed": 7, "choices": ["play:walk", "end", ...],
-     "snapshot": <serialize.to_json(state) of the last state>}        # optional
+     "snapshot": <serialize.to_json(state) of the last state>,         # optional
+     "position": {"text", "path"}}    # optional: a game started from a position (Session.from_position)
 
-Loading replays the choices from ``new_game``: every randomness comes from the seed, so the
-replay is the game. Each key is checked against the options offered at that point; a save
-made with other content (another content hash), another format version, or a file that is
-truncated or corrupt is refused with a ``SaveError`` that says why, never half-loaded. When a
-snapshot is present the replayed state must equal it, so a save whose replay would tell a
-different story (the rules engine changed since) is refused too.
+Loading replays the choices from ``new_game`` (or from the position a game started at): every
+randomness comes from the seed, so the replay is the game. Each key is checked against the
+options offered at that point; a save made with other content (another content hash), another
+format version, or a file that is truncated or corrupt is refused with a ``SaveError`` that says
+why, never half-loaded. When a snapshot is present the replayed state must equal it, so a save
+whose replay would tell a different story (the rules engine changed since) is refused too.
 
     data = save(history)                    # history: [(state, key that led to it), ...]
     data = save((setup, seed, choices), ruleset)
@@ -34,7 +35,9 @@ from .state import Event, GameState
 FORMAT = "lastbreath-save"
 VERSION = 1
 GAME_KEYS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy")
-TOP_KEYS = ("format", "version", "content", "game", "seed", "choices", "snapshot")
+OPTIONAL_GAME_KEYS = ("forced",)  # saved only when not the default ("auto")
+TOP_KEYS = ("format", "version", "content", "game", "seed", "choices", "snapshot", "position")
+MAX_POSITION = 200_000  # characters of a saved position's text
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 MAX_CHOICES = 100_000  # choices in a save (a game takes a few hundred)
@@ -58,14 +61,17 @@ class Step(NamedTuple):
 
 def setup_of(rs: Ruleset, setup: dict[str, Any]) -> dict[str, Any]:
     """The full game setup (every key of a save's ``game``), defaults filled in as ``new_game`` does."""
-    unknown = set(setup) - set(GAME_KEYS)
+    unknown = set(setup) - set(GAME_KEYS) - set(OPTIONAL_GAME_KEYS)
     if unknown:
-        raise RulesError(f"unknown setup keys {sorted(unknown)} (known: {', '.join(GAME_KEYS)})")
+        raise RulesError(f"unknown setup keys {sorted(unknown)} "
+                         f"(known: {', '.join(GAME_KEYS + OPTIONAL_GAME_KEYS)})")
     dflt = api.defaults(rs) if rs.killers and rs.scenarios and rs.final_girls else {}
     out = {k: setup.get(k) or dflt.get(k) for k in ("killer", "scenario", "final_girl")}
     out["difficulty"] = setup.get("difficulty") or "normal"
     out["legendary"] = bool(setup.get("legendary", False))
     out["tie_policy"] = setup.get("tie_policy") or "harder"
+    if setup.get("forced", "auto") != "auto":
+        out["forced"] = setup["forced"]
     return out
 
 
@@ -136,11 +142,11 @@ def _check(rs: Ruleset, data: Any) -> None:
     game = data["game"]
     if not isinstance(game, dict):
         raise SaveError(f"the save's game is not an object (got {_kind(game)})")
-    if set(game) != set(GAME_KEYS):
+    if not set(GAME_KEYS) <= set(game) <= set(GAME_KEYS + OPTIONAL_GAME_KEYS):
         missing = [k for k in GAME_KEYS if k not in game]
-        extra = sorted(set(game) - set(GAME_KEYS))
+        extra = sorted(set(game) - set(GAME_KEYS) - set(OPTIONAL_GAME_KEYS))
         raise SaveError(f"the save's game has missing keys {missing} or unknown keys {extra}")
-    for k in GAME_KEYS:
+    for k in (*GAME_KEYS, *(k for k in OPTIONAL_GAME_KEYS if k in game)):
         want = bool if k == "legendary" else str
         if type(game[k]) is not want:
             raise SaveError(f"the save's game.{k} is not a {want.__name__} (got {_kind(game[k])})")
@@ -159,6 +165,13 @@ def _check(rs: Ruleset, data: Any) -> None:
     snap = data.get("snapshot")
     if snap is not None and not isinstance(snap, dict):
         raise SaveError(f"the save's snapshot is not an object (got {_kind(snap)})")
+    pos = data.get("position")
+    if pos is not None:
+        if not isinstance(pos, dict) or set(pos) != {"text", "path"} or \
+                not all(isinstance(v, str) for v in pos.values()):
+            raise SaveError('the save\'s position is not {"text": string, "path": string}')
+        if len(pos["text"]) > MAX_POSITION or len(pos["path"]) > 1000:
+            raise SaveError(f"the save's position is longer than {MAX_POSITION} characters")
 
 
 def _kind(v: Any) -> str:
@@ -170,14 +183,37 @@ def replay(rs: Ruleset, data: Any) -> list[Step]:
     """Every step of a saved game, replayed and checked; all or nothing (``SaveError``)."""
     _check(rs, data)
     game = data["game"]
+    if data.get("position") is not None:
+        state, events = _from_position(rs, data)
+        return _replayed(data, state, events)
     try:
         state, events = api.new_game(rs, killer=game["killer"], scenario=game["scenario"],
                                      final_girl=game["final_girl"], difficulty=game["difficulty"],
-                                     legendary=game["legendary"], seed=data["seed"], tie_policy=game["tie_policy"])
+                                     legendary=game["legendary"], seed=data["seed"], tie_policy=game["tie_policy"],
+                                     forced=game.get("forced", "auto"))
     except SaveError:
         raise
     except RulesError as err:
         raise SaveError(f"the save's game cannot be set up with this content: {err}") from None
+    return _replayed(data, state, events)
+
+
+def _from_position(rs: Ruleset, data: dict[str, Any]) -> tuple[GameState, list[Event]]:
+    """The first state of a game started from a position (``Session.from_position``)."""
+    from .position import start_position
+
+    pos = data["position"]
+    try:
+        state, events = start_position(rs, pos["text"], pos["path"])
+    except RulesError as err:
+        raise SaveError(f"the save's position cannot be set up with this content: {err}") from None
+    if state.game.ids != data["game"] or state.seed != data["seed"]:
+        raise SaveError("the save's game and seed are not those of its position")
+    return state, events
+
+
+def _replayed(data: dict[str, Any], state: GameState, events: list[Event]) -> list[Step]:
+    """The steps of a save from its first state: each choice checked and applied."""
     steps = [Step(None, None, state, events)]
     for i, key in enumerate(data["choices"]):
         if state.over:

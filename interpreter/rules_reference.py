@@ -43,6 +43,8 @@ __all__ = [
     "parse",
     "render_text",
     "rules_text",
+    "rulings_citing",
+    "rulings_dir",
     "tests_citing",
     "tests_dir",
 ]
@@ -303,6 +305,49 @@ def _shown(line: str) -> str:
     return s if len(s) <= MAX_LINE_SHOWN else s[: MAX_LINE_SHOWN - 1] + "…"
 
 
+# --- rulings -----------------------------------------------------------------------------------------
+_RULING_HEAD = re.compile(r"\s*ruling\s+([A-Za-z0-9_-]+)")
+_RULES_LINE = re.compile(r"\s*rules\s+(.*)")
+_QUOTED = re.compile(r'"([^"\n]*)"')
+
+
+def rulings_dir() -> Optional[Path]:
+    """The bundled rulings (docs/rulings): the installed package data, or the checkout's."""
+    try:
+        res = resources.files(RULES_PACKAGE) / "rulings"
+        if res.is_dir():
+            return Path(str(res))
+    except (ModuleNotFoundError, TypeError, NotADirectoryError, FileNotFoundError):
+        pass
+    here = Path(__file__).resolve().parent.parent / "docs" / "rulings"
+    return here if here.is_dir() else None
+
+
+def rulings_citing(folder: Path, ids: Iterable[str]) -> list[dict[str, Any]]:
+    """The rulings whose 'rules' line cites one of ``ids``: ``{"ruling", "path", "line", "ids"}``,
+    in file and line order (read as text: a ruling's rule ids are quoted on its 'rules' line)."""
+    want = set(ids)
+    out: list[dict[str, Any]] = []
+    for f in sorted(folder.rglob("*.ruling"))[:MAX_TEST_FILES]:
+        try:
+            text = f.read_text(encoding="utf-8")[:MAX_FILE_CHARS]
+        except (OSError, UnicodeDecodeError):
+            continue
+        current, start = "", 0
+        for n, line in enumerate(text.splitlines(), 1):
+            head = _RULING_HEAD.match(line)
+            if head:
+                current, start = head.group(1), n
+                continue
+            m = _RULES_LINE.match(line)
+            if m and current:
+                hit = _unique(i for i in (normalize(q) for q in _QUOTED.findall(m.group(1))) if i in want)
+                if hit:
+                    out.append({"ruling": current, "path": f"{folder.name}/{f.relative_to(folder).as_posix()}",
+                                "line": start, "ids": hit})
+    return out
+
+
 # --- tests ----------------------------------------------------------------------------------------
 def tests_dir() -> Optional[Path]:
     """The tests folder of the checkout this code runs from; None for an installed package."""
@@ -397,8 +442,9 @@ def _upper_id(name_part: str) -> str:
 
 # --- lookup, as data and as text ------------------------------------------------------------------
 def lookup_data(ref: Reference, item: Rule | Family, sources: dict[str, str],
-                tests: Optional[Path]) -> dict[str, Any]:
-    """A rule or a family with what cites it, as JSON-ready data (``tests`` None: not available)."""
+                tests: Optional[Path], rulings: Optional[Path] = None) -> dict[str, Any]:
+    """A rule or a family with what cites it, as JSON-ready data (``tests`` None: not available;
+    ``rulings``: the folder of rulings that run, docs/rulings)."""
     ids = ref.cited_ids(item)
     data: dict[str, Any]
     if isinstance(item, Rule):
@@ -411,6 +457,7 @@ def lookup_data(ref: Reference, item: Rule | Family, sources: dict[str, str],
     data["content"] = content_citing(sources, ids) if ids else []
     data["tests_available"] = tests is not None
     data["tests"] = tests_citing(tests, ids) if tests is not None and ids else ([] if tests is not None else None)
+    data["rulings"] = rulings_citing(rulings, ids) if rulings is not None and ids else []
     return data
 
 
@@ -467,6 +514,12 @@ def render_text(data: dict[str, Any]) -> str:
             lines.append(f"  {t['test']}{tag}")
     else:
         lines.append("tests: none names it")
+    rulings = data.get("rulings") or []
+    if rulings:
+        lines.append(f"rulings ({len(rulings)}; 'lastbreath verify' runs them):")
+        for r in rulings:
+            tag = f" [{', '.join(r['ids'])}]" if several else ""
+            lines.append(f"  {r['path']}:{r['line']} {r['ruling']}{tag}")
     return "\n".join(lines)
 
 

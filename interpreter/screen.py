@@ -232,6 +232,8 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
         out.append(("Killed this round", str(state.deaths_round)))
     if state.skip_action:
         out.append(("Next Action phase", "skipped"))
+    if state.dice:
+        out.append(("Next dice", " ".join(map(str, state.dice)) + " (fixed by the position)"))
     if not extras_only:
         if state.terror or state.events:
             out.append(("Decks", f"terror {len(state.terror)} · events {len(state.events)}"))

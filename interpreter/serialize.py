@@ -21,7 +21,7 @@ import cattrs
 from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
-from .engine import TIE_POLICIES, Game
+from .engine import FORCED_POLICIES, TIE_POLICIES, Game
 from .state import Choice, GameState, HeldItem, KillerState, MinionState, Option
 
 FORMAT = "lastbreath-save"
@@ -34,6 +34,7 @@ _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_orig
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
+_OPTIONAL = {"dice": ()}  # fields saved only when set (saves made before them load unchanged)
 
 
 def content_hash(ruleset) -> str:
@@ -48,6 +49,8 @@ def _state_data(state: GameState) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for name in _FIELDS:
         v = getattr(state, name)
+        if name in _OPTIONAL and v == _OPTIONAL[name]:
+            continue
         if name in _SETS:
             out[name] = sorted(v)
         elif name in _RECORDS:
@@ -73,7 +76,7 @@ def to_json(state: GameState) -> dict[str, Any]:
 def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState:
     if not isinstance(data, dict):
         raise SaveError(f"the saved {(where or 'state.').rstrip('.')} is not an object")
-    missing = [f for f in _FIELDS if f not in data]
+    missing = [f for f in _FIELDS if f not in data and f not in _OPTIONAL]
     extra = set(data) - set(_FIELDS) - {"choice", "checkpoint"}
     if missing or extra:
         unknown = sorted(str(k)[:40] for k in extra)
@@ -82,13 +85,20 @@ def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState
     kw: dict[str, Any] = {"game": game}
     try:
         for name in _FIELDS:
+            if name not in data:  # an optional field left out: its default
+                kw[name] = _OPTIONAL[name]
+                continue
             v = data[name]
             if name in _SETS:
                 kw[name] = frozenset(v)
             elif name in _RECORDS:
                 kw[name] = tuple(_conv.structure(x, _RECORDS[name]) for x in v)
             elif name == "piles":
-                kw[name] = tuple(tuple((c, up) for c, up in pile) for pile in v)
+                kw[name] = tuple(tuple((str(c), bool(up)) for c, up in pile) for pile in v)
+            elif name == "dice":  # forced faces: each a die's face
+                if not isinstance(v, list) or not all(type(f) is int and 1 <= f <= 6 for f in v):
+                    raise SaveError("the saved state's forced dice are not a list of faces 1 to 6")
+                kw[name] = tuple(v)
             elif isinstance(v, list):
                 kw[name] = _tuples(v)
             else:
@@ -124,17 +134,21 @@ def from_json(ruleset: Any, data: Any) -> GameState:
     ids = data.get("game")
     if not isinstance(ids, dict):
         raise SaveError("the save names no game")
-    if set(ids) != {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"} or not all(
+    keys = {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"}
+    if not keys <= set(ids) <= keys | {"forced"} or not all(
             type(ids[k]) is (bool if k == "legendary" else str) for k in ids):
         raise SaveError("the save's game is not {killer, scenario, final_girl, difficulty: strings, legendary: "
-                        "true or false, tie_policy: a string}")
+                        "true or false, tie_policy: a string, forced: a string if saved}")
     if ids["tie_policy"] not in TIE_POLICIES:
         raise SaveError(f"the save's tie policy {ids['tie_policy'][:40]!r} is none of {', '.join(TIE_POLICIES)}")
+    if ids.get("forced", "auto") not in FORCED_POLICIES:
+        raise SaveError(f"the save's forced setting {ids['forced'][:40]!r} is none of {', '.join(FORCED_POLICIES)}")
     try:
         k = ruleset.killers[ids["killer"]]
         s = ruleset.scenarios[ids["scenario"]]
         fg = ruleset.final_girls[ids["final_girl"]]
-        game = Game(ruleset, k, s, fg, ids["difficulty"], ids["legendary"], ids["tie_policy"])
+        game = Game(ruleset, k, s, fg, ids["difficulty"], ids["legendary"], ids["tie_policy"],
+                    ids.get("forced", "auto"))
     except KeyError as err:
         raise SaveError(f"the save names content that is not loaded: {str(err)[:80]}") from None
     except RulesError as err:

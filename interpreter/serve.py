@@ -23,7 +23,7 @@ import math
 import secrets
 from typing import Any, BinaryIO, Callable, Optional, Union
 
-from lastbreath.dsl import IllegalChoice, RulesError, SaveError
+from lastbreath.dsl import ContentError, IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine, serialize
@@ -46,6 +46,7 @@ CANNOT_UNDO = 1006
 TOO_MANY_GAMES = 1007
 BATCH_TOO_LARGE = 1008
 REPLY_TOO_LARGE = 1009
+BAD_POSITION = 1010
 
 MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
 MAX_GAMES = 100  # games open at once on one connection (a game with its history takes ~20 kB and up)
@@ -54,6 +55,7 @@ MAX_REPLY = 4 << 20  # bytes of the replies to one message (a game.state is ~10 
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 
 __all__ = [
+    "BAD_POSITION",
     "BAD_SAVE",
     "BATCH_TOO_LARGE",
     "CANNOT_UNDO",
@@ -203,6 +205,7 @@ class Server:
         self.methods: dict[str, Callable[[Any], Any]] = {
             "content.list": self.content_list,
             "game.new": self.game_new,
+            "game.position": self.game_position,
             "game.state": self.game_state,
             "game.apply": self.game_apply,
             "game.undo": self.game_undo,
@@ -379,11 +382,15 @@ class Server:
     def game_new(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"killer": (str, False), "scenario": (str, False), "final_girl": (str, False),
                              "difficulty": (str, False), "legendary": (bool, False), "seed": (int, False),
-                             "tie_policy": (str, False)})
+                             "tie_policy": (str, False), "forced": (str, False)})
         tie = p.get("tie_policy", "harder")
         if tie not in engine.TIE_POLICIES:
             raise RpcError(INVALID_PARAMS, f"unknown tie_policy '{tie}' (one of {', '.join(engine.TIE_POLICIES)})",
                            {"param": "tie_policy"})
+        forced = p.get("forced", "auto")
+        if forced not in engine.FORCED_POLICIES:
+            raise RpcError(INVALID_PARAMS, f"unknown forced '{forced}' (one of {', '.join(engine.FORCED_POLICIES)})",
+                           {"param": "forced"})
         seed = p.get("seed")
         if seed is None:
             seed = secrets.randbelow(1_000_000)
@@ -393,7 +400,19 @@ class Server:
         try:
             s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
                         final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
-                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie)
+                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced)
+        except RulesError as err:
+            raise RpcError(UNKNOWN_CONTENT, str(err)) from None
+        gid = self._add(s)
+        return {**_view(gid, s), "seed": s.seed, "setup": s.options}
+
+    def game_position(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"text": (str, True), "path": (str, False)})
+        self._room()
+        try:
+            s = Session.from_position(self.ruleset, p["text"], p.get("path", "<position>"))
+        except ContentError as err:
+            raise RpcError(BAD_POSITION, str(err), {"diagnostics": [d.to_json() for d in err.diagnostics]}) from None
         except RulesError as err:
             raise RpcError(UNKNOWN_CONTENT, str(err)) from None
         gid = self._add(s)

@@ -29,19 +29,35 @@ class Session:
     options: dict[str, Any]
     seed: int
     history: list[tuple[GameState, Optional[str]]]
+    position: Optional[dict[str, str]]
 
     def __init__(self, ruleset: Ruleset, *, killer: Optional[str] = None, scenario: Optional[str] = None,
                  final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-                 seed: int = 0, tie_policy: str = "harder") -> None:
-        """Set up a new game (``api.new_game``); raises ``RulesError`` for an unknown id or option."""
+                 seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> None:
+        """Set up a new game (``api.new_game``, whose options these are: ``forced="log"`` or "ask"
+        makes choices with one option observable); raises ``RulesError`` for an unknown id or option."""
         state, events = api.new_game(ruleset, killer=killer, scenario=scenario, final_girl=final_girl,
                                      difficulty=difficulty, legendary=legendary, seed=seed,
-                                     tie_policy=tie_policy)
+                                     tie_policy=tie_policy, forced=forced)
         self._start(ruleset, [(state, None)], [events])
 
+    @classmethod
+    def from_position(cls, ruleset: Ruleset, text: str, path: str = "<position>") -> Session:
+        """A game from a position (a position file's text, docs/positions.md), at its first
+        decision; undo goes back as far as the position, and a save holds the position's text.
+        Raises ``ContentError`` (with E400–E407 diagnostics) for a bad position, ``RulesError``
+        when content loops from it."""
+        from .position import start_position
+
+        state, events = start_position(ruleset, text, path)
+        self = cls.__new__(cls)
+        self._start(ruleset, [(state, None)], [events], {"text": text, "path": path})
+        return self
+
     def _start(self, ruleset: Ruleset, history: list[tuple[GameState, Optional[str]]],
-               events: list[list[Event]]) -> None:
+               events: list[list[Event]], position: Optional[dict[str, str]] = None) -> None:
         first = history[0][0]
+        self.position = position  # {"text", "path"} of the position the game started from, or None
         self.ruleset = ruleset
         self.options = dict(first.game.ids)
         self.seed = first.seed
@@ -82,7 +98,8 @@ class Session:
     # --- playing -----------------------------------------------------------------------------
     def apply(self, key: str) -> list[Event]:
         """Answer the pending choice; returns the events it caused. An option that is not offered
-        raises ``IllegalChoice`` and leaves the session as it was."""
+        raises ``IllegalChoice`` and leaves the session as it was; content that loops raises
+        ``RulesError`` (E310, E311), leaving it as it was too."""
         state, events = engine.apply(self.state, key)
         self.history.append((state, key))
         self._events.append(events)
@@ -104,8 +121,12 @@ class Session:
     # --- saving ------------------------------------------------------------------------------
     def save(self, snapshot: bool = True) -> dict[str, Any]:
         """The game as a JSON-ready save (``replay.save``): setup, seed, choices and, with
-        ``snapshot``, the current state to check the replay against."""
-        return replay.save(self.history, snapshot=snapshot)
+        ``snapshot``, the current state to check the replay against (and the position a game
+        from a position started at)."""
+        data = replay.save(self.history, snapshot=snapshot)
+        if self.position is not None:
+            data["position"] = dict(self.position)
+        return data
 
     @classmethod
     def load(cls, ruleset: Ruleset, data: Any) -> Session:
@@ -113,7 +134,9 @@ class Session:
         Raises ``SaveError`` with the reason for a foreign, stale, corrupt or illegal save."""
         steps = replay.replay(ruleset, data)
         self = cls.__new__(cls)
-        self._start(ruleset, [(s.state, s.key) for s in steps], [s.events for s in steps])
+        pos = data.get("position")
+        self._start(ruleset, [(s.state, s.key) for s in steps], [s.events for s in steps],
+                    dict(pos) if pos is not None else None)
         return self
 
     # --- why ---------------------------------------------------------------------------------

@@ -144,6 +144,7 @@ class GameState:
     decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     minion_seq: int = 0  # the last minion uid given out
+    dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

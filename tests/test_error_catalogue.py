@@ -36,12 +36,13 @@ def test_catalogue_entries_are_complete_and_stable_in_form():
     assert len(codes) == len(set(codes)) >= 25
     assert list(CODES) == codes
     for e in CATALOGUE:
-        assert re.fullmatch(r"E[123]\d\d|W2\d\d", e.code), e.code
+        assert re.fullmatch(r"E[1234]\d\d|W2\d\d", e.code), e.code
         assert e.title and e.explanation and e.example.strip() and e.fix.strip() and e.example != e.fix
         assert e.severity == ("warning" if e.code.startswith("W") else "error")
-        assert e.lang in ("fg", "text")
+        assert e.lang in ("fg", "text", "position")
         assert e.lang == "fg" or not e.code.startswith(("E2", "W")) or e.code == "E212"  # checking: real examples
-    assert {c[:2] for c in codes} == {"E1", "E2", "W2", "E3"}
+        assert (e.lang == "position") == (e.code.startswith("E4") and e.code != "E407")  # positions: real examples
+    assert {c[:2] for c in codes} == {"E1", "E2", "W2", "E3", "E4"}
 
 
 def test_every_code_in_the_sources_is_catalogued_and_every_content_code_is_used():
@@ -50,7 +51,7 @@ def test_every_code_in_the_sources_is_catalogued_and_every_content_code_is_used(
         if f.name != "diagnostics.py":
             used |= set(re.findall(r'"([EW]\d{3})"', f.read_text(encoding="utf-8")))
     assert used <= set(CODES), sorted(used - set(CODES))
-    content_codes = {c for c in CODES if c[1] in "12"}
+    content_codes = {c for c in CODES if c[1] in "124"}
     assert content_codes <= used, f"catalogued but never reported: {sorted(content_codes - used)}"
 
 
@@ -65,6 +66,16 @@ def test_the_example_gives_its_code_and_the_fix_gives_nothing(tmp_path, entry):
     assert entry.code in [d.code for d in got], "\n".join(d.format() for d in got)
     assert all(d.severity == entry.severity for d in got if d.code == entry.code)
     fixed = check(entry.fix)
+    assert fixed == [], "\n".join(d.format(entry.fix) for d in fixed)
+
+
+@pytest.mark.parametrize("entry", [e for e in CATALOGUE if e.lang == "position"], ids=lambda e: e.code)
+def test_the_position_example_gives_its_code_and_the_fix_gives_nothing(rs, entry):
+    from lastbreath.interpreter.rulings import check_text
+
+    got = check_text(rs, entry.example, f"{entry.code.lower()}.position")
+    assert entry.code in [d.code for d in got], "\n".join(d.format(entry.example) for d in got)
+    fixed = check_text(rs, entry.fix, f"{entry.code.lower()}.position")
     assert fixed == [], "\n".join(d.format(entry.fix) for d in fixed)
 
 

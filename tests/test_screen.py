@@ -84,7 +84,7 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "held", "pack", "rescued", "slots", "flipped", "skip_action", "victims", "killers", "minions",
          "bloodlust", "dead", "deaths_round", "terror", "finale", "finale_revealed", "dark_power", "dark_revealed",
          "secondary", "secondary_health", "events", "events_active", "piles", "setup_card", "mode", "mode_active",
-         "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market"}
+         "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice"}
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep
@@ -103,7 +103,7 @@ def test_status_shows_flags_modes_statuses_tokens_decks_kept_cards_and_a_second_
     deck = next(iter(st.decks), None)
     fields = dict(flags=frozenset({"beam-at-3"}), mode="prowling", mode_active="prowling",
                   killers=(attrs.evolve(game.killers[0], status=frozenset({"stunned"})),),
-                  secondary="sec-x", secondary_health=2, deaths_round=1, skip_action=True)
+                  secondary="sec-x", secondary_health=2, deaths_round=1, skip_action=True, dice=(4, 1))
     if token:
         kinds = st.tokens[token].kinds
         fields.update(tokens=((token, kinds[0], 3),), collected=((token, kinds[-1]),), supply=((token, kinds[0]),))
@@ -116,6 +116,7 @@ def test_status_shows_flags_modes_statuses_tokens_decks_kept_cards_and_a_second_
     assert "prowling" in facts["Mode"]
     assert "stunned" in text and "sec-x" in facts["Second dark power"] and "health 2" in facts["Second dark power"]
     assert facts["Killed this round"] == "1" and facts["Next Action phase"] == "skipped"
+    assert facts["Next dice"].startswith("4 1")
     # the plain status block and the screen's tracks carry the same facts
     summary = screen.board_summary(state)
     assert "Flags: beam-at-3" in summary and "Mode: prowling" in summary

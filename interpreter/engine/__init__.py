@@ -61,7 +61,7 @@ from .ending import end_game
 from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, wander
 from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
-from .game import TIE_POLICIES, Game
+from .game import FORCED_POLICIES, TIE_POLICIES, Game
 from .words import loc_name
 from .items import gain_item, hands_used, search, use_uses
 from .killers import (
@@ -98,6 +98,7 @@ from .triggers import fire, would
 __all__ = [
     "AMOUNT",
     "EVAL",
+    "FORCED_POLICIES",
     "EXEC",
     "PHASE_ORDER",
     "PLACE",

@@ -197,6 +197,7 @@ class Work:
         decks: tuple[tuple[str, tuple[str, ...]], ...]
         kept: tuple[str, ...]
         minion_seq: int
+        dice: tuple[int, ...]
         choice: Optional[Choice]
         answers: tuple[str, ...]
         checkpoint: Optional[GameState]
@@ -234,7 +235,8 @@ _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; obj
 
 # --- asking ---------------------------------------------------------------------------------
 def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
-    """The player's answer to a choice; a choice with one option is not asked.
+    """The player's answer to a choice; a choice with one option is not asked (unless the game's
+    ``forced`` setting is "ask"; with "log" an event says which option was taken).
 
     ``prompt`` and ``options`` may be callables, evaluated only when the options are needed:
     when the engine replays a step from a complete answer trace (every ask of the step, the
@@ -249,10 +251,15 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     if not opts:
         raise AssertionError(f"choice {kind} with no options")
     if len(opts) == 1:
-        if ctl.complete:
-            ctl.answers += (opts[0].key,)
-            ctl.pos += 1
-        return opts[0].key
+        forced = w.game.forced
+        if forced != "ask":  # the game's setting: a forced choice is answered at once, or asked (below)
+            if forced == "log":  # said in the log (such a game replays without a complete trace: see _advance)
+                said = prompt() if callable(prompt) else prompt
+                emit(w, "forced", f"{said}: {opts[0].label} (forced: the only option)")
+            if ctl.complete:
+                ctl.answers += (opts[0].key,)
+                ctl.pos += 1
+            return opts[0].key
     if ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
@@ -361,6 +368,11 @@ def _source(table: dict[int, tuple[Any, str]], sp: Any) -> str:
 
 # --- draws: all randomness comes from the state's (seed, counter) ------------------------------
 def roll_die(w: Work) -> int:
+    """A die: the first of the state's forced faces (``state.dice``, set by a position), else a draw."""
+    forced = w.dice
+    if forced:
+        w.dice = forced[1:]
+        return forced[0]
     v = rng.draw(w.seed, w.rng, 6) + 1
     w.rng += 1
     return v
@@ -453,7 +465,8 @@ def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
     from .phases import STEPS, check_ends  # the steps are the phases module's (imported once it is loaded)
 
-    ctl = Replay(answers, skip, start=checkpoint, run=run)
+    # a game that logs its forced choices rebuilds every menu on a replay, so that the log is the same
+    ctl = Replay(answers, skip, complete=checkpoint.game.forced != "log", start=checkpoint, run=run)
     if run:
         GREENLET.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)
@@ -485,7 +498,11 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
 
 
 def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
-    """Answer the pending choice; returns the new state and what happened. The old state is untouched."""
+    """Answer the pending choice; returns the new state and what happened. The old state is untouched.
+
+    Raises ``IllegalChoice`` (E301) for a key that is not an option of the pending choice (of any
+    type), or when the game is over or nothing is pending; otherwise only ``RulesError`` (E310,
+    E311) for content that sets itself off without end or never reaches a decision."""
     if state.result:
         raise IllegalChoice("the game is over")
     if state.choice is None or state.checkpoint is None:

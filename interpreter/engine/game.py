@@ -21,13 +21,19 @@ if TYPE_CHECKING:
     from lastbreath.dsl.ruleset import Ruleset
 
 TIE_POLICIES = ("harder", "realistic", "easier", "ask")
+# a choice with one option (a forced choice): answered at once (auto), answered and said in the
+# log (log), or asked like any other (ask)
+FORCED_POLICIES = ("auto", "log", "ask")
 
 
 class Game:
     """Static facts of one game: the content chosen and the tables compiled from it."""
 
     def __init__(self, ruleset: Ruleset, killer: n.Killer, scenario: n.Scenario, final_girl: n.FinalGirl,
-                 difficulty: str = "normal", legendary: bool = False, tie_policy: str = "harder"):
+                 difficulty: str = "normal", legendary: bool = False, tie_policy: str = "harder",
+                 forced: str = "auto"):
+        if forced not in FORCED_POLICIES:
+            raise RulesError(f"unknown forced-choice setting '{forced}' (one of {', '.join(FORCED_POLICIES)})")
         self.ruleset = ruleset
         self.killer = killer
         self.scenario = scenario
@@ -35,6 +41,7 @@ class Game:
         self.difficulty = difficulty
         self.legendary = legendary
         self.tie_policy = tie_policy
+        self.forced = forced
         pb = ruleset.player_board()
         self.player_board = pb
         sides = {s.id: s for s in pb.sides}
@@ -99,8 +106,12 @@ class Game:
 
     @property
     def ids(self) -> dict[str, Any]:
-        return {"killer": self.killer.id, "scenario": self.scenario.id, "final_girl": self.fg.id,
-                "difficulty": self.difficulty, "legendary": self.legendary, "tie_policy": self.tie_policy}
+        """The setup; ``forced`` only when it is not the default (saves made before it stay equal)."""
+        out = {"killer": self.killer.id, "scenario": self.scenario.id, "final_girl": self.fg.id,
+               "difficulty": self.difficulty, "legendary": self.legendary, "tie_policy": self.tie_policy}
+        if self.forced != "auto":
+            out["forced"] = self.forced
+        return out
 
     def loc_name(self, i: int) -> str:
         return self.board.names[i] if 0 <= i < self.board.n else "off the board"
