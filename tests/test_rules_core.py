@@ -797,6 +797,21 @@ def test_finale_revealed_in_upkeep_when_terror_deck_empty(st):
     assert not w.finale_revealed
 
 
+def test_a_face_down_dark_power_is_revealed_with_the_finale(st):
+    """C11.1: the terror deck is empty, the finale is revealed, and the dark power still face down
+    is revealed with it (its 'when revealed' resolves too)."""
+    dark = st.game.killer.dark_powers[0].id
+    w = make_work(settle(st, phase="upkeep", sub=0, terror=(), dark_power=dark, dark_revealed=False))
+    engine.step_upkeep(w)
+    assert w.finale_revealed and w.dark_revealed
+    reveals = [(e.text, e.rule) for e in w.ctl.events if e.kind == "reveal"]
+    assert reveals[0][1] == "C11.1" and reveals[1] == (f"the dark power is revealed: "
+                                                        f"{st.game.dark_powers[dark].name}", "C11.1")
+    w = make_work(settle(st, phase="upkeep", sub=0, terror=(), dark_power=dark, dark_revealed=True))
+    engine.step_upkeep(w)
+    assert [e.text for e in w.ctl.events if e.kind == "reveal"] == [reveals[0][0]], "revealed once only"
+
+
 def test_upkeep_effects_resolve_in_upkeep(xst):
     """C11.2"""
     s = settle(xst, pack=(HeldItem("t-watch", 0),), time=3)
@@ -870,6 +885,48 @@ def test_both_defeated_at_once_fg_wins(st):
         engine.fg_damage(w, 2)
     assert w.result == "fg"
     assert "C13.2" in rules_of(w)
+
+
+def test_game_end_is_checked_once_the_effect_has_fully_resolved(st):
+    """C13.2: the Final Girl is defeated by the first effect of a block, the rest of the block
+    still resolves (she gains the time), and only then is the game over."""
+    from lastbreath.dsl import nodes as n
+    w = make_work(settle(st, fg_health=0, fg_breath=2, fg_breath_value=0, time=2))
+    with pytest.raises(engine.GameOver):
+        engine.run(w, (n.LoseHealth(None, 3), n.GainTime(None, 1)), Ctx())
+    assert w.time == 3, "the effect after her defeat still resolved"
+    texts = [e.text for e in w.ctl.events]
+    assert texts.index("her last breath is gone: the Final Girl is defeated") < texts.index("gains 1 time (now 3)")
+    assert w.result == "killer" and "C13.1" in rules_of(w)
+
+
+def test_both_sides_defeated_within_one_effect_the_final_girl_wins(st):
+    """C13.2: she falls first, the killer later in the same resolution: her sacrifice counts."""
+    from lastbreath.dsl import nodes as n
+    w = make_work(settle(st, fg_health=0, fg_breath=2, fg_breath_value=0,
+                         killers=killer(st, health=1, breath=2, breath_value=0)))
+    with pytest.raises(engine.GameOver):
+        engine.run(w, (n.LoseHealth(None, 3), n.DamageKiller(None, 5)), Ctx())
+    assert w.result == "fg" and "C13.2" in rules_of(w)
+
+
+def test_a_defeat_in_one_effect_is_not_undone_by_a_later_one(st):
+    """C13.2: the check is per resolution: a killer defeated by a later, separate effect does not
+    turn her defeat into a win."""
+    from lastbreath.dsl import nodes as n
+    w = make_work(settle(st, fg_health=0, fg_breath=2, fg_breath_value=0,
+                         killers=killer(st, health=1, breath=2, breath_value=0)))
+    with pytest.raises(engine.GameOver):
+        engine.run(w, (n.LoseHealth(None, 3),), Ctx())
+    assert w.result == "killer"
+
+
+def test_a_defeated_final_girl_is_no_target_for_the_rest_of_the_effect(st):
+    """C13.2, C9.1: while the effect that defeated her resolves, enemies do not attack her."""
+    w = make_work(settle(st, fg_health=0, fg_breath=0, fg_breath_value=0))
+    w.scope.depth = 1  # inside a resolution: the game is not over yet
+    engine.hunt(w, "killer", "fg", 9, 2)
+    assert not any(e.kind == "attack" for e in w.ctl.events)
 
 
 # === C14 player board ========================================================================

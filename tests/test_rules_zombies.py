@@ -150,7 +150,7 @@ def test_K6_2_three_hordes_are_not_yet_a_loss(zw):
 def test_K6_2_the_final_girl_dying_loses_with_or_without_hordes(zw):
     """K6.2: the Final Girl's death is a loss; with no killer board it is never a 'both fell' win."""
     for killers in ((), (horde(zw, "millpond", 3),)):
-        st = settle(zw, killers=killers, minions=zombies(zw, "millpond"), fg_health=1, fg_breath=0)
+        st = settle(zw, killers=killers, minions=zombies(zw, "millpond"), fg_health=1, fg_breath=1)
         w = make_work(st)
         with pytest.raises(engine.GameOver):
             engine.fg_damage(w, 5)

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 
-def reveal_dark_power(w: Work) -> None:
+def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
     if w.dark_revealed or not w.dark_power:
         return
     w.dark_revealed = True
     dp = w.game.dark_powers[w.dark_power]
-    emit(w, "reveal", f"the dark power is revealed: {dp.name}", "C17.3")
+    emit(w, "reveal", f"the dark power is revealed: {dp.name}", rule)
     run(w, dp.on_reveal, Ctx(source=dp.id))
     fire(w, "card-revealed", None, 1)
 
@@ -31,6 +31,7 @@ def reveal_finale(w: Work) -> None:
     emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
     run(w, f.on_reveal, Ctx(source=f.id))
     fire(w, "card-revealed", None, 1)
+    reveal_dark_power(w, "C11.1")  # a dark power still face down is revealed with the finale
 
 
 def draw_event(w: Work) -> None:

@@ -120,16 +120,17 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("depth", "it", "node")
+    __slots__ = ("defeat", "depth", "it", "node")
 
     def __init__(self) -> None:
         self.node: Any = None
         self.depth = 0
         self.it = -1
+        self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it = None, 0, -1
+        self.node, self.depth, self.it, self.defeat = None, 0, -1, False
 
 
 class Work:
@@ -463,6 +464,7 @@ def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
 
 
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
+    from .ending import settle
     from .phases import STEPS, check_ends  # the steps are the phases module's (imported once it is loaded)
 
     # a game that logs its forced choices rebuilds every menu on a replay, so that the log is the same
@@ -478,6 +480,8 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
         try:
             STEPS[w.phase](w)
+            if scope.defeat:  # C13.2: a defeat during the step, not yet settled
+                settle(w)
             if ends:
                 check_ends(w)
         except NeedChoice as nc:
@@ -488,7 +492,12 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             return st, ctl.events
         except PhaseEnd:
             from .phases import phase_ended
-            phase_ended(w)
+            try:
+                if scope.defeat:  # a defeat earlier in the resolution that a last breath cut short
+                    settle(w)
+                phase_ended(w)
+            except GameOver:
+                pass
         except GameOver:
             pass
         ctl.next_step(w.__dict__.copy())

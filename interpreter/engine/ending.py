@@ -1,7 +1,12 @@
 """The end of the game (C13): who wins, and why.
 
-``end_game`` records the result and unwinds the step (``GameOver``). The content's own win and
-lose lines are state-based checks, looked at whenever the game settles (phases.check_ends).
+A side's defeat is a mark on the state (her last breath gone: ``fg_breath`` 0; every killer body
+down), not the end of the game: whether the game is over is looked at once the effect, card,
+attack or item use that caused it has fully resolved (C13.2, a state-based check). ``defeated``
+notes a defeat and settles at once when nothing is resolving; ``resolve.run`` settles when the
+outermost resolution ends, and every step ends with a settle. ``end_game`` records the result and
+unwinds the step (``GameOver``). The content's own win and lose lines are state-based checks too,
+looked at whenever the game settles (phases.check_ends).
 """
 
 from __future__ import annotations
@@ -14,13 +19,41 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 
-def end_game(w: Work, winner: str, reason: str) -> None:
-    """C13.1: the other side wins; C13.2: both defeated at once, the Final Girl wins."""
-    if winner == "killer" and not any(k.alive for k in w.killers) and w.killers and not w.game.no_board:
-        winner, reason = "fg", "both sides fell at once: her sacrifice counts as a win"
+def end_game(w: Work, winner: str, reason: str, rule: str = "C13.1") -> None:
+    """The game is over: ``winner`` ("fg" or "killer") wins, for ``reason``."""
     w.result = winner
     w.end_reason = reason
     w.phase = "over"
-    emit(w, "end", f"{'the Final Girl' if winner == 'fg' else 'the killer'} wins: {reason}",
-         "C13.1" if "both" not in reason else "C13.2")
+    emit(w, "end", f"{'the Final Girl' if winner == 'fg' else 'the killer'} wins: {reason}", rule)
     raise GameOver()
+
+
+def fg_defeated(w: Work) -> bool:
+    return w.fg_breath == 0
+
+
+def killer_defeated(w: Work) -> bool:
+    """Every killer body is down (a game whose bodies only form in play has no such defeat, K6.1)."""
+    return bool(w.killers) and not w.game.no_board and not any(k.alive for k in w.killers)
+
+
+def defeated(w: Work) -> None:
+    """A side was just defeated: the game ends once what caused it has fully resolved (C13.2)."""
+    if w.scope.depth:
+        w.scope.defeat = True
+    else:
+        settle(w)
+
+
+def settle(w: Work) -> None:
+    """C13.1/C13.2, looked at after a resolution: one side down, the other wins; both, she wins."""
+    w.scope.defeat = False
+    if w.result:
+        return
+    fg, killer = fg_defeated(w), killer_defeated(w)
+    if fg and killer:
+        end_game(w, "fg", "both sides fell at once: her sacrifice counts as a win", "C13.2")
+    elif fg:
+        end_game(w, "killer", "the Final Girl was defeated")
+    elif killer:
+        end_game(w, "fg", "the killer was defeated")

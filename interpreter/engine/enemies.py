@@ -76,7 +76,7 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
             if not here:
                 break
             name = count_of(len(here), stats.name)
-            fg_here = w.fg_loc == loc
+            fg_here = w.fg_loc == loc and w.fg_breath > 0
             if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
                 kill_victim(w, loc, f"killed by {name}", minion=kind)
             elif fg_here:
@@ -89,15 +89,17 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
 
 
 def choose_target(w: Work, at: int, target: str) -> int:
-    """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy."""
+    """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy. A
+    defeated Final Girl is no target (C13.2: the effect that defeated her goes on resolving)."""
     dist = enemy_tables(w)[1][at]
     victims = w.victims
     cands: list[int] = []
-    if target in ("fg", "fg-or-victims"):
+    fg_up = w.fg_breath > 0
+    if target in ("fg", "fg-or-victims") and fg_up:
         cands.append(w.fg_loc)
     if target in ("victims", "fg-or-victims"):
         cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands])
-    if not cands and target == "victims":
+    if not cands and target == "victims" and fg_up:
         # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
         # with no victims left, an action aimed at victims aims at the Final Girl
         emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
@@ -188,14 +190,14 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    has_target = w.victims[loc] > 0 or w.fg_loc == loc
+    has_target = w.victims[loc] > 0 or (w.fg_loc == loc and w.fg_breath > 0)
     if loc != tloc and not has_target:
         return
     victims_first = stats is not None and stats.victims_first
     for _ in range(attacks):
         if w.result:
             return
-        fg_here = w.fg_loc == loc
+        fg_here = w.fg_loc == loc and w.fg_breath > 0
         if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
                         "" if is_killer else stats.id)  # type: ignore[union-attr]

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from .bloodlust import raise_bloodlust
 from .continuation import PhaseEnd, emit
-from .ending import end_game
+from .ending import defeated
 from .triggers import FG, fire, would
 
 if TYPE_CHECKING:
@@ -96,8 +96,9 @@ def lower_fear(w: Work, k: int) -> None:
 
 def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
     """Damage to the Final Girl (``damage``; else a loss of health, ``lose N health``), with her
-    last-breath token (C14.1–C14.2)."""
-    if k <= 0 or w.result:
+    last-breath token (C14.1–C14.2). Once defeated she takes no more (C13.2: the game ends when
+    what defeated her has resolved)."""
+    if k <= 0 or w.result or w.fg_breath == 0:
         return
     if damage:
         got = would(w, "takes-damage", k, f"{k} damage to the Final Girl", FG, w.fg_loc)
@@ -133,4 +134,4 @@ def _lose_health(w: Work, k: int, rule: str) -> None:
         return  # replaced: the block decides what becomes of her
     w.fg_breath = 0
     emit(w, "breath", "her last breath is gone: the Final Girl is defeated", "C14.2")
-    end_game(w, "killer", "the Final Girl was defeated")
+    defeated(w)

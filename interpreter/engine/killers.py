@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..state import KillerState, MinionState
 from .bodies import Piece, body_name, ctx_body, killer_at, piece_loc, piece_status, the_killer
 from .continuation import PhaseEnd, emit
-from .ending import end_game
+from .ending import defeated, killer_defeated
 from .words import count_of, loc_name
 from .statics import modified
 from .triggers import fire, would
@@ -22,14 +22,16 @@ from .triggers import fire, would
 if TYPE_CHECKING:
     from .continuation import Work
 
+
 def killer_last_breath_dice(w: Work) -> int:
     """C2.5, K2.9: one extra die while any killer on the board is down to its last breath."""
     return 1 if any(k.alive and k.loc >= 0 and k.health == 0 for k in w.killers) else 0
 
 
 def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
-    """Damage to a body: the secondary dark power first (C17.4), then health and last breath (C17.1)."""
-    if k <= 0 or w.result:
+    """Damage to a body: the secondary dark power first (C17.4), then health and last breath (C17.1).
+    A body already defeated takes no more (C13.2: the game may not have ended yet)."""
+    if k <= 0 or w.result or not w.killers[idx].alive:
         return
     k = modified(w, "damage-to-killer", k)
     if k <= 0:
@@ -89,8 +91,8 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
     w.killers = tuple(ks)
     emit(w, "breath", "the killer's last breath is gone: the killer is defeated", "C17.1")
     fire(w, "dies", body, 0, kil.loc)
-    if not any(x.alive for x in w.killers) and not w.game.no_board:
-        end_game(w, "fg", "the killer was defeated")
+    if killer_defeated(w):
+        defeated(w)
 
 
 def evolve_killer(k: KillerState, **kw: Any) -> KillerState:

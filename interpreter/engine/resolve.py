@@ -21,6 +21,7 @@ from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import runtime_error
 
 from .bodies import the_killer
+from .ending import settle
 
 if TYPE_CHECKING:
     from .attacks import Attack
@@ -104,6 +105,8 @@ def run(w: Work, effects: tuple[n.Effect, ...], ctx: Ctx) -> None:
             table[type(e)](w, e, ctx)
     scope.node = outer
     scope.depth -= 1
+    if scope.defeat and not scope.depth:  # C13.2: the outermost resolution is over
+        settle(w)
 
 
 # --- conditions, amounts, places ----------------------------------------------------------------
