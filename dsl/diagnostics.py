@@ -477,6 +477,26 @@ item lucky-charm {
   when gained { heal 1 }
 }
 """, severity="warning"),
+    ErrorInfo(
+        "W202", "a number the game never reads",
+        "A warning: a bloodlust level prints a number by a name ('level move 1 damage 1 spawn 2'), "
+        "but nothing in the loaded content reads it ('bloodlust spawn' in an amount). The engine "
+        "itself reads only 'move' and 'damage'; any other number is there for the content to use. "
+        "Either read it where it matters, or drop it.",
+        """killer howler {
+  name "Howler"; health 4; fear 2
+  bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+}
+""",
+        """killer howler {
+  name "Howler"; health 4; fear 2
+  bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+}
+""", severity="warning"),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
     ErrorInfo(
         "E300", "the game cannot be set up or cannot go on",

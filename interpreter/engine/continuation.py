@@ -120,17 +120,18 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("defeat", "depth", "it", "node")
+    __slots__ = ("asking", "defeat", "depth", "it", "node")
 
     def __init__(self) -> None:
         self.node: Any = None
         self.depth = 0
         self.it = -1
         self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
+        self.asking: frozenset[str] = frozenset()  # the rules' questions whose 'while' conditions are being read
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat = None, 0, -1, False
+        self.node, self.depth, self.it, self.defeat, self.asking = None, 0, -1, False, frozenset()
 
 
 class Work:
