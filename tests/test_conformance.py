@@ -479,7 +479,9 @@ def test_case(path, tmp_path):
         case = read_case(path)
         result = run_case(case, tmp_path)
     except CaseError as err:
-        pytest.fail(str(err), pytrace=False)
+        result, case = Result(False, str(err), ()), None
+    if case is None:
+        pytest.fail(result.message, pytrace=False)
     if not result.ok and UPDATE and not case.has("xfail") and "the log differs" in result.message:
         write_log(case, list(result.log))
         pytest.fail(f"{case.where(case.sections['log'].line)}: the log was rewritten (CONFORMANCE_UPDATE): "
