@@ -110,6 +110,11 @@ class CaseError(Exception):
     """A mistake in a case file: its message names file:line."""
 
 
+class CaseMismatch(AssertionError):
+    """A case that plays, but not as its file says (the log, or a step's fact): the only failure an
+    xfail case may have (a mistake in an xfail case fails it all the same)."""
+
+
 @attrs.frozen
 class Section:
     name: str
@@ -134,8 +139,13 @@ class Case:
     def one(self, name: str) -> str:
         return self.sections[name].text if name in self.sections else ""
 
+    @property
+    def shown(self) -> str:
+        """The file as diagnostics name it (relative to the repository when inside it)."""
+        return str(self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path)
+
     def where(self, line: int) -> str:
-        return f"{self.path.relative_to(ROOT) if self.path.is_relative_to(ROOT) else self.path}:{line}"
+        return f"{self.shown}:{line}"
 
 
 HEAD = re.compile(r"^([a-z_]+):(.*)$")
@@ -257,11 +267,11 @@ def _moved(case: Case, d: Diagnostic, origin: list[Optional[tuple[int, int]]], h
     if where is None:  # a host line: the case's content sections are the likely cause
         first = min((s.line for k, s in case.sections.items() if k in ("killer", "scenario", "content", "run")),
                     default=1)
-        return attrs.evolve(d, span=Span(str(case.path), first, 1, first, 2),
+        return attrs.evolve(d, span=Span(case.shown, first, 1, first, 2),
                             message=d.message + " (in the host's lines; the case's content clashes with them)")
     line, shift = where
     end_col = d.span.end_col + shift if d.span.end_line == d.span.line else d.span.end_col
-    return attrs.evolve(d, span=Span(str(case.path), line, max(1, d.span.col + shift), line, max(1, end_col)))
+    return attrs.evolve(d, span=Span(case.shown, line, max(1, d.span.col + shift), line, max(1, end_col)))
 
 
 def load_case_content(case: Case, tmp: Path):
@@ -311,17 +321,17 @@ def read_drive(case: Case, rs) -> rulings.Ruling:
     text = _blanked(case, sec, f"position {{ {defaults}" + ("" if sec else " }"))
     if sec:
         text = text.rstrip("\n") + "\n}\n"
-    pos, diags = parse_position(rs, text, str(case.path))
+    pos, diags = parse_position(rs, text, case.shown)
     if pos is None:
         raise CaseError("the case's position does not check:\n" + "\n".join(d.format(case.text) for d in diags))
     steps: list[rulings.Step] = []
     if case.has("run"):
         head = case.sections["run"]
-        steps.append(rulings.Step(Span(str(case.path), head.line, 1, head.line, 5), "run", key=RUN_KEY))
+        steps.append(rulings.Step(Span(case.shown, head.line, 1, head.line, 5), "run", key=RUN_KEY))
     sec = case.sections.get("steps")
     if sec:
-        lines, diags = parse_text(_blanked(case, sec), str(case.path))
-        reader = Reader(str(case.path), list(diags))
+        lines, diags = parse_text(_blanked(case, sec), case.shown)
+        reader = Reader(case.shown, list(diags))
         for ln in lines:
             try:
                 atoms = reader.atoms_only(ln)
@@ -334,8 +344,8 @@ def read_drive(case: Case, rs) -> rulings.Ruling:
                 continue
         if reader.diags:
             raise CaseError("the case's steps do not check:\n" + "\n".join(d.format(case.text) for d in reader.diags))
-    span = Span(str(case.path), 1, 1, 1, 2)
-    return rulings.Ruling(case.name, str(case.path), span, case.one("checks"), tuple(case.one("rules").split()),
+    span = Span(case.shown, 1, 1, 1, 2)
+    return rulings.Ruling(case.name, case.shown, span, case.one("checks"), tuple(case.one("rules").split()),
                           pos, tuple(steps))
 
 
@@ -466,7 +476,7 @@ def _params():
         try:
             case = read_case(f)
             if case.has("xfail"):
-                marks.append(pytest.mark.xfail(strict=True, reason=case.one("xfail")))
+                marks.append(pytest.mark.xfail(strict=True, raises=CaseMismatch, reason=case.one("xfail")))
         except CaseError:
             pass  # the test itself reports it
         out.append(pytest.param(f, id=f.stem, marks=marks))
@@ -487,4 +497,5 @@ def test_case(path, tmp_path):
         pytest.fail(f"{case.where(case.sections['log'].line)}: the log was rewritten (CONFORMANCE_UPDATE): "
                     f"review the diff", pytrace=False)
     if not result.ok:
-        pytest.fail(show(result), pytrace=False)
+        __tracebackhide__ = True
+        raise CaseMismatch(show(result))
