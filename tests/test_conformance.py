@@ -499,3 +499,140 @@ def test_case(path, tmp_path):
     if not result.ok:
         __tracebackhide__ = True
         raise CaseMismatch(show(result))
+
+
+# --- the suite's own checks ------------------------------------------------------------------------
+GOOD_CASES = [f for f in CASE_FILES if "\nxfail:" not in f.read_text(encoding="utf-8")]
+
+
+def test_the_suite_is_large_and_each_case_checks_its_own_thing():
+    cases = [read_case(f) for f in CASE_FILES]
+    assert len(cases) >= 60
+    checks = [c.one("checks") for c in cases]
+    assert len(set(checks)) == len(checks), "two cases say they check the same thing"
+    assert all(re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)+", c.name) for c in cases), "case names are kebab-case"
+
+
+def _content_text(case: Case) -> str:
+    """The content lines of a case (killer, scenario, content and run sections), comments cut."""
+    return "\n".join(ln.split("#")[0] for k in ("killer", "scenario", "content", "run") if k in case.sections
+                     for _, ln in case.sections[k].body)
+
+
+def test_every_keyword_of_the_expression_grammar_is_used_by_some_case():
+    """The cases cover v2's expressions: every keyword of the grammar's conditions, amounts, places,
+    pieces and events (dsl/grammar.lark) stands in the content of at least one case."""
+    grammar = (ROOT / "dsl" / "grammar.lark").read_text(encoding="utf-8")
+    expressions = grammar[grammar.index("// ===== conditions"):grammar.index("// ===== abilities")]
+    keywords = set(re.findall(r'"([a-z]+)"', expressions))
+    text = "\n".join(_content_text(read_case(f)) for f in CASE_FILES)
+    missing = sorted(k for k in keywords if not re.search(rf"(?<![\w-]){k}(?![\w-])", text))
+    assert missing == []
+    for form in ("at least", "at most", "more than", "less than", "a kill", "the killer", "a minion",
+                 "another cause", "plus", "minus"):
+        assert form in text, form
+
+
+def test_the_issue_one_liners_are_cases():
+    """Issue #12: 'the killer cannot go below 1 health while a condition holds' and 'damage to the
+    killer is reduced by 1 while a condition holds' are each one line of content."""
+    text = "\n".join(_content_text(read_case(f)) for f in GOOD_CASES)
+    assert "limit killer takes damage to at most (killer health minus 1) while" in text
+    assert "reduce killer takes damage by 1 while" in text
+
+
+def test_the_readme_describes_every_section():
+    readme = (CASES / "README.md").read_text(encoding="utf-8")
+    assert all(f"`{s}:`" in readme for s in SECTIONS)
+    assert "CONFORMANCE_UPDATE" in readme
+
+
+@pytest.mark.parametrize("expected, got, bad", [
+    (["a", "b"], ["a", "b"], None),
+    (["a", "b"], ["a", "c"], (1, 'log line 2 is "c"')),
+    (["a", "b"], ["a"], (1, "log line 2 is (the log has ended)")),
+    (["a"], ["a", "b"], (1, 'the log goes on with "b"')),
+    (["…", "b"], ["a", "x", "b"], None),
+    (["…", "b"], ["a", "b", "x"], (1, 'log line 3 of 3 is "x" (the lines after the last \'…\' are the end of the log)')),
+    (["a", "…"], ["a", "b", "c"], None),
+    (["a", "...", "c"], ["a", "c"], None),  # a gap stands for none too
+    (["a", "…", "c", "d", "…", "f"], ["a", "b", "c", "x", "c", "d", "e", "f"], None),
+    (["a", "…", "c", "d", "…"], ["a", "c", "x"], (3, 'after log line 2 ("c") comes "x"')),
+    (["a", "…", "z", "…"], ["a", "b"], (2, "no event of the log after log line 1 says it")),
+    (["…", "b", "…", "a", "…"], ["a", "b"], (3, "no event of the log after log line 2 says it")),  # in order
+    (["x", "…"], ["a"], (0, 'log line 1 is "a"')),
+])
+def test_the_log_matcher(expected, got, bad):
+    assert match_log(expected, got) == bad
+
+
+@pytest.mark.parametrize("path", GOOD_CASES, ids=[f.stem for f in GOOD_CASES])
+def test_every_case_can_fail(path, tmp_path):
+    """Change any one expected line of a case's log and the case fails at that line; a log that
+    goes on past a closed end fails too. One changed line is run end to end, from a copy of the file."""
+    case = read_case(path)
+    result = run_case(case, tmp_path)
+    assert result.ok, show(result)
+    lines = _log_lines(case)
+    expected = [t for _, t in lines]
+    for k, t in enumerate(expected):
+        if t not in GAP:
+            changed = expected[:k] + [t + " (changed)"] + expected[k + 1:]
+            assert match_log(changed, list(result.log)) is not None, f"changing '{t}' goes unseen"
+    if expected[-1] not in GAP:
+        assert match_log(expected, [*result.log, "one more event"]) is not None
+    k, (line, text) = next((k, x) for k, x in reversed(list(enumerate(lines))) if x[1] not in GAP)
+    copy = tmp_path / path.name
+    body = path.read_text(encoding="utf-8").splitlines()
+    body[line - 1] = body[line - 1].replace(text, text + " (changed)")
+    copy.write_text("\n".join(body) + "\n", encoding="utf-8")
+    bad = run_case(read_case(copy), tmp_path)
+    assert not bad.ok and f"{copy}:{line}: the log differs: expected \"{text} (changed)\"" in bad.message
+
+
+BAD_CASES = [  # (the case file, what its failure must say)
+    ("checks: x\nrule: C1.1\nlog:\n  a\n", ":2: 'rule: C1.1' is not a section head (did you mean 'rules:'?)"),
+    ("checks: x\n  stray\nlog:\n  a\n", ":2: an indented line outside a section"),
+    ("checks: x\nrun:\n  heal 1\nrun:\n  heal 1\nlog:\n  a\n", ":4: the section 'run:' is given twice"),
+    ("run:\n  heal 1\nlog:\n  a\n", ":1: a case says what it checks"),
+    ("checks: x\nrun:\n  heal 1\n", ":1: a case has a 'log:' section"),
+    ("checks: x\nlog:\n  …\n", ":2: a log of '…' alone cannot fail"),
+    ("checks: x\nlog: a\n", ":2: the lines of 'log:' go on the lines below it"),
+    ("checks: x\nrules: C99.1\nlog:\n  a\n", ":2: unknown rule id 'C99.1'"),
+    ("checks: x\nkiller:\n  rule dice +1\nrun:\n  heal 1\n  loose 1 time\nlog:\n  a\n",
+     ":6:3: error[E207]: unknown effect 'loose 1 time'"),
+    ("checks: x\nscenario:\n  item lamp { name \"Lamp\" }\nlog:\n  a\n", ":3:3: error[E203]"),  # the host has a lamp
+    ("checks: x\nposition:\n  fear 2\n  helth 3\nlog:\n  a\n",
+     ":4:3: error[E401]: unknown line 'helth' in a position (did you mean 'health'?)"),
+    ("checks: x\nrun:\n  heal 1\nsteps:\n  answr x\nlog:\n  a\n", ":5:3: error[E401]: unknown step 'answr'"),
+    ("checks: x\nrun:\n  heal 1\nsteps:\n  expect fear 999\nlog:\n  a\n", ":5:15: error[E403]: the number 999 is out of range"),
+    ("checks: x\nrun:\n  heal 1\nsteps:\n  answer move dock\nlog:\n  a\n",
+     ":5: answer move dock: 'move:dock' is not an option of the choice 'Your action'"),
+    ("checks: x\nrun:\n  lose 1 time\nsteps:\n  expect time 9\nlog:\n  a\n", ":5: expect time 9: her time is 5"),
+    ("checks: x\nrun:\n  lose 1 time\nlog:\n  > the case runs (free)\n  the case runs\n  loses 2 time (now 4) [C3.4]\n",
+     ':7: the log differs: expected "loses 2 time (now 4) [C3.4]"; log line 3 is "loses 1 time (now 5) [C3.4]"'),
+]
+
+
+@pytest.mark.parametrize("text, says", BAD_CASES, ids=[f"bad-{i}" for i in range(len(BAD_CASES))])
+def test_a_mistaken_case_fails_naming_its_line(tmp_path, text, says):
+    path = tmp_path / "bad-case.case"
+    path.write_text(text, encoding="utf-8")
+    try:
+        message = show(run_case(read_case(path), tmp_path))
+    except CaseError as err:
+        message = str(err)
+    assert f"{path}{says}" in message, message
+
+
+def test_the_update_writes_the_log_produced(tmp_path):
+    """CONFORMANCE_UPDATE: the log section is replaced by the log the case produced, the rest kept."""
+    path = tmp_path / "draft.case"
+    path.write_text("checks: a draft\nrun:\n  lose 1 time\n\nlog:\n  ?\n\n# a comment after it\n", encoding="utf-8")
+    case = read_case(path)
+    result = run_case(case, tmp_path)
+    assert not result.ok
+    write_log(case, list(result.log))
+    again = read_case(path)
+    assert run_case(again, tmp_path).ok
+    assert path.read_text(encoding="utf-8").endswith("  loses 1 time (now 5) [C3.4]\n\n# a comment after it\n")
