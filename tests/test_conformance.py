@@ -22,6 +22,7 @@ case produces into its file (a failing case's only: a case that passes is never 
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from pathlib import Path
@@ -29,13 +30,11 @@ from typing import Optional
 
 import attrs
 import pytest
-
 from lastbreath.dsl import Diagnostic, Span, bundled_paths, load_content, parse_text
 from lastbreath.dsl import ruleset as ruleset_module
 from lastbreath.dsl.syntax import parse_file
 from lastbreath.interpreter import rulings
 from lastbreath.interpreter.position import Reader, _Stop, parse_position
-from lastbreath.interpreter.state import Event
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "conformance"
@@ -153,10 +152,13 @@ HEAD = re.compile(r"^([a-z_]+):(.*)$")
 
 def read_case(path: Path) -> Case:
     """A case file's sections; raises CaseError naming file:line for a line that is not one."""
-    text = path.read_text(encoding="utf-8")
+    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        raise CaseError(f"{shown}:1: cannot read the case as UTF-8 text ({err})") from None
     sections: dict[str, Section] = {}
     current: Optional[list] = None
-    shown = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
     for i, line in enumerate(text.splitlines(), 1):
         if line.startswith("#"):  # a comment at the start of a line; indented lines keep theirs
             continue
@@ -170,8 +172,7 @@ def read_case(path: Path) -> Case:
             continue
         m = HEAD.match(line)
         if not m or m.group(1) not in SECTIONS:
-            word = line.split(":")[0].split()[0]
-            import difflib
+            word = (line.split(":")[0].split() or [""])[0]
             close = difflib.get_close_matches(word, SECTIONS, n=1)
             hint = f" (did you mean '{close[0]}:'?)" if close else f" (one of {', '.join(s + ':' for s in SECTIONS)})"
             raise CaseError(f"{shown}:{i}: '{line.strip()[:40]}' is not a section head{hint}; "
@@ -281,9 +282,9 @@ def load_case_content(case: Case, tmp: Path):
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(ruleset_module, "parse_file", _cached_parse_file)
         rs, diags = load_content([*_CARDS, f])
-    errors = [_moved(case, d, origin, str(f)) for d in diags if d.severity == "error"]
-    if rs is None or errors:
-        raise CaseError("the case's content does not check:\n" + "\n".join(d.format(case.text) for d in errors))
+    found = [_moved(case, d, origin, str(f)) for d in diags]  # warnings too: a case's content is clean
+    if rs is None or found:
+        raise CaseError("the case's content does not check:\n" + "\n".join(d.format(case.text) for d in found))
     return rs
 
 
@@ -307,8 +308,8 @@ def _setup_heads(section: Optional[Section]) -> set[str]:
     for _, ln in section.body if section else ():
         for part in ln.split("#")[0].split(";"):
             words = part.split()
-            if words and words[0] in HOST_SETUP and (words[0] != "killer" or len(words) == 2 and words[1] not in (
-                    "at", "health", "last_breath", "status")):
+            if words and words[0] in HOST_SETUP and (words[0] != "killer" or (len(words) == 2 and words[1] not in (
+                    "at", "health", "last_breath", "status"))):
                 heads.add(words[0])
     return heads
 
@@ -598,9 +599,12 @@ BAD_CASES = [  # (the case file, what its failure must say)
     ("checks: x\nrun:\n  heal 1\n", ":1: a case has a 'log:' section"),
     ("checks: x\nlog:\n  …\n", ":2: a log of '…' alone cannot fail"),
     ("checks: x\nlog: a\n", ":2: the lines of 'log:' go on the lines below it"),
+    ("checks: x\n: y\nlog:\n  a\n", ":2: ': y' is not a section head"),
+    ("checks: x\nlog:\n  a\n\xff\n", ":1: cannot read the case as UTF-8 text"),
     ("checks: x\nrules: C99.1\nlog:\n  a\n", ":2: unknown rule id 'C99.1'"),
     ("checks: x\nkiller:\n  rule dice +1\nrun:\n  heal 1\n  loose 1 time\nlog:\n  a\n",
      ":6:3: error[E207]: unknown effect 'loose 1 time'"),
+    ("checks: x\nscenario:\n  when revealed { heal 1 }\nlog:\n  a\n", ":3:3: warning[W201]"),
     ("checks: x\nscenario:\n  item lamp { name \"Lamp\" }\nlog:\n  a\n", ":3:3: error[E203]"),  # the host has a lamp
     ("checks: x\nposition:\n  fear 2\n  helth 3\nlog:\n  a\n",
      ":4:3: error[E401]: unknown line 'helth' in a position (did you mean 'health'?)"),
@@ -617,7 +621,7 @@ BAD_CASES = [  # (the case file, what its failure must say)
 @pytest.mark.parametrize("text, says", BAD_CASES, ids=[f"bad-{i}" for i in range(len(BAD_CASES))])
 def test_a_mistaken_case_fails_naming_its_line(tmp_path, text, says):
     path = tmp_path / "bad-case.case"
-    path.write_text(text, encoding="utf-8")
+    path.write_bytes(text.encode("utf-8").replace(b"\xc3\xbf", b"\xff"))
     try:
         message = show(run_case(read_case(path), tmp_path))
     except CaseError as err:
