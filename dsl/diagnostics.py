@@ -539,6 +539,15 @@ killer loop {
         "after round). Give the player something to decide, or a way for the game to end.",
         "a Final Girl with no cards and content that skips every Action phase",
         "content that lets the Action phase happen (or ends the game)", lang="text"),
+    ErrorInfo(
+        "E312", "the game went past its budget of pieces or tokens",
+        "Raised as RulesError while playing: content put more than 1 000 minions and victims on "
+        "the board together, or declared token supplies of more than 1 000 tokens together "
+        "(dsl/limits.py). Each number is within its own limit, but they add up: spawns and "
+        "victims placed every round, or many kinds of minions or tokens. The error points at "
+        "the line that went past the budget.",
+        "when game starts { repeat 20 { repeat 5 { place 100 victims at killer-location } } }",
+        "when game starts { place 3 victims at killer-location }", lang="text"),
     # --- E4xx: positions and rulings (lastbreath try / verify, docs/positions.md) ---------------
     ErrorInfo(
         "E400", "not one position or ruling block",

@@ -445,6 +445,13 @@ GREENLET = _greenlet_module  # None: every answer replays its step (tests switch
 _weak, _thread = weakref.ref, threading.get_ident
 
 
+def over_budget(w: Work, what: str, count: int, budget: int) -> None:
+    """Content put more in play than a game's budget (dsl/limits.py): E312 naming its line."""
+    raise runtime_error("E312", f"{count} {what} would be in play, past the game's budget of {budget}",
+                        "each number is within its limit, but they add up: spawns or victims every round?",
+                        getattr(w.scope.node, "span", None))
+
+
 # --- driving --------------------------------------------------------------------------------
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
     """Replay the current step from its checkpoint with the answers, then run on to the next choice."""

@@ -16,10 +16,11 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
+from .bodies import Piece, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
-from .words import count_of, loc_name
-from .killers import Piece, body_name, move_piece, piece_loc, piece_status
+from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
+from .words import count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
