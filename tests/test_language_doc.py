@@ -38,7 +38,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent"}
+                  "prevent", "pile", "recipe"}
 
 HOST = """\
 killer doc-host-killer {
@@ -182,7 +182,7 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies",
-                "{ … }": "{ heal 1 }"}
+                "{ … }": "{ heal 1 }", "CARD": "shakes"}
 PHRASE_HOST_KILLER = '  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }

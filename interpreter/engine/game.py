@@ -103,6 +103,10 @@ class Game:
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
         self.body_name = killer.body or killer.name
+        # item and card zones (issue #16 item 6): the recipes offered in the Action phase
+        self.recipes = (*killer.recipes, *scenario.recipes)
+        self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
+                                 for x in self.recipes)
 
     @property
     def ids(self) -> dict[str, Any]:
