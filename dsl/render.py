@@ -1039,7 +1039,8 @@ def _render_action(node: n.Action, r: Names) -> str:
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
     head = f"{node.name}{' (stays in play)' if node.keep else ''}" + _deck_card_facts(node)
-    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not (node.keep or node.halves) else head]
+    quiet = node.keep or node.halves or node.start == "table"  # no "nothing happens" for a card with other parts
+    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not quiet else head]
     lines += _indent([_clause(h, r) for h in node.halves])
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)

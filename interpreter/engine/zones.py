@@ -274,6 +274,9 @@ def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None
     """Resolve a drawn card: its own effect, then the half its deck reads; then its fate."""
     half = card_half(w, deck, card)
     w.card_number = (half.number if half is not None and half.number else card.number)
+    if half is not None:
+        emit(w, "deck", f"{card.name}: its {half.name} half" + (f" (number {w.card_number})" if w.card_number else ""),
+             "K1.6")
     effects = card.effects + (half.effects if half is not None else ())
     try:
         run(w, effects, Ctx(source=cid))
