@@ -589,3 +589,16 @@ def test_the_zones_pack_games_reach_every_zone_form():
                                                 "discards are shuffled") if word in e.text}
     assert {"S3.4", "S3.3", "K1.6", "S3.1", "K2.2", "from the top of the pile", "shuffled back",
             "removed from the game", "discards are shuffled"} <= seen
+
+
+def test_the_screen_shows_the_zones(start):
+    from lastbreath.interpreter.screen import status_facts
+
+    state, _ = start
+    facts = dict(status_facts(at(state, deck_discards=(("zt-signs", ("zt-echo",)),))))
+    assert facts["On the table"].startswith("Twine x2, Plank")
+    assert facts["Set aside"] == "Field Kit x2" and facts["Pile"] == "Bench: 1 card face down"
+    assert facts["On the item piles"] == "Field Kit on Shed, Field Kit on Loft"
+    assert facts["Cards set aside"] == "Relic"
+    assert "Signs: 6 cards left, 1 discarded" in [v for k, v in status_facts(at(state, deck_discards=(
+        ("zt-signs", ("zt-echo",)),))) if k == "Deck"]
