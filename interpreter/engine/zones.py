@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import HeldItem
-from .continuation import ask, emit, opt, rand, shuffled
+from .continuation import PhaseEnd, ask, emit, opt, rand, shuffled
 from .final_girl import lose_time
 from .items import discard_item, discardable, gain_item, hands_used
 from .resolve import AMOUNT, EVAL, EXEC, Ctx, condition, run
@@ -280,9 +280,12 @@ def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None
     effects = card.effects + (half.effects if half is not None else ())
     try:
         run(w, effects, Ctx(source=cid))
-    finally:
+    except PhaseEnd:  # a last breath ended the phase in the middle of the card: it still meets its fate
         if not card.keep:
             after_resolving(w, deck, card)
+        raise
+    if not card.keep:
+        after_resolving(w, deck, card)
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))
