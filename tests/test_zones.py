@@ -13,16 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
-
-from lastbreath.dsl import bundled_paths, load_content, load_ruleset, nodes as n, parse_text
+from conftest import make_work, need
+from lastbreath.dsl import bundled_paths, load_content, load_ruleset, parse_text
+from lastbreath.dsl import nodes as n
 from lastbreath.dsl.build import build_file
 from lastbreath.dsl.render import Names, render
 from lastbreath.interpreter import engine, serialize
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.cli import main
 from lastbreath.interpreter.state import HeldItem
-
-from conftest import make_work, need
 
 PACK = Path(__file__).resolve().parent / "packs" / "zones"
 SETUP = {"killer": "zt-lurker", "scenario": "zt-workshop"}
@@ -472,7 +471,7 @@ def test_K1_6_a_deck_reshuffles_its_discards_when_empty(start):
     drawn = {"zt-silence", "zt-echo", "zt-breath"} - set(left)
     assert len(left) == 2 and len(drawn) == 1 and "discards are shuffled into a new one" in " ".join(texts(w))
     assert w.deck_discards == (("zt-signs", tuple(drawn)),)  # the drawn card starts the new discards
-    assert [e.rule for e in w.ctl.events][0] == "K1.6"
+    assert w.ctl.events[0].rule == "K1.6"
 
 
 def test_a_deck_that_does_not_reshuffle_stays_empty(start):

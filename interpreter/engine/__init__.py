@@ -16,7 +16,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | killers.py | the killers' health and bodies (C17.1, C17.4, C2.5, K6.6–K6.7) |
 | items.py | items and search (C6) |
 | tokens.py | token supplies, collecting and spending (S5.1–S5.3) |
-| zones.py | item and card zones: the table, set-aside cards, named piles, recipes, usable-while, deck fates and halves (S1.1–S1.3, S3.1–S3.4, K1.6–K1.7, K2.2, K2.5) |
+| zones.py | item and card zones, recipes, usable while, deck fates and halves (S1–S3, K1.6–K1.7, K2.2–K2.7) |
 | cards.py | dark power, finale, events, named decks (C11.1, C17.3, C18.5) |
 | movement.py | the Final Girl moves, victims follow and escape (C5) |
 | attacks.py | her attacks and reactions to attacks on her (C3.8, C15.2, C9.6) |

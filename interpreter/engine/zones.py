@@ -153,7 +153,8 @@ def exec_discard_chosen_item(w: Work, e: n.DiscardChosenItem, ctx: Ctx) -> None:
     if not ids:
         emit(w, "item", "no item can be discarded", "S1.3")
         return
-    key = ask(w, "discard-item", "Discard which item?", [opt(w, f"discard-item:{i}", w.game.items[i].name) for i in ids])
+    key = ask(w, "discard-item", "Discard which item?",
+              [opt(w, f"discard-item:{i}", w.game.items[i].name) for i in ids])
     discard_item(w, key.split(":", 1)[1])
 
 
@@ -176,10 +177,7 @@ def can_make(w: Work, r: n.Recipe) -> bool:
     if r.makes not in w.table or not usable(w, r.usable):
         return False
     held = [h.id for h in (*w.held, *w.pack)]
-    for iid in set(r.needs):
-        if held.count(iid) < r.needs.count(iid) or not discardable(w, iid):
-            return False
-    return True
+    return all(held.count(iid) >= r.needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(r.needs))
 
 
 def make(w: Work, r: n.Recipe) -> None:
