@@ -35,10 +35,12 @@ FORMS = {
                   "fg at PLACE", "fg at tag TAG", "fg within N of PLACE", "killer at PLACE", "killer within N of PLACE",
                   "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
                   "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
-                  "has item ITEM", "spent covers KIND …", "the cause is a kill"),
+                  "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
+                  "item ITEM aside"),
     "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
                "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
-               "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)"),
+               "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
+               "card number"),
     "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
               "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
     "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
@@ -405,6 +407,14 @@ class _Build(Transformer):
         if head == "limit":
             return _CMP[_words(c[3])], c[1], c[4], cond
         return "prevent", c[1], 0, cond
+
+    # --- item and card zones (issue #16 item 6) -------------------------------------------------
+    def item_in(self, meta: Any, c: list[Any]) -> n.ItemIn:  # item ID on table / item ID aside
+        self._ref("item", c[1])
+        return n.ItemIn(self._span(meta), str(c[1]), str(c[-1]))
+
+    def card_number(self, meta: Any, c: list[Any]) -> n.CardNumber:  # card number
+        return n.CardNumber(self._span(meta))
 
 
 # Lark calls rule methods by rule name; 'not' and 'except' are Python keywords

@@ -1247,6 +1247,7 @@ class Card(Decl):
     outcomes: tuple[Outcome, ...]
     reroll: str  # "" | "fails" | "<n>"
     owner: str = ""
+    usable: Optional[Condition] = None  # usable while CONDITION: played only while it holds (K1.7)
 
 
 @attrs.frozen
@@ -1275,6 +1276,13 @@ class Item(Decl):
     keep: bool
     abilities: Abilities
     owner: str = ""
+    # item and card zones (issue #16 item 6)
+    copies: int = 1  # copies of the card in the game
+    start: str = ""  # where it starts: "" the item piles (C18.4) | table | aside | held | pile | on-piles (K2.2)
+    pile: str = ""  # start pile PILE: the named pile it starts in (S3.1)
+    returns: bool = False  # returns to the table when discarded, fresh (S3.3–S3.4)
+    keep_cond: Optional[Condition] = None  # cannot be discarded while CONDITION ("keep" alone: always)
+    usable: Optional[Condition] = None  # usable while CONDITION: its use is offered only while it holds (K2.5)
 
 
 @attrs.frozen
@@ -1368,6 +1376,9 @@ class Killer(Decl):
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     bodies: tuple[Body, ...] = ()  # declared bodies (K2.7, K3.1); none: one body, the killer's own
+    items: tuple[Item, ...] = ()  # its item cards (K2.2), placed by their 'start'
+    recipes: tuple[Recipe, ...] = ()
+    piles: tuple[ItemPile, ...] = ()
 
 
 @attrs.frozen
@@ -1407,6 +1418,7 @@ class Action(Decl):
     time: int
     free: bool
     effects: tuple[Effect, ...]
+    usable: Optional[Condition] = None  # usable while CONDITION (the same as its 'if'; both must hold)
 
 
 @attrs.frozen
@@ -1417,6 +1429,11 @@ class DeckCard(Decl):
     effects: tuple[Effect, ...]
     keep: bool
     abilities: Abilities
+    copies: int = 1
+    number: int = 0  # the number printed on it, read by the amount 'card number' (K1.6); 0 = none
+    after: str = ""  # what becomes of it once resolved: "" its deck's rule | discard | return | remove
+    halves: tuple[CardHalf, ...] = ()  # two-sided cards: the half its deck reads resolves too (K1.6)
+    start: str = ""  # "" in its deck | aside (out until 'shuffle card … into …') | table (in play, like kept)
 
 
 @attrs.frozen
@@ -1427,6 +1444,9 @@ class Deck(Decl):
     id: str
     name: str
     cards: tuple[DeckCard, ...]
+    reshuffle: bool = False  # reshuffle when empty: its discards become the deck again (K1.6)
+    after: str = "discard"  # what becomes of a card once resolved: discard | return (shuffled in) | remove
+    halves: tuple[DeckHalf, ...] = ()  # the halves its cards have, and when each is read (K1.5–K1.6)
 
 
 @attrs.frozen
@@ -1501,6 +1521,8 @@ class Scenario(Decl):
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
+    recipes: tuple[Recipe, ...] = ()
+    piles: tuple[ItemPile, ...] = ()
 
 
 @attrs.frozen
@@ -1546,3 +1568,131 @@ class Pack(Decl):
 
 # declared at the top of a file
 TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)
+
+
+# --- item and card zones (issue #16 item 6): tables, set-aside cards, named piles, recipes, decks ----
+ZONES = ("table", "aside")  # where a card may lie out of play: face up on the table, or set aside
+
+
+@attrs.frozen
+class TakeItem(Effect):
+    """``take item ID from table`` / ``from aside``: she gains a copy lying there; none there, nothing
+    happens (S1.2, S3.3)."""
+
+    span: Span
+    item: str
+    zone: str  # table | aside
+    PHRASES: ClassVar = ("take item {item:item} from {zone:zone}",)
+
+
+@attrs.frozen
+class PutItemOnTable(Effect):
+    """``put item ID on table``: a copy she holds goes to the table; not a discard (S1.7)."""
+
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("put item {item:item} on table",)
+
+
+@attrs.frozen
+class SetAsideItem(Effect):
+    """``set aside item ID``: a copy she holds (else one on the table) is set aside; not a discard."""
+
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("set aside item {item:item}",)
+
+
+@attrs.frozen
+class DiscardChosenItem(Effect):
+    """``discard an item``: the player picks one she holds that can be discarded (S1.3)."""
+
+    span: Span
+    PHRASES: ClassVar = ("discard an item",)
+
+
+@attrs.frozen
+class DiscardRandomItem(Effect):
+    """``discard a random item``: one she holds that can be discarded, at random (S1.3)."""
+
+    span: Span
+    PHRASES: ClassVar = ("discard a random item",)
+
+
+@attrs.frozen
+class ShuffleCardInto(Effect):
+    """``shuffle card CARD into DECK``: that card of the deck, set aside, discarded or kept, goes back
+    into its deck, which is shuffled."""
+
+    span: Span
+    card: str
+    deck: str
+    PHRASES: ClassVar = ("shuffle card {card:name} into {deck:deck}",)
+
+
+EFFECT_NODES = EFFECT_NODES + (TakeItem, PutItemOnTable, SetAsideItem, DiscardChosenItem, DiscardRandomItem,
+                               ShuffleCardInto)
+
+
+@attrs.frozen
+class ItemIn(Condition):
+    """``item ID on table`` / ``item ID aside``: a copy of the item lies there."""
+
+    span: Span
+    item: str
+    zone: str  # table | aside
+
+
+@attrs.frozen
+class CardNumber(Amount):
+    """``card number``: the number printed on the deck card being resolved, else on the last card
+    drawn from a named deck (its half's number, if the half prints one); 0 if none (K1.6)."""
+
+    span: Span
+
+
+@attrs.frozen
+class ItemPile(Decl):
+    """``pile ID { name "…"; row N }``: a named pile of item cards (the items that ``start pile ID``),
+    shuffled at setup; with ``row N`` its top N are laid face up on the table (S3.1)."""
+
+    span: Span
+    id: str
+    name: str
+    row: int = 0
+
+
+@attrs.frozen
+class Recipe(Decl):
+    """``recipe ID { needs ITEM …; time N; makes ITEM }``: in the Action phase, while she holds the
+    items it needs and the item it makes lies on the table, she may discard those, spend the time and
+    take the item (S3.4)."""
+
+    span: Span
+    id: str
+    name: str
+    needs: tuple[str, ...]
+    time: int
+    makes: str
+    usable: Optional[Condition] = None  # usable while CONDITION
+
+
+@attrs.frozen
+class DeckHalf(Decl):
+    """``half NAME [while CONDITION]`` on a deck: a half its cards may have; the first whose condition
+    holds is read, else the first without one (K1.5–K1.6)."""
+
+    span: Span
+    name: str
+    cond: Optional[Condition] = None
+
+
+@attrs.frozen
+class CardHalf(Decl):
+    """``half NAME { effect { … }; number N }`` on a deck card: resolved after the card's own effect
+    when its deck reads that half."""
+
+    span: Span
+    name: str
+    effects: tuple[Effect, ...]
+    number: int = 0  # 0 = the card's own number

@@ -67,6 +67,7 @@ class Names:
             items.update({it.id: it.name for it in decl.items})
         elif isinstance(decl, n.Killer):
             minions.update({m.id: m.name for m in decl.minions})
+            items.update({it.id: it.name for it in decl.items})
         if isinstance(decl, (n.Scenario, n.Killer)):
             tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
@@ -979,6 +980,8 @@ def _render_card(node: n.Card, r: Names) -> str:
     if node.start_in_hand:
         facts.append("starts in your hand")
     lines = [node.name, " · ".join(facts)]
+    if node.usable is not None:
+        lines.append(f"Play it only while {_clause(node.usable, r)}.")
     if node.dice:
         k = abs(node.dice)
         lines.append(f"Roll {k} {'more' if node.dice > 0 else 'fewer'} {'die' if k == 1 else 'dice'} "
@@ -1010,10 +1013,13 @@ def _render_item(node: n.Item, r: Names) -> str:
     if node.uses:
         facts.append(_count(node.uses, "use") + ", then discarded")
     if node.keep:
-        facts.append("cannot be discarded")
+        facts.append("cannot be discarded" + (f" while {_clause(node.keep_cond, r)}" if node.keep_cond else ""))
+    facts += _item_zone_facts(node, r)
     lines = [f"{node.name} (item): " + " · ".join(facts)]
     if node.use is not None:
         lines.append("  " + _clause(node.use, r))
+        if node.usable is not None:
+            lines.append(f"  Use it only while {_clause(node.usable, r)}.")
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)
 
@@ -1098,18 +1104,23 @@ def _render_token(node: n.Token, r: Names) -> str:
 def _render_action(node: n.Action, r: Names) -> str:
     cost = "free" if node.free else f"spend {node.time} time"
     where = f", while {_clause(node.cond, r)}" if node.cond is not None else ""
+    if node.usable is not None:
+        where += f", while {_clause(node.usable, r)}"
     return f"{node.name} (Action phase action: {cost}{where}): {render_effects(node.effects, r)}"
 
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
-    head = f"{node.name}{' (stays in play)' if node.keep else ''}"
-    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not node.keep else head]
+    head = f"{node.name}{' (stays in play)' if node.keep else ''}" + _deck_card_facts(node)
+    quiet = node.keep or node.halves or node.start == "table"  # no "nothing happens" for a card with other parts
+    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not quiet else head]
+    lines += _indent([_clause(h, r) for h in node.halves])
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)
 
 
 def _render_deck(node: n.Deck, r: Names) -> str:
-    lines = [f"{node.name} [{node.id}] (deck of {_count(len(node.cards), 'card')})"]
+    lines = [f"{node.name} [{node.id}] (deck of {_count(sum(c.copies for c in node.cards), 'card')})"]
+    lines += _indent(_deck_rules(node, r))
     for c in node.cards:
         lines += _indent(_clause(c, r).split("\n"))
     return "\n".join(lines)
@@ -1124,6 +1135,8 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Actions", [_clause(a, r) for a in getattr(node, "actions", ())])
     lines += _section("Decks", [_clause(d, r) for d in getattr(node, "decks", ())])
     lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
+    lines += _section("Item piles", [_clause(p, r) for p in getattr(node, "piles", ())])
+    lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
     return lines
 
 
@@ -1149,6 +1162,7 @@ def _render_killer(node: n.Killer, r: Names) -> str:
     lines += _section("Dark powers", [_clause(d, r) for d in node.dark_powers])
     lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
     lines += _section("Minions", [_clause(m, r) for m in node.minions])
+    lines += _section("Items", [_clause(i, r) for i in node.items])
     lines += _shared_parts(node, r)
     return "\n".join(lines)
 
@@ -1255,7 +1269,7 @@ KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
     n.Terror: "terror", n.EventCard: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
-    n.Token: "token", n.Action: "action",
+    n.Token: "token", n.Action: "action", n.Recipe: "recipe", n.ItemPile: "pile",
 }
 
 
@@ -1684,3 +1698,107 @@ def to_dsl(node: Any, indent: str = "") -> str:
     if writer is None:
         raise TypeError(f"{type(node).__name__} has no DSL phrase")
     return writer(node, indent)
+
+
+# --- item and card zones (issue #16 item 6) --------------------------------------------------------
+_ITEM_STARTS = {"table": "starts face up on the table", "aside": "starts set aside", "held": "you start with it",
+                "on-piles": "starts face up on top of each item pile (take it with an item found there)"}
+
+
+def _item_zone_facts(node: n.Item, r: Names) -> list[str]:
+    facts = [_count(node.copies, "copy", "copies")] if node.copies != 1 else []
+    if node.start == "pile":
+        facts.append(f"starts in the {node.pile} pile")
+    elif node.start:
+        facts.append(_ITEM_STARTS[node.start])
+    if node.returns:
+        facts.append("returns to the table when discarded")
+    return facts
+
+
+_FATES = {"discard": "discarded", "return": "shuffled back into its deck", "remove": "removed from the game"}
+
+
+def _deck_card_facts(node: n.DeckCard) -> str:
+    facts = ([_count(node.copies, "copy", "copies")] if node.copies != 1 else []) + (
+        [f"number {node.number}"] if node.number else [])
+    if node.after:
+        facts.append(f"once resolved: {_FATES[node.after]}")
+    if node.start:
+        facts.append({"aside": "starts set aside", "table": "starts face up on the table, in play"}[node.start])
+    return f" ({', '.join(facts)})" if facts else ""
+
+
+def _deck_rules(node: n.Deck, r: Names) -> list[str]:
+    out = []
+    if node.after != "discard":
+        out.append(f"A card drawn is {_FATES[node.after]} once resolved.")
+    if node.reshuffle:
+        out.append("When it is empty, its discards are shuffled into a new deck.")
+    out += [_clause(h, r) for h in node.halves]
+    return out
+
+
+def _render_deck_half(node: n.DeckHalf, r: Names) -> str:
+    when = f"while {_clause(node.cond, r)}" if node.cond is not None else "otherwise"
+    return f"Its cards' {node.name} half is read {when}."
+
+
+def _render_card_half(node: n.CardHalf, r: Names) -> str:
+    number = f" (number {node.number})" if node.number else ""
+    return f"{_cap(node.name)} half{number}: {render_effects(node.effects, r)}"
+
+
+def _render_item_pile(node: n.ItemPile, r: Names) -> str:
+    row = f"; shuffled at setup, its top {node.row} laid face up on the table" if node.row else ""
+    return f"{node.name} [{node.id}] (item pile{row})"
+
+
+def _render_recipe(node: n.Recipe, r: Names) -> str:
+    needs = ", ".join(r.item(i) for i in node.needs)
+    cost = f"spend {node.time} time" if node.time else "no time"
+    where = f"; only while {_clause(node.usable, r)}" if node.usable is not None else ""
+    return (f"{node.name} (recipe, Action phase): discard {needs} and {cost} to take {r.item(node.makes)} "
+            f"from the table{where}")
+
+
+def _render_take_item(node: n.TakeItem, r: Names) -> str:
+    where = "the table" if node.zone == "table" else "the set-aside cards"
+    return f"take {r.item(node.item)} from {where} (if it is there)"
+
+
+def _render_put_item_on_table(node: n.PutItemOnTable, r: Names) -> str:
+    return f"put {r.item(node.item)} from your items on the table"
+
+
+def _render_set_aside_item(node: n.SetAsideItem, r: Names) -> str:
+    return f"set {r.item(node.item)} aside"
+
+
+def _render_discard_chosen_item(node: n.DiscardChosenItem, r: Names) -> str:
+    return "discard an item of your choice"
+
+
+def _render_discard_random_item(node: n.DiscardRandomItem, r: Names) -> str:
+    return "discard an item at random"
+
+
+def _render_shuffle_card_into(node: n.ShuffleCardInto, r: Names) -> str:
+    return f"shuffle the card {node.card} into the {r.deck(node.deck)} deck"
+
+
+def _render_item_in(node: n.ItemIn, r: Names, neg: bool = False) -> str:
+    where = "on the table" if node.zone == "table" else "set aside"
+    return f"{r.item(node.item)} {'is not' if neg else 'is'} {where}"
+
+
+def _render_card_number(node: n.CardNumber, r: Names) -> str:
+    return "the number on the card"
+
+
+def _dsl_item_in(node: n.ItemIn, indent: str) -> str:
+    return f"item {node.item} {'on table' if node.zone == 'table' else 'aside'}"
+
+
+def _dsl_card_number(node: n.CardNumber, indent: str) -> str:
+    return "card number"

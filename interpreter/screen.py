@@ -249,7 +249,9 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
     if state.kept:
         out.append(("Kept cards", ", ".join(_deck_card(state, k) for k in state.kept)))
     for deck, cards in state.decks:
-        out.append(("Deck", f"{_name(g.decks, deck)}: {_plural(len(cards), 'card')} left"))
+        out.append(("Deck", f"{_name(g.decks, deck)}: {_plural(len(cards), 'card')} left"
+                    + _discards_text(state, deck)))
+    out += _zone_facts(state)
     if state.deaths_round:
         out.append(("Killed this round", str(state.deaths_round)))
     if state.skip_action:
@@ -265,6 +267,35 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
                  if k < len(state.piles)]
         if piles:
             out.append(("Item piles", ", ".join(piles)))
+    return out
+
+
+def _discards_text(state: GameState, deck: str) -> str:
+    """The discards of a deck that shuffles them back when empty (K1.6)."""
+    d = state.game.decks.get(deck)
+    if d is None or not d.reshuffle:
+        return ""
+    k = sum(len(cards) for x, cards in state.deck_discards if x == deck)
+    return f", {k} discarded"
+
+
+def _zone_facts(state: GameState) -> list[tuple[str, str]]:
+    """Item and card zones: the table, the set-aside cards, named piles, items lying on the item piles."""
+    g = state.game
+    out: list[tuple[str, str]] = []
+    if state.table:
+        out.append(("On the table", _counted(_name(g.items, i) for i in state.table)))
+    if state.aside:
+        out.append(("Set aside", _counted(_name(g.items, i) for i in state.aside)))
+    for pid, cards in state.item_piles:
+        pile = next((p for p in (*g.scenario.piles, *g.killer.piles) if p.id == pid), None)
+        out.append(("Pile", f"{pile.name if pile else pid}: {_plural(len(cards), 'card')} face down"))
+    if state.on_piles:
+        locs = state.game.board.search_locs
+        out.append(("On the item piles", ", ".join(f"{_name(g.items, i)} on {_where(state, locs[k])}"
+                                                   for k, i in state.on_piles if k < len(locs))))
+    if state.cards_aside:
+        out.append(("Cards set aside", ", ".join(_deck_card(state, k) for k in state.cards_aside)))
     return out
 
 

@@ -34,7 +34,9 @@ _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_orig
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
-_OPTIONAL = {"dice": ()}  # fields saved only when set (saves made before them load unchanged)
+_OPTIONAL = {"dice": (),  # fields saved only when set (saves made before them load unchanged)
+             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (), "cards_aside": (),
+             "card_number": 0}
 
 
 def content_hash(ruleset) -> str:

@@ -149,6 +149,14 @@ class GameState:
     minion_seq: int = 0  # the last minion uid given out
     active: int = 0  # the active killer body, an index into killers (K3.2)
     dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
+    # item and card zones (issue #16 item 6)
+    table: tuple[str, ...] = ()  # items face up on the table, to be taken or made (S1.1, S3.1–S3.4)
+    aside: tuple[str, ...] = ()  # items set aside, out of play until an effect takes them
+    item_piles: tuple[tuple[str, tuple[str, ...]], ...] = ()  # named piles: (pile id, items face down, top first)
+    on_piles: tuple[tuple[int, str], ...] = ()  # items face up on an item pile: (pile index, item) (K2.2)
+    deck_discards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, its resolved cards, oldest first)
+    cards_aside: tuple[str, ...] = ()  # "deck/card" set aside, out of their deck
+    card_number: int = 0  # the number on the deck card being resolved or last drawn (K1.6)
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

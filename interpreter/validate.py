@@ -204,6 +204,7 @@ def check_values(state: GameState, where: str = "") -> None:
         _str(f(f"decks[{i}]"), d[0], g.decks, "a deck of this game")
         _ids(f(f"decks[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
+    _check_zones(state, f)
     _seq(f("answers"), state.answers)
     for i, a in enumerate(state.answers):
         _str(f(f"answers[{i}]"), a)
@@ -279,3 +280,29 @@ def check_resumes(state: GameState, state_data: Any) -> None:
             raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "
                         "was edited")
     raise _fail("state", "differs from the state its checkpoint and answers lead to")  # pragma: no cover
+
+
+def _check_zones(state: GameState, f: Any) -> None:
+    """Item and card zones (issue #16 item 6): items of this game on the table, set aside, in named
+    piles and on the item piles; the discards of its decks; cards set aside; the last card's number."""
+    g = state.game
+    _ids(f("table"), state.table, g.items, "an item")
+    _ids(f("aside"), state.aside, g.items, "an item")
+    _seq(f("item_piles"), state.item_piles)
+    piles = {p.id for p in (*g.scenario.piles, *g.killer.piles)}
+    for i, pile in enumerate(state.item_piles):
+        _seq(f(f"item_piles[{i}]"), pile, 2)
+        _str(f(f"item_piles[{i}]"), pile[0], piles, "a pile of this game")
+        _ids(f(f"item_piles[{i}]"), pile[1], g.items, "an item")
+    _seq(f("on_piles"), state.on_piles)
+    for i, pair in enumerate(state.on_piles):
+        _seq(f(f"on_piles[{i}]"), pair, 2)
+        _int(f(f"on_piles[{i}]"), pair[0], 0, len(g.board.search_locs) - 1)
+        _str(f(f"on_piles[{i}]"), pair[1], g.items, "an item")
+    _seq(f("deck_discards"), state.deck_discards)
+    for i, d in enumerate(state.deck_discards):
+        _seq(f(f"deck_discards[{i}]"), d, 2)
+        _str(f(f"deck_discards[{i}]"), d[0], g.decks, "a deck of this game")
+        _ids(f(f"deck_discards[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
+    _ids(f("cards_aside"), state.cards_aside, g.deck_cards, "a card of a deck of this game ('deck/card')")
+    _int(f("card_number"), state.card_number, 0, MAX_AMOUNT)

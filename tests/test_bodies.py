@@ -1,4 +1,4 @@
-"""Several killer bodies, the active marker and presence (issue #16, item 1; LANGUAGE.md 6d).
+"""Several killer bodies, the active marker and presence (issue #16, item 1; LANGUAGE.md 6e).
 
 K3.1–K3.3, K3.6 (a trio with an active marker), K2.7–K2.9 (bodies that appear later, last breath
 with several bodies), K1.5–K1.6 (vanishing, appearing, a phase replaced, health set), S1.8 (an

@@ -38,7 +38,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent"}
+                  "prevent", "pile", "recipe"}
 
 HOST = """\
 killer doc-host-killer {
@@ -181,8 +181,8 @@ def test_language_example_is_accepted(tmp_path, example):
 PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-thing", "MINION": "doc-thing",
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
-                "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body", "REASON": "the reason",
-                "{ … }": "{ heal 1 }"}
+                "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
+                "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\

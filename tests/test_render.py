@@ -253,6 +253,18 @@ RULE_SAMPLES = {
     n.KillersAbsorb: ["killers absorb cub"],
     n.KillsMayHitKillers: ["killing cub may damage killers"],
 }
+# item and card zones (issue #16 item 6)
+EFFECT_SAMPLES.update({
+    n.TakeItem: ["take item raft from table", "take item raft from aside"],
+    n.PutItemOnTable: ["put item raft on table"],
+    n.SetAsideItem: ["set aside item raft"],
+    n.DiscardChosenItem: ["discard an item"],
+    n.DiscardRandomItem: ["discard a random item"],
+    n.ShuffleCardInto: ["shuffle card numb into side-effects"],
+})
+CONDITION_SAMPLES.update({n.ItemIn: ["item raft on table", "item raft aside"]})
+AMOUNT_SAMPLES.update({n.CardNumber: ["card number"]})
+AMOUNT_SAMPLES[n.Arith].append("card number plus 1")
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
            **RULE_SAMPLES, **ABILITY_SAMPLES}
 ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),

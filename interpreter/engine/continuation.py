@@ -202,6 +202,13 @@ class Work:
         minion_seq: int
         active: int
         dice: tuple[int, ...]
+        table: tuple[str, ...]
+        aside: tuple[str, ...]
+        item_piles: tuple[tuple[str, tuple[str, ...]], ...]
+        on_piles: tuple[tuple[int, str], ...]
+        deck_discards: tuple[tuple[str, tuple[str, ...]], ...]
+        cards_aside: tuple[str, ...]
+        card_number: int
         choice: Optional[Choice]
         answers: tuple[str, ...]
         checkpoint: Optional[GameState]

@@ -106,6 +106,10 @@ class Game:
         formed = next((b for b in killer.bodies if b.formed), None)
         self.body_name = formed.name if formed is not None else killer.name  # bodies formed in play (K6.6)
         self.formed_body = formed.id if formed is not None else ""
+        # item and card zones (issue #16 item 6): the recipes offered in the Action phase
+        self.recipes = (*killer.recipes, *scenario.recipes)
+        self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
+                                 for x in self.recipes)
 
     @property
     def ids(self) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire, would
 from .words import count_of
+from .zones import can_make, make, usable
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -120,15 +121,18 @@ def step_action(w: Work) -> None:
         distinct = dict.fromkeys(w.hand)
         cards = g.cards
         for cid in distinct:
-            if cards[cid].kind == "action":
+            if cards[cid].kind == "action" and usable(w, cards[cid].usable):  # K1.7
                 opts.append(g.play_opts[cid])
         for h in (*w.held, *w.pack):
             it = g.items[h.id]
-            if it.use is not None:
+            if it.use is not None and usable(w, it.usable):  # K2.5
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
         for a, o in zip(g.actions, g.action_opts):
-            if a.cond is None or condition(w, a.cond, Ctx()):
+            if (a.cond is None or condition(w, a.cond, Ctx())) and usable(w, a.usable):
+                opts.append(o)
+        for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
+            if can_make(w, r):
                 opts.append(o)
         if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
             opts.append(Option("rescue", "let the victims here escape"))
@@ -160,6 +164,8 @@ def step_action(w: Work) -> None:
         if a.time and not a.free:
             lose_time(w, a.time)
         run(w, a.effects, Ctx(source=a.id))
+    elif key.startswith("recipe:"):
+        make(w, next(x for x in g.recipes if x.id == key[7:]))
     elif key == "rescue":
         rescue_here(w)
 

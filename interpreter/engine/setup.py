@@ -15,6 +15,7 @@ from ..state import Event, GameState, KillerState
 from .continuation import Replay, Work, advance, emit, rand, shuffled
 from .game import Game
 from .tokens import place_token
+from .zones import deck_cards_at_setup, set_up_zones
 
 PILE_SIZE = 4  # C18.4: piles of four items
 
@@ -60,7 +61,7 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     piles = len(board.search_locs)
-    pool = shuffled(w, [it.id for it in s.items])
+    pool = shuffled(w, [it.id for it in (*s.items, *k.items) if not it.start for _ in range(it.copies)])
     drawn = list(pool[: piles * PILE_SIZE - 1]) + ([fg.signature] if fg.signature else [])
     deck = shuffled(w, drawn)
     w.piles = tuple(
@@ -102,7 +103,8 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.supply = shuffled(w, supply)
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
-    w.decks = tuple((d.id, shuffled(w, [c.id for c in d.cards])) for d in game.decks.values())
+    set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
+    w.decks = tuple((d.id, shuffled(w, deck_cards_at_setup(d))) for d in game.decks.values())
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)
