@@ -155,6 +155,20 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in ptags and r.scope in scenarios:
                 err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
 
+    # the numbers bloodlust levels print: read by 'bloodlust NAME' (the engine reads move and damage)
+    printed = {"move", "damage"} | {name for k in killers.values() for lvl in k.bloodlust for name, _v in lvl.stats}
+    read = {r.name for r in refs if r.kind == "level-stat"}
+    for r in refs:
+        if r.kind == "level-stat" and killers and r.name not in printed:
+            err(r.span, "E204", f"no bloodlust level prints '{r.name}'",
+                P(_or, P(_hint, r.name, tuple(sorted(printed))), "print it on a level: 'level move 1 damage 1 "
+                  f"{r.name} 2'"))
+    for k in killers.values():
+        for lvl in k.bloodlust:
+            for name in sorted({s for s, _v in lvl.stats} - read):
+                diags.append(Diagnostic(lvl.span, "W202", f"the level prints '{name}', but nothing reads "
+                                        f"'bloodlust {name}'", "read it in an amount, or drop it",
+                                        severity="warning"))
     for fg in tables["final_girls"].values():
         if fg.rescues not in (4, 5, 6):
             err(fg.span, "E209", f"rescues must be 4, 5 or 6, not {fg.rescues}")

@@ -477,6 +477,26 @@ item lucky-charm {
   when gained { heal 1 }
 }
 """, severity="warning"),
+    ErrorInfo(
+        "W202", "a number the game never reads",
+        "A warning: a bloodlust level prints a number by a name ('level move 1 damage 1 spawn 2'), "
+        "but nothing in the loaded content reads it ('bloodlust spawn' in an amount). The engine "
+        "itself reads only 'move' and 'damage'; any other number is there for the content to use. "
+        "Either read it where it matters, or drop it.",
+        """killer howler {
+  name "Howler"; health 4; fear 2
+  bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+}
+""",
+        """killer howler {
+  name "Howler"; health 4; fear 2
+  bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+}
+""", severity="warning"),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
     ErrorInfo(
         "E300", "the game cannot be set up or cannot go on",
@@ -539,6 +559,15 @@ killer loop {
         "after round). Give the player something to decide, or a way for the game to end.",
         "a Final Girl with no cards and content that skips every Action phase",
         "content that lets the Action phase happen (or ends the game)", lang="text"),
+    ErrorInfo(
+        "E312", "the game went past its budget of pieces or tokens",
+        "Raised as RulesError while playing: content put more than 1 000 minions and victims on "
+        "the board together, or declared token supplies of more than 1 000 tokens together "
+        "(dsl/limits.py). Each number is within its own limit, but they add up: spawns and "
+        "victims placed every round, or many kinds of minions or tokens. The error points at "
+        "the line that went past the budget.",
+        "when game starts { repeat 20 { repeat 5 { place 100 victims at killer-location } } }",
+        "when game starts { place 3 victims at killer-location }", lang="text"),
     # --- E4xx: positions and rulings (lastbreath try / verify, docs/positions.md) ---------------
     ErrorInfo(
         "E400", "not one position or ruling block",

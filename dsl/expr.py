@@ -11,6 +11,7 @@ named as such ("'fg at here' is a condition; a place goes here").
 from __future__ import annotations
 
 import difflib
+import re
 import functools
 from pathlib import Path
 from typing import Any, Optional
@@ -214,6 +215,7 @@ class _Build(Transformer):
         return n.Quantity(sp, words[0])
 
     def level_stat(self, meta: Any, c: list[Any]) -> n.LevelStat:
+        self._ref("level-stat", c[0])
         return n.LevelStat(self._span(meta), str(c[0]))
 
     def distance(self, meta: Any, c: list[Any]) -> n.Distance:
@@ -461,52 +463,105 @@ class Expressions:
 
     def _syntax(self, err: UnexpectedInput, start: str, source: str, first: Span, last: Span) -> Diagnostic:
         whole = Span(self.path, first.line, first.col, last.end_line, last.end_col)
-        shown = " ".join(source.split())
-        shown = shown if len(shown) <= 60 else shown[:59] + "…"
+        shown = _shown(source)
         slot = _slot(start)
         code = {"condition": "E208", "event": "E201"}.get(slot, "E214")
         want = TYPE_NAMES.get(start, start)
+        forms = f"{want} is one of: " + "; ".join(FORMS.get(slot, ()))
         other = self.kind_of(source, start)
         if other is not None:
-            return Diagnostic(whole, "E213", f"'{shown}' is {TYPE_NAMES[other]}; {want} goes here",
-                              "one of: " + "; ".join(FORMS.get(slot, ())[:10]))
-        expected = _expected(err)
-        if isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END"):
-            return Diagnostic(whole, code, f"'{shown}' stops before it is {want}",
-                              "it goes on with one of: " + ", ".join(expected)[:160])
+            return Diagnostic(whole, "E213", f"'{shown}' is {TYPE_NAMES[other]}; {want} goes here", forms)
+        at_end = isinstance(err, UnexpectedEOF) or (isinstance(err, UnexpectedToken) and err.token.type == "$END")
+        pos = len(source) if at_end else _offset_in(err, source)
+        suggest = functools.partial(_repair, start, source, pos)
+        if at_end:
+            expected = _expected(err)
+            hint = ("it goes on with one of: " + ", ".join(expected)) if 0 < len(expected) <= 8 else forms
+            return Diagnostic(whole, code, f"'{shown}' stops before it is {want}", hint, suggest=suggest)
         line = getattr(err, "line", 1) or 1
         col = getattr(err, "column", 1) or 1
         at = self._pos(line, col)
         word = str(err.token) if isinstance(err, UnexpectedToken) else (
             source[err.pos_in_stream or 0] if isinstance(err, UnexpectedCharacters) else "")
         end = (at[0], at[1] + max(1, len(word)))
-        words = [x.strip("'") for x in expected if x.startswith("'")]
-        close = difflib.get_close_matches(word, words, n=1, cutoff=0.6) if word else []
-        if close:
-            hint = f"did you mean '{close[0]}'?"
-        else:
-            head = source.split()[0] if source.split() else ""
-            same = [f for f in FORMS.get(slot, ()) if f.split()[0] == head and f != head]
-            hint = ("did you mean " + " or ".join(f"'{f}'" for f in same[:3]) + "?") if same else (
-                ("expected " + ", ".join(expected)[:160]) if expected else "one of: " + "; ".join(FORMS.get(slot, ())[:8]))
+        head = source.split()[0] if source.split() else ""
+        same = [f for f in FORMS.get(slot, ()) if f.split()[0] == head and f != head]
+        hint = ("did you mean " + " or ".join(f"'{f}'" for f in same[:3]) + "?") if same else forms
         return Diagnostic(Span(self.path, at[0], at[1], end[0], end[1]), code,
-                          f"cannot read {want} '{shown}': '{word}' is not expected here", hint)
+                          f"cannot read {want} '{shown}': '{word}' is not expected here", hint, suggest=suggest)
 
     def kind_of(self, source: str, but: str) -> Optional[str]:
-        """The slot type this text is, if it is another one than ``but``."""
+        """The slot type this text is, if it is another one than ``but`` (parentheses around it
+        aside)."""
+        text = source.strip()
+        while text.startswith("(") and text.endswith(")"):
+            text = text[1:-1].strip()
         for start in SLOT_TYPES:
             if start == _slot(but):
                 continue
             try:
-                parser().parse(source, start=start)
+                parser().parse(text, start=start)
             except UnexpectedInput:
                 continue
-            if start == "place" and " " not in source.strip():
-                continue  # a lone word reads as a location name: that says nothing
-            if start == "piece" and " " not in source.strip():
-                continue
+            if start in ("place", "piece", "amount") and " " not in text:
+                continue  # a lone word reads as a location name, a minion kind, a quantity: that says nothing
             return start
         return None
+
+
+def _shown(source: str) -> str:
+    shown = " ".join(source.split())
+    return shown if len(shown) <= 60 else shown[:59] + "…"
+
+
+def _offset_in(err: UnexpectedInput, source: str) -> int:
+    if isinstance(err, UnexpectedToken) and err.token.start_pos is not None:
+        return int(err.token.start_pos)
+    pos = getattr(err, "pos_in_stream", None)
+    return int(pos) if pos is not None else 0
+
+
+@functools.lru_cache(maxsize=1)
+def keywords() -> tuple[str, ...]:
+    """The words of the expression grammar, and its phrases of several words ('at least')."""
+    grammar = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
+    part = grammar[grammar.index("// ===== conditions"):]
+    words = set(re.findall(r'"([a-z][a-z-]*)"', part))
+    for terms in ("at least|at most|more than|less than", "a kill|the killer|a minion|another cause", "plus|minus"):
+        words.update(terms.split("|"))
+    words.update(SPECIAL_PLACES)
+    return tuple(sorted(words))
+
+
+_WORD = re.compile(r"[A-Za-z_][\w-]*|\d+|\S")
+MAX_REPAIRS = 40  # parses tried for one suggestion
+
+
+def _repair(start: str, source: str, pos: int) -> str:
+    """'did you mean …?': the text with one word near the error (the word there, or the one before)
+    replaced by a close word of the grammar, if that reads; '' when no such change reads."""
+    toks = [(m.start(), m.end(), m.group()) for m in _WORD.finditer(source)]
+    at = next((i for i, (a, b, _w) in enumerate(toks) if a <= pos < b or a >= pos), len(toks) - 1)
+    tried = 0
+    for i in (at - 1, at) if at > 0 else (at,):
+        if not 0 <= i < len(toks):
+            continue
+        a, b, word = toks[i]
+        if not word[0].isalpha():
+            continue
+        for cand in difflib.get_close_matches(word.lower(), keywords(), n=4, cutoff=0.6):
+            if cand == word:
+                continue
+            fixed = source[:a] + cand + source[b:]
+            tried += 1
+            if tried > MAX_REPAIRS:
+                return ""
+            try:
+                parser().parse(fixed, start=start)
+            except UnexpectedInput:
+                continue
+            return f"did you mean '{_shown(fixed)}'?"
+    return ""
 
 
 def _slot(start: str) -> str:

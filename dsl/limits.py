@@ -21,6 +21,9 @@ MAX_PIECES = 100  # a minion's limit (tokens of the kind); victims a setup card 
 MAX_SUPPLY = 100  # tokens of one kind in a token supply
 MAX_SPEND = 10  # the HIGH of 'spend collected TOKEN LOW to HIGH'
 MAX_TRACK = 100  # values on the time or fear track (the length of a range)
+# budgets of a game in play (the engine stops past them with E312, naming the content line)
+MAX_PIECES_IN_PLAY = 1000  # minions and victims on the board together
+MAX_TOKENS_IN_PLAY = 1000  # tokens of every supply together, at setup
 
 # value -> (lowest, highest) as LANGUAGE.md's table lists them (None: another check says it)
 SLOTS: dict[str, tuple[object, object]] = {

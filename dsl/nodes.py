@@ -901,6 +901,31 @@ class StatusStopsMoves(Rule):
 
 
 @attrs.frozen
+class ExtraMoves(Rule):
+    """Hunting enemies make N more moves than their action says (``killer hunts … moves 1`` with
+    ``rule killer moves 1 more`` makes 2); the card's own number is left as it reads."""
+
+    span: Span
+    who: str  # killer | minions | enemies
+    n: int
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("{who:killer} moves {n:int} more", "{who:minions} move {n:int} more",
+                         "{who:enemies} move {n:int} more")
+
+
+@attrs.frozen
+class ExtraAttacks(Rule):
+    """Hunting enemies make N more attacks than their action says (``rule killer attacks 1 more``)."""
+
+    span: Span
+    who: str  # killer | minions | enemies
+    n: int
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("{who:killer} attacks {n:int} more", "{who:minions} attack {n:int} more",
+                         "{who:enemies} attack {n:int} more")
+
+
+@attrs.frozen
 class KillersAbsorb(Rule):
     """Whenever a killer body shares a location with minions of this kind, they are removed and the
     body gains 1 health for each (K6.7); bodies never absorb each other."""
@@ -922,7 +947,7 @@ class KillsMayHitKillers(Rule):
 
 
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves, KillersAbsorb, KillsMayHitKillers)
+                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers)
 
 
 # --- pieces (grammar: piece) ---------------------------------------------------------------------

@@ -741,6 +741,18 @@ def _render_no_health_cap(node: n.NoHealthCap, r: Names) -> str:
     return "the killer's health has no maximum"
 
 
+def _render_extra_moves(node: n.ExtraMoves, r: Names) -> str:
+    who = {"killer": "the killer makes", "minions": "minions make", "enemies": "enemies make"}[node.who]
+    when = "when it hunts" if node.who == "killer" else "when they hunt"
+    return f"{when}, {who} {count_of(node.n, 'more move')}"
+
+
+def _render_extra_attacks(node: n.ExtraAttacks, r: Names) -> str:
+    who = {"killer": "the killer makes", "minions": "minions make", "enemies": "enemies make"}[node.who]
+    when = "when it hunts" if node.who == "killer" else "when they hunt"
+    return f"{when}, {who} {count_of(node.n, 'more attack')}"
+
+
 def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
     return f"enemies with the status {node.status} do not move (they still attack)"
 

@@ -39,6 +39,8 @@ def defaults(rs: Ruleset) -> dict[str, str]:
 
 def _pick(table: dict, key: Optional[str], what: str):
     if key is None:
+        if not table:
+            raise RulesError(f"no {what} is loaded: the content declares none")
         return table[sorted(table)[0]]
     if not isinstance(key, str):
         raise RulesError(f"the {what} must be an id string (got {key!r})")

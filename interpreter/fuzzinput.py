@@ -46,10 +46,7 @@ KINDS = ("content", "protocol", "saves")
 # Crashes whose fix waits for an engine change (each has a strict xfail test in
 # tests/test_hostile_engine.py): reported as "known", apart from the crashes. Remove an entry when
 # its test passes.
-KNOWN_ENGINE_ISSUES: tuple[tuple[str, str], ...] = (
-    ("new_game: content without a killer, scenario or Final Girl raises IndexError, not RulesError",
-     "IndexError: list index out of range at api.py:"),
-)
+KNOWN_ENGINE_ISSUES: tuple[tuple[str, str], ...] = ()
 TIME_LIMIT = 5.0  # seconds a case may take before it counts as a hang
 MEMORY_LIMIT_MB = 2048  # address space of a worker (RLIMIT_AS)
 

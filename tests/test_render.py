@@ -234,6 +234,8 @@ RULE_SAMPLES = {
     n.DamageTaken: ["damage taken -1", "damage taken +2"],
     n.NoHealthCap: ["no health cap"],
     n.StatusStopsMoves: ["enemies with status dazed do not move"],
+    n.ExtraMoves: ["killer moves 1 more", "minions move 2 more", "enemies move 1 more"],
+    n.ExtraAttacks: ["killer attacks 1 more", "minions attack 1 more", "enemies attack 3 more"],
     n.KillersAbsorb: ["killers absorb cub"],
     n.KillsMayHitKillers: ["killing cub may damage killers"],
 }

@@ -194,3 +194,26 @@ def test_interactive_play_saves_on_quit_and_replay_shows_it_unfinished(fast_cli,
     assert main(["replay", str(f)]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "seed: 5" and out[-1].startswith("game left unfinished after 2 choices")
+
+
+def test_a_save_made_before_language_v2_loads_or_is_refused_clearly():
+    """A save written by the engine before language v2 (same format version): it loads and plays
+    on while the bundled content is unchanged; once the content changes it is refused with a
+    SaveError that says why, never anything else."""
+    import json
+    from pathlib import Path
+
+    from lastbreath.dsl import load_ruleset
+    from lastbreath.dsl.diagnostics import SaveError
+    from lastbreath.interpreter import api, serialize
+
+    rs = load_ruleset()
+    data = json.loads((Path(__file__).with_name("data") / "save-before-language-v2.json").read_text(encoding="utf-8"))
+    try:
+        state = serialize.from_json(rs, data)
+    except SaveError as err:
+        assert "content" in str(err), str(err)
+        return
+    assert state.choice is not None and state.round == 1
+    after, _ = api.apply(state, state.choice.options[0].key)
+    assert after is not state

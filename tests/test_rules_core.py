@@ -344,7 +344,7 @@ def test_lowering_fear_at_minimum_gains_time(st):
     w = make_work(settle(st, fear=1, time=4))
     engine.lower_fear(w, 3)
     assert (w.fear, w.time) == (0, 6)
-    assert rules_of(w).count("C3.6") == 2
+    assert [e.text for e in w.ctl.events if e.rule == "C3.6"] == ["fear is at its minimum: gains 2 time instead"]
 
 
 def test_raising_fear_at_maximum_raises_bloodlust(st):

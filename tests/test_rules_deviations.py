@@ -51,6 +51,17 @@ killer dev-killer {
   terror dev-hunt { name "Hunt"; effect { killer hunts fg-or-victims moves 1 attacks 2 } }
 }
 
+killer dev-quick {
+  name "Deviation Quick"
+  health 5
+  fear 3
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  rule killer moves 1 more while flag hurry
+  rule killer attacks 1 more while flag hurry
+  finale dev-q { name "Q"; back { lose 1 time }; face { lose 1 time } }
+  dark_power dev-qd { name "QD" }
+}
+
 killer dev-crowd {
   name "Deviation Crowd"
   no board
@@ -131,3 +142,33 @@ def test_a_status_that_stops_moves_stops_the_killer_phase_moves_not_effects(drs)
     assert any("does not move" in e.text for e in w.ctl.events)
     engine.run(w, (n.MoveKillerTo(None, "d-d"),), Ctx())
     assert w.killers[0].loc == L(s, "d-d")
+
+
+def test_a_rule_adds_moves_and_attacks_to_a_hunt_while_its_condition_holds(drs):
+    """C9.4, C9.6: 'rule killer moves 1 more while …' and 'rule killer attacks 1 more while …':
+    the action's own numbers read as printed; while the flag is set the killer makes one move
+    and one attack more (moves 1 from C to A along A-B-C takes 2 moves)."""
+    s = _state(drs, killer="dev-quick", phase="killer", sub=1, fg_health=6, fg_breath=2)
+    s = engine.replace(s, fg_loc=L(s, "d-a"), victims=victims_at(s), flags=frozenset())
+    w = make_work(s)
+    engine.hunt(w, "killer", "fg", 1, 1)
+    assert w.killers[0].loc == L(s, "d-b") and w.fg_health == 6, "without the flag: one move, no attack reaches"
+    w = make_work(engine.replace(s, flags=frozenset({"hurry"})))
+    engine.hunt(w, "killer", "fg", 1, 1)
+    assert w.killers[0].loc == L(s, "d-a")
+    assert [e.text for e in w.ctl.events if e.kind == "attack"] == ["the killer attacks the Final Girl for 1"] * 2
+    assert w.fg_health == 4
+
+
+def test_a_rule_whose_condition_reads_the_paths_it_changes_does_not_loop(drs, tmp_path):
+    """S1.4 with 'while': 'rule enemies cannot cross bridge while fg within 1 of killer-location'
+    needs the paths to read its condition; the condition is read with the conditional rules of
+    that question out of force (no endless recursion)."""
+    from conftest import load_with
+    rs = load_with(tmp_path, EXTRA.replace("  rule enemies with status stuck do not move",
+                                           "  rule enemies cannot cross bridge while fg within 1 of killer-location"),
+                   "deviations.fg")
+    s = _state(rs, phase="killer", sub=1)
+    w = make_work(engine.replace(s, fg_loc=L(s, "d-b")))
+    engine.hunt(w, "killer", "fg", 1, 0)
+    assert w.killers[0].loc == L(s, "d-b")

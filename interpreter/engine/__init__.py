@@ -35,6 +35,7 @@ from __future__ import annotations
 from . import amounts, conditions, effects, places  # noqa: F401
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
+from .bodies import body_name, killer_at, the_killer
 from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
 from .conditions import covers
 from .continuation import (
@@ -62,17 +63,13 @@ from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, w
 from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
 from .game import FORCED_POLICIES, TIE_POLICIES, Game
-from .words import loc_name
 from .items import gain_item, hands_used, search, use_uses
 from .killers import (
     absorb,
-    body_name,
     damage_killer,
     evolve_killer,
     heal_killer,
-    killer_at,
     killer_last_breath_dice,
-    the_killer,
     update_piece,
 )
 from .movement import fg_moves, move_fg, rescue_here
@@ -94,12 +91,13 @@ from .setup import start
 from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, rules_in_play
 from .tokens import place_token
 from .triggers import fire, would
+from .words import loc_name
 
 __all__ = [
     "AMOUNT",
     "EVAL",
-    "FORCED_POLICIES",
     "EXEC",
+    "FORCED_POLICIES",
     "PHASE_ORDER",
     "PLACE",
     "RUNS",
@@ -199,4 +197,5 @@ __all__ = [
     "use_uses",
     "wander",
     "work",
+    "would",
 ]

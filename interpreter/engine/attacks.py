@@ -10,14 +10,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state import MinionState, Option
+from .bodies import Piece, body_name
 from .continuation import ask, emit, opt
 from .fear_checks import play_card
 from .final_girl import fg_damage
-from .words import loc_name
 from .items import use_uses
-from .killers import Piece, body_name, damage_killer
+from .killers import damage_killer
 from .resolve import Ctx
 from .statics import fg_tables
+from .words import loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work

@@ -11,13 +11,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .continuation import emit, roll_die
-from .words import loc_name
 from .resolve import Ctx, run
 from .statics import fg_tables
 from .triggers import fire, would
+from .words import loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
+
+MAX_TOP_EFFECTS = 100  # the top effect resolves at most this often for one rise (docs/rules.md, C17.2)
 
 
 def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
@@ -30,16 +32,21 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
         return
     k = got
     levels = w.game.levels
-    for _ in range(k):
-        if w.bloodlust >= len(levels) - 1:
-            emit(w, "bloodlust", "bloodlust is at its maximum: the top effect resolves", "C17.2")
-            run(w, w.game.killer.at_max, Ctx(source="bloodlust"))
-            continue
+    climb = max(0, min(k, len(levels) - 1 - w.bloodlust))  # the levels left: a few, never more
+    for _ in range(climb):
         w.bloodlust += 1
         emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
             run(w, levels[w.bloodlust].effects, Ctx(source="bloodlust"))
+    top = k - climb
+    if top > MAX_TOP_EFFECTS:  # a rise computed in play may be huge: the top effect runs a bounded number of times
+        emit(w, "bloodlust", f"bloodlust is at its maximum {top} times: the top effect resolves "
+                             f"{MAX_TOP_EFFECTS} times (the limit), {top - MAX_TOP_EFFECTS} are dropped", "C17.2")
+        top = MAX_TOP_EFFECTS
+    for _ in range(top):
+        emit(w, "bloodlust", "bloodlust is at its maximum: the top effect resolves", "C17.2")
+        run(w, w.game.killer.at_max, Ctx(source="bloodlust"))
     fire(w, "bloodlust-rises", None, k, cause=cause)
 
 

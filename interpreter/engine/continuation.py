@@ -120,17 +120,18 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("defeat", "depth", "it", "node")
+    __slots__ = ("asking", "defeat", "depth", "it", "node")
 
     def __init__(self) -> None:
         self.node: Any = None
         self.depth = 0
         self.it = -1
         self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
+        self.asking: frozenset[str] = frozenset()  # the rules' questions whose 'while' conditions are being read
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat = None, 0, -1, False
+        self.node, self.depth, self.it, self.defeat, self.asking = None, 0, -1, False, frozenset()
 
 
 class Work:
@@ -443,6 +444,13 @@ class PausedRuns:
 RUNS = PausedRuns()
 GREENLET = _greenlet_module  # None: every answer replays its step (tests switch it off to check that)
 _weak, _thread = weakref.ref, threading.get_ident
+
+
+def over_budget(w: Work, what: str, count: int, budget: int) -> None:
+    """Content put more in play than a game's budget (dsl/limits.py): E312 naming its line."""
+    raise runtime_error("E312", f"{count} {what} would be in play, past the game's budget of {budget}",
+                        "each number is within its limit, but they add up: spawns or victims every round?",
+                        getattr(w.scope.node, "span", None))
 
 
 # --- driving --------------------------------------------------------------------------------

@@ -11,33 +11,25 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from lastbreath.dsl import nodes as n
+from lastbreath.dsl.limits import MAX_PIECES_IN_PLAY
 
 from ..state import KillerState, MinionState, Option
 from .attacks import fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
+from .bodies import body_name, ctx_body, piece_status, the_killer
 from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
-from .continuation import ask, emit, opt, roll_die
+from .continuation import ask, emit, opt, over_budget, roll_die
 from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
-from .words import count_of, loc_name
 from .items import discard_item, gain_item, search
-from .killers import (
-    absorb,
-    body_name,
-    ctx_body,
-    damage_killer,
-    enemies_at,
-    heal_killer,
-    piece_status,
-    the_killer,
-    update_piece,
-)
+from .killers import absorb, damage_killer, enemies_at, heal_killer, update_piece
 from .movement import move_fg
 from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
 from .statics import mode_active, modified
 from .tokens import collect_token, place_token, spend_tokens
 from .triggers import fire
+from .words import count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -130,7 +122,7 @@ def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
 def exec_kill_victims(w: Work, e: n.KillVictims, ctx: Ctx) -> None:  # kill N victims at LOC
     where = loc(w, e.loc, ctx)
     if where >= 0:
-        for _ in range(amount(w, e.n, ctx)):
+        for _ in range(min(amount(w, e.n, ctx), w.victims[where])):  # no more than are there
             kill_victim(w, where, "an effect")
 
 
@@ -138,6 +130,9 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
     where = loc(w, e.loc, ctx)
     k = amount(w, e.n, ctx)
     if where >= 0 and k > 0:
+        total = len(w.minions) + sum(w.victims) + k
+        if total > MAX_PIECES_IN_PLAY:
+            over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
         emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
 
@@ -155,6 +150,8 @@ def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N
         if where < 0:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
+        if len(w.minions) + sum(w.victims) >= MAX_PIECES_IN_PLAY:
+            over_budget(w, "minions and victims", len(w.minions) + sum(w.victims) + 1, MAX_PIECES_IN_PLAY)
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
         emit(w, "minion", f"a {m.name} appears at {loc_name(w, where)}", "C15.1")

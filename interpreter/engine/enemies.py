@@ -16,10 +16,11 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
+from .bodies import Piece, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
-from .words import count_of, loc_name
-from .killers import Piece, body_name, move_piece, piece_loc, piece_status
+from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
+from .words import count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -29,9 +30,13 @@ _VICTIMS = tuple(count_of(k, "victim", "no victims") for k in range(10))  # made
 
 def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     """C8.3, C9: minions act first (in order), then the killer. Minions that attack together
-    (K6.5) all move first; then each group attacks from its location."""
+    (K6.5) all move first; then each group attacks from its location. Rules may add moves and
+    attacks to the action's own numbers (``rule killer moves 1 more``)."""
+    own_moves, own_attacks = moves, attacks
     if who in ("minions", "enemies"):
         g = w.game
+        moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
+        attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
         order = [m.uid for m in w.minions]
         stable = len(set(order)) == len(order) and 0 not in order
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
@@ -50,6 +55,8 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
+        moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
+        attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
         for i, body in enumerate(w.killers):
             if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0:
                 # C9.4, C9.5: its movement is read as it moves; each attack reads the damage as it lands

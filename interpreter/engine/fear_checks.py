@@ -31,6 +31,9 @@ def _successes(k: int) -> str:
     return "no successes" if k == 0 else "1 success" if k == 1 else f"{k} successes"
 
 
+MAX_DICE = 20  # the dice of one fear check, at most (rules that add dice add up without end)
+
+
 def dice_for(w: Work, card: n.Card) -> int:
     """C2.1, C2.4, C2.5: dice by fear zone, card and statics, adrenaline; at least one."""
     k = w.game.dice_by_fear.get(w.fear, 1) + card.dice
@@ -38,6 +41,9 @@ def dice_for(w: Work, card: n.Card) -> int:
     if w.fg_health == 0 and w.fg_breath > 0:
         k += 1
     k += killer_last_breath_dice(w)
+    if k > MAX_DICE:
+        emit(w, "roll", f"{k} dice would be rolled: {MAX_DICE} are (the most a fear check rolls)", "C2.1")
+        return MAX_DICE
     return max(1, k)
 
 

@@ -65,13 +65,14 @@ def raise_fear(w: Work, k: int) -> None:
     if not got:
         return
     before = w.fear
-    for _ in range(got):
-        if w.fear >= w.game.side.fear_max:
-            emit(w, "fear", "fear is at its maximum: bloodlust rises instead", "C3.6")
-            raise_bloodlust(w, 1)
-        else:
-            w.fear += 1
-            emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+    room = max(0, min(got, w.game.side.fear_max - w.fear))  # the track's steps: a few, never more
+    for _ in range(room):
+        w.fear += 1
+        emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+    if got > room:  # the rest at once (a count computed in play may be huge: O(1) in it)
+        emit(w, "fear", "fear is at its maximum: bloodlust rises instead" if got - room == 1 else
+             f"fear is at its maximum: bloodlust rises by {got - room} instead", "C3.6")
+        raise_bloodlust(w, got - room)
     if w.fear > before:
         fire(w, "fear-rises", None, w.fear - before)
 
@@ -83,13 +84,13 @@ def lower_fear(w: Work, k: int) -> None:
     if not got:
         return
     before = w.fear
-    for _ in range(got):
-        if w.fear <= w.game.side.fear_min:
-            emit(w, "fear", "fear is at its minimum: gains 1 time instead", "C3.6")
-            gain_time(w, 1)
-        else:
-            w.fear -= 1
-            emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+    room = max(0, min(got, w.fear - w.game.side.fear_min))
+    for _ in range(room):
+        w.fear -= 1
+        emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+    if got > room:  # the rest as time, at once
+        emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")
+        gain_time(w, got - room)
     if w.fear < before:
         fire(w, "fear-falls", None, before - w.fear)
 

@@ -12,12 +12,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state import KillerState, MinionState
-from .bodies import Piece, body_name, ctx_body, killer_at, piece_loc, piece_status, the_killer
+from .bodies import Piece, body_name, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import defeated, killer_defeated
-from .words import count_of, loc_name
 from .statics import modified
 from .triggers import fire, would
+from .words import count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work

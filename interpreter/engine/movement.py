@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 from ..state import Option
 from .bloodlust import set_victims
+from .bodies import killer_at
 from .continuation import ask, emit, opt
-from .words import count_of, loc_name
-from .killers import killer_at
 from .resolve import Ctx, condition, run
 from .statics import fg_tables, modified
 from .triggers import FG, fire
+from .words import count_of, loc_name
 
 if TYPE_CHECKING:
     from .continuation import Work

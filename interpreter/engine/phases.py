@@ -16,12 +16,12 @@ from .continuation import PhaseEnd, ask, emit
 from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
-from .words import count_of
 from .items import hands_used, use_uses
 from .movement import rescue_here
 from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire
+from .words import count_of
 
 if TYPE_CHECKING:
     from .continuation import Work

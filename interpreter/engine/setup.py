@@ -8,6 +8,9 @@ named decks; then runs on to the first choice.
 
 from __future__ import annotations
 
+from lastbreath.dsl.diagnostics import runtime_error
+from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
+
 from ..state import Event, GameState, KillerState
 from .continuation import Replay, Work, advance, emit, rand, shuffled
 from .game import Game
@@ -80,6 +83,11 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
     w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),) if k.board else ()
     # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
+    total = sum(count for t in game.tokens.values() for _kind, count in t.supply)
+    if total > MAX_TOKENS_IN_PLAY:
+        biggest = max(game.tokens.values(), key=lambda t: sum(c for _k, c in t.supply))
+        raise runtime_error("E312", f"the token supplies hold {total} tokens, past the game's budget of "
+                                    f"{MAX_TOKENS_IN_PLAY}", "fewer kinds, or smaller supplies", biggest.span)
     supply = [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)]
     w.supply = shuffled(w, supply)
     for token, loc in setup.tokens:

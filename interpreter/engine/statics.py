@@ -70,6 +70,16 @@ def rule_status_stops_moves(r: n.StatusStopsMoves, value: bool, status: frozense
     return value or r.status in status
 
 
+@answers("extra-moves")
+def rule_extra_moves(r: n.ExtraMoves, value: int, who: str) -> int:  # rule killer moves N more
+    return value + r.n if r.who in (who, "enemies") else value
+
+
+@answers("extra-attacks")
+def rule_extra_attacks(r: n.ExtraAttacks, value: int, who: str) -> int:  # rule minions attack N more
+    return value + r.n if r.who in (who, "enemies") else value
+
+
 @answers("absorbs")
 def rule_killers_absorb(r: n.KillersAbsorb, value: frozenset[str]) -> frozenset[str]:
     # rule killers absorb MINION (K6.7)
@@ -127,12 +137,30 @@ def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
 
 
 def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
-    """The value the core rules give, as the rules in play answering ``query`` change it."""
+    """The value the core rules give, as the rules in play answering ``query`` change it (a rule
+    with ``while CONDITION`` only while the condition holds)."""
     if query not in w.game.rule_queries:
         return value
     for r in rules_in_play(w, query):
+        if r.cond is not None and not _holds(w, r.cond, query):
+            continue
         value = RULE_FUNCTIONS[type(r)](r, value, *args)
     return value
+
+
+def _holds(w: Work, cond: n.Condition, query: str) -> bool:
+    """Whether a rule's 'while' condition holds. A condition that asks the same question again
+    (a distance, while the paths' rules are being read) finds the conditional rules not in force."""
+    from .resolve import Ctx, condition  # resolve depends on this module: imported when first needed
+
+    asking = w.scope.asking
+    if query in asking:
+        return False
+    w.scope.asking = asking | {query}
+    try:
+        return condition(w, cond, Ctx())
+    finally:
+        w.scope.asking = asking
 
 
 def mode_active(w: Work, mode: str) -> bool:

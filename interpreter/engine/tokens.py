@@ -7,7 +7,6 @@ collection; spent tokens are discarded and return to the supply once it runs dry
 
 from __future__ import annotations
 
-from itertools import combinations
 from typing import TYPE_CHECKING
 
 from .continuation import ask, emit, opt, shuffled
@@ -48,12 +47,37 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     fire(w, "token-removed", None, 1, loc, extra=token)
 
 
-def _sub_multisets(kinds: tuple[str, ...], low: int, high: int) -> list[tuple[str, ...]]:
-    out: dict[tuple[str, ...], None] = {}
-    for size in range(low, min(high, len(kinds)) + 1):
-        for combo in combinations(kinds, size):
-            out[tuple(sorted(combo))] = None
-    return list(out)
+MAX_SPEND_OPTIONS = 1000  # the ways to spend offered at most (the first, smallest first)
+
+
+def _sub_multisets(kinds: tuple[str, ...], low: int, high: int,
+                   limit: int = MAX_SPEND_OPTIONS) -> list[tuple[str, ...]]:
+    """The distinct multisets of LOW..HIGH of the (sorted) ``kinds``, by size, then in order:
+    built from the count of each kind, never from the combinations of the tokens."""
+    distinct = sorted(set(kinds))
+    have = [kinds.count(k) for k in distinct]
+    out: list[tuple[str, ...]] = []
+
+    def grow(i: int, left: int, acc: list[str]) -> None:
+        if len(out) >= limit:
+            return
+        if left == 0:
+            out.append(tuple(acc))
+            return
+        for j in range(i, len(distinct)):
+            if have[j] == 0:
+                continue
+            have[j] -= 1
+            acc.append(distinct[j])
+            grow(j, left - 1, acc)
+            acc.pop()
+            have[j] += 1
+            if len(out) >= limit:
+                return
+
+    for size in range(max(low, 0), min(high, len(kinds)) + 1):
+        grow(0, size, [])
+    return out
 
 
 def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
@@ -64,6 +88,8 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
     if not choices:
         emit(w, "token", "not enough tokens collected", "")
         return ()
+    if len(choices) >= MAX_SPEND_OPTIONS:
+        emit(w, "token", f"too many ways to spend them: the first {MAX_SPEND_OPTIONS} (fewest first) are offered", "")
     key = ask(w, "spend", "Spend which tokens?",
               lambda: [opt(w, "spend:" + "+".join(c), ", ".join(c)) for c in choices])
     spent = tuple(key[6:].split("+"))
