@@ -443,7 +443,8 @@ def check_modules(modules: dict[str, n.Module], tables: dict[str, dict], refs: S
             where = first.span if first is not None else added.get((table, x.id))
             if where is not None:
                 word = table.rstrip("s")
-                err(x.span, "E203", f"duplicate id '{x.id}': a {word} with this id is declared at {where}",
+                article = "an" if word[0] in "aeiou" else "a"
+                err(x.span, "E203", f"duplicate id '{x.id}': {article} {word} with this id is declared at {where}",
                     f"to change it, write 'replace {word} {x.id} {{ … }}'" if first is not None and table != "minions"
                     else "ids are shared by everything loaded: choose another")
             else:
@@ -464,6 +465,23 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
                check_killer: Callable[[Any, Err], None], out: ModuleCheck) -> None:
     killers: dict[str, n.Killer] = tables["killers"]
     scenarios: dict[str, n.Scenario] = tables["scenarios"]
+    # one change of a thing at a time: a second would find it changed already
+    keyed: list[tuple[tuple[str, ...], n.ModuleChange]] = []
+    twice: set[int] = set()
+    every = [(("*", "*", ch.kind, ch.id, ch.deck) if ch.kind not in ("card", "item") or ch.deck else (ch.kind, ch.id), ch)
+             for ch in mod.changes]
+    for sec in mod.sections:
+        for ch in sec.changes:
+            for t in sec.targets or ("*",):
+                every.append(((ch.kind, ch.id) if ch.kind in ("card", "item") and not ch.deck else
+                              (sec.host, t, ch.kind, ch.id, ch.deck), ch))
+    for key, ch in every:
+        first = next((c for k, c in keyed if c is not ch and _clash(k, key)), None)
+        if first is not None and id(ch) not in twice:
+            twice.add(id(ch))
+            err(ch.span, "E206", f"the module '{mod.id}' changes the {_describe(key)} twice",
+                f"the first change is at line {first.span.line}: one change of a thing, replace or remove")
+        keyed.append((key, ch))
     # the hosts each section names
     for r in refs:
         if r.kind in ("scenario", "killer") and module_of(r.scope) == mod.id:
@@ -505,7 +523,7 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
                 out.hosts.setdefault(scope, []).append((kind, eff))
                 if s.targets:  # named: each change must find what it names in each of them
                     for ch in s.changes:
-                        if id(ch) not in matched:
+                        if id(ch) not in matched and id(ch) not in twice:
                             what = f"card '{ch.id}' in its deck '{ch.deck}'" if ch.deck else \
                                 f"{_kind_word(ch.kind)} '{ch.id}'"
                             if ch.deck and ch.deck not in {d.id for d in eff.decks}:
@@ -522,7 +540,7 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
         for _i, s in secs:  # every: each change must find what it names somewhere
             if not s.targets:
                 for ch in s.changes:
-                    if id(ch) not in matched_anywhere:
+                    if id(ch) not in matched_anywhere and id(ch) not in twice:
                         what = f"a card '{ch.id}' in a deck '{ch.deck}'" if ch.deck else \
                             f"a {_kind_word(ch.kind)} '{ch.id}'"
                         err(ch.span, "E230", f"no {kind} has {what} to {ch.how}", "")
