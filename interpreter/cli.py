@@ -1196,10 +1196,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
-                                   "ids and names.")
+                                   "ids and names; under each module, a line for each thing it adds, replaces "
+                                   "or removes. A module is off unless a game switches it on (--module ID on "
+                                   "play, simulate, report and fuzz).")
     p.add_argument("--json", action="store_true",
                    help='print {"killers": [{"id", "name", "pack"}], "scenarios": [...], "final_girls": [...], '
-                        '"modules": [...]}')
+                        '"modules": [{"id", "name", "pack", "about", "changes": [...]}]}')
     _add_content(p)
     p.set_defaults(func=cmd_content)
 
