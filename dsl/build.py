@@ -18,7 +18,6 @@ import attrs
 
 from . import nodes as n
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
-from .modules import HOST_FIELDS, REMOVABLE, SCOPE, section_scope
 from .expr import SPECIAL_PLACES, Expressions
 from .limits import (
     DYNAMIC_REPEAT,
@@ -33,6 +32,7 @@ from .limits import (
     MAX_SUPPLY,
     MAX_TRACK,
 )
+from .modules import HOST_FIELDS, REMOVABLE, SCOPE, section_scope
 from .syntax import Atom, Block, Line
 
 

@@ -191,7 +191,8 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
     seen: set[tuple] = set()  # a line of a module checked in several hosts is reported once
-    diags[:] = [d for d in diags if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
+    diags[:] = [d for d in diags
+                if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, settle_shown(diags)

@@ -425,7 +425,7 @@ def check_modules(modules: dict[str, n.Module], tables: dict[str, dict], refs: S
     out = ModuleCheck()
     killers: dict[str, n.Killer] = tables["killers"]
     scenarios: dict[str, n.Scenario] = tables["scenarios"]
-    for kind, hosts, check in (("scenario", scenarios, check_scenario), ("killer", killers, check_killer)):
+    for kind, hosts in (("scenario", scenarios), ("killer", killers)):
         for h in hosts.values():  # the bundled and fan hosts: their rules groups
             for span, code, msg, hint in _host_problems(h, kind, lambda *_: None):
                 if code == "E203":
@@ -468,8 +468,9 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
     # one change of a thing at a time: a second would find it changed already
     keyed: list[tuple[tuple[str, ...], n.ModuleChange]] = []
     twice: set[int] = set()
-    every = [(("*", "*", ch.kind, ch.id, ch.deck) if ch.kind not in ("card", "item") or ch.deck else (ch.kind, ch.id), ch)
-             for ch in mod.changes]
+    every: list[tuple[tuple[str, ...], n.ModuleChange]] = [
+        (("*", "*", ch.kind, ch.id, ch.deck) if ch.kind not in ("card", "item") or ch.deck else (ch.kind, ch.id), ch)
+        for ch in mod.changes]
     for sec in mod.sections:
         for ch in sec.changes:
             for t in sec.targets or ("*",):

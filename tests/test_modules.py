@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
-
+from conftest import L, make_work, need, settle, victims_at
 from lastbreath.dsl import RulesError, SaveError, bundled_paths, load_content, load_ruleset
 from lastbreath.dsl.modules import game_content
 from lastbreath.interpreter import engine, replay, serialize
@@ -21,8 +21,6 @@ from lastbreath.interpreter.api import new_game, play, random_policy
 from lastbreath.interpreter.cli import main
 from lastbreath.interpreter.serve import Server
 from lastbreath.interpreter.session import Session
-
-from conftest import L, make_work, need, settle, victims_at
 
 PACK = Path(__file__).resolve().parent / "packs" / "modules"
 SCENARIO = "lakeside-camp"
