@@ -370,6 +370,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     rs = load_rules(args.content)
     try:
         data = replay.read(str(path))
+        saved = data.get("game", {}).get("modules", []) if isinstance(data, dict) and \
+            isinstance(data.get("game"), dict) else []
+        if args.modules and sorted(set(args.modules)) != saved:
+            named = ", ".join(map(str, saved)) if isinstance(saved, list) and saved else "none"
+            raise CliError(f"the save names the modules of its game ({named[:200]}): --module may only repeat "
+                           "them, or be left out")
         steps = replay.replay(rs, data)
     except OSError as err:
         raise CliError(f"cannot read '{args.file}': {err.strerror or err}") from err
@@ -1056,9 +1062,11 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
     _add_modules(p)
 
 
-def _add_modules(p: argparse.ArgumentParser) -> None:
+def _add_modules(p: argparse.ArgumentParser, replaying: bool = False) -> None:
     p.add_argument("--module", metavar="ID", action="append", dest="modules", default=[],
-                   help="switch a module on: content declared with 'module ID { … }' that adds to, replaces "
+                   help="the save names the modules of its game and they are switched on by themselves; "
+                        "--module may repeat them (anything else is an error)" if replaying else
+                        "switch a module on: content declared with 'module ID { … }' that adds to, replaces "
                         "and removes parts of the game; off unless given (repeatable; 'lastbreath content' "
                         "lists them)")
 
@@ -1131,6 +1139,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='print the log as JSON, as "play --bot --json" does ("bot" is null)')
     p.add_argument("--explain", action="store_true", help="show each event's rule and source, and targeting tables")
     _add_content(p)
+    _add_modules(p, replaying=True)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("serve", help="serve games over JSON-RPC 2.0 on stdin/stdout",

@@ -421,3 +421,14 @@ def test_render_shows_a_module(capsys):
     out = capsys.readouterr().out
     assert out.startswith("Motorboat (module motorboat; off unless switched on: --module motorboat)")
     assert "Replace the item [canoe] with:" in out and "Remove the card [planning] at setup." in out
+
+
+def test_replay_takes_the_modules_from_the_save(tmp_path, capsys):
+    save = tmp_path / "g.json"
+    assert main(["play", "--content", str(PACK), "--scenario", SCENARIO, "--module", MODULE, "--bot", "first",
+                 "--seed", "2", "--save", str(save)]) == 0
+    capsys.readouterr()
+    assert main(["replay", "--content", str(PACK), "--module", MODULE, str(save)]) == 0
+    assert "module motorboat" in capsys.readouterr().out
+    assert main(["replay", "--content", str(PACK), "--module", "other", str(save)]) == 2
+    assert "the save names the modules of its game (motorboat)" in capsys.readouterr().err
