@@ -432,3 +432,16 @@ def test_replay_takes_the_modules_from_the_save(tmp_path, capsys):
     assert "module motorboat" in capsys.readouterr().out
     assert main(["replay", "--content", str(PACK), "--module", "other", str(save)]) == 2
     assert "the save names the modules of its game (motorboat)" in capsys.readouterr().err
+
+
+def test_a_position_switches_modules_on(prs):
+    """A ruling about a module's rules (the Vehicles module, V1–V9) starts from a position naming it."""
+    from lastbreath.interpreter.api import position
+    from lastbreath.interpreter.rulings import check_text
+
+    text = "position {\n  scenario lakeside-camp\n  modules motorboat\n  seed 4\n  fg at dock\n" \
+        "  flags boat-found\n  phase action\n}\n"
+    st = position(prs, text)
+    assert st.game.modules == (MODULE,) and "action:start-engine" in st.choice.keys()
+    bad = check_text(prs, text.replace("motorboat", "motorbaot"), "x.position")
+    assert [d.code for d in bad] == ["E402"] and "did you mean 'motorboat'" in bad[0].format()
