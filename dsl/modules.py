@@ -220,10 +220,12 @@ def touched(mod: n.Module, killer: Optional[n.Killer], scenario: Optional[n.Scen
         host = killer if sec.host == "killer" else scenario
         if host is not None and not _applies(sec, host):
             continue
+        where = (host.id,) if host is not None else (sec.targets or ("*",))
         for ch in sec.changes:
-            key = (ch.kind, ch.id) if ch.kind in ("card", "item") and not ch.deck else \
-                (sec.host, host.id if host is not None else "*", ch.kind, ch.id, ch.deck)
-            out.setdefault(key, ch.span)
+            for hid in where:
+                key = (ch.kind, ch.id) if ch.kind in ("card", "item") and not ch.deck else \
+                    (sec.host, hid, ch.kind, ch.id, ch.deck)
+                out.setdefault(key, ch.span)
     return out
 
 
@@ -233,10 +235,10 @@ def _clash(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 def _describe(key: tuple[str, ...]) -> str:
     if len(key) == 2:
-        return f"{key[0].replace('_', ' ')} '{key[1]}'"
+        return f"{_kind_word(key[0])} '{key[1]}'"
     host, hid, kind, cid, deck = key
     where = f"every {host}" if hid == "*" else f"{host} '{hid}'"
-    what = f"card '{cid}' of the deck '{deck}'" if deck else f"{kind.replace('_', ' ')} '{cid}'"
+    what = f"card '{cid}' of the deck '{deck}'" if deck else f"{_kind_word(kind)} '{cid}'"
     return f"{what} in {where}"
 
 
@@ -455,8 +457,7 @@ def check_modules(modules: dict[str, n.Module], tables: dict[str, dict], refs: S
         for b in mods[i + 1:]:
             for key, span in conflicts(a, b):
                 warn(span, "W230", f"the modules '{a.id}' and '{b.id}' both replace or remove the {_describe(key)}",
-                     "they cannot be played together (a game with both is refused); if they are alternatives, "
-                     "this is fine")
+                     "a game with both is refused; fine if they are alternatives")
     return out
 
 

@@ -484,9 +484,12 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 
 def _counts(rs: Ruleset) -> dict[str, int]:
-    return {"cards": len(rs.cards), "items": len(rs.items), "killers": len(rs.killers),
-            "scenarios": len(rs.scenarios), "final_girls": len(rs.final_girls),
-            "minions": len(rs.minions), "player_boards": len(rs.player_boards)}
+    out = {"cards": len(rs.cards), "items": len(rs.items), "killers": len(rs.killers),
+           "scenarios": len(rs.scenarios), "final_girls": len(rs.final_girls),
+           "minions": len(rs.minions), "player_boards": len(rs.player_boards)}
+    if rs.modules:  # only when there are some (the bundled content has none)
+        out["modules"] = len(rs.modules)
+    return out
 
 
 def _plural(count: int, key: str) -> str:

@@ -61,6 +61,11 @@ def test_the_test_pack_checks_clean_and_declares_the_module(prs):
     assert prs.modules[MODULE].name == "Motorboat"
 
 
+def test_check_counts_the_modules(capsys):
+    assert main(["check", "--content", str(PACK)]) == 0
+    assert ", 1 module; packs: core, module-test" in capsys.readouterr().err
+
+
 def test_modules_are_off_unless_switched_on(prs):
     """Without --module the scenario is played as written: its canoe, its rules, its event and
     the market card the module removes; the setup names no modules (saves as before)."""
