@@ -537,7 +537,7 @@ item lucky-charm {
         "W230", "two modules change the same thing",
         "A warning: two modules replace or remove the same declaration (the same item, card, rules "
         "group …). Each may be played alone, but a game with both is refused, since neither can say "
-        "which one wins. Fine for two alternatives (two versions of one vehicle); otherwise change "
+        "which one wins. Fine for two alternatives (two versions of one variant); otherwise change "
         "different things, or make them one module.",
         """\
 scenario tiny-woods {
