@@ -105,6 +105,12 @@ def test_V1_a_module_replaces_a_rules_group_of_the_scenario(prs):
     # the scenario's own rule (the canoe's flag) moves her no more
     c = need(make_work(settle(s, flags=frozenset({"canoe-found"}))), engine.move_fg, 1)
     assert "move:far-shore" not in c.keys()
+    # the group's new trigger: crossing the pier gains her 1 time (not in the game without the module)
+    for mods, gained in (((MODULE,), 1), ((), 0)):
+        base = _game(prs, modules=mods)
+        w = make_work(settle(base, fg_loc=L(base, "boathouse"), victims=victims_at(base), time=2), ["move:dock"])
+        engine.move_fg(w, 1)
+        assert w.fg_loc == L(base, "dock") and w.time == 2 + gained
 
 
 def test_the_scenarios_own_rules_group_is_in_play_without_the_module(prs):
