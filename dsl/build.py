@@ -87,7 +87,7 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
+_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies"}
 
@@ -220,6 +220,8 @@ class Builder:
         if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search) …
             node = self.expression("place", [atom], report=False, refs=refs)
             return node is not None, node
+        if kind == "string":
+            return (atom.kind == "string", atom.value)
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
@@ -227,6 +229,13 @@ class Builder:
             return (word in TARGETS, word)
         if kind in ("killer", "minions", "enemies"):
             return (word == kind, word)
+        if kind == "way":
+            return (word in ("up", "down"), word)
+        if kind == "side":
+            return (word in ("win", "lose"), word)
+        if kind == "body":
+            refs.append(Ref("body", word, atom.span, self.scope))
+            return True, word
         if kind == "loc":
             if word == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
@@ -382,9 +391,11 @@ class Builder:
             return self._for_each(line, atoms, blocks)
         if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
             return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
+        if head == "all" and [a.value for a in atoms] == ["all", "killers"] and len(blocks) == 1 and len(parts) == 3:
+            return n.AllKillers(line.span, self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
-                       "blocks follow if, mode, repeat, choose, roll, spend and for each")
+                       "blocks follow if, mode, repeat, choose, roll, spend, for each and all killers")
             return None
         self.slot_problem = None
         for pat in EFFECT_PATTERNS:
@@ -525,6 +536,10 @@ class Builder:
             got = self.expression("modification", parts, it_ok=True)
             if got is not None:
                 how, event, amount, cond = got
+                if isinstance(event, n.PhaseEvent) and event.edge == "whole" and how != "prevent":
+                    self.error(event.span, "E201", f"'{event.phase} phase' has no number to change",
+                               f"write 'prevent {event.phase} phase', or 'instead of {event.phase} phase {{ … }}'")
+                    return True
                 acc.setdefault("modifications", []).append(n.Modification(line.span, event, how, amount, cond))
             return True
         body = parts[-1] if isinstance(parts[-1], Block) else None
@@ -543,6 +558,10 @@ class Builder:
             if head == "at" and not isinstance(event, n.PhaseEvent):
                 self.error(parts[1].span, "E201", f"'at {words[1]} …': 'at' takes the start or end of a phase",
                            "write 'at start of upkeep { … }', or 'when EVENT { … }'")
+                return True
+            if isinstance(event, n.PhaseEvent) and event.edge == "whole":
+                self.error(event.span, "E201", f"'{event.phase} phase' is a whole phase: only a replacement takes it",
+                           f"write 'instead of {event.phase} phase {{ … }}', or 'at start of {event.phase} {{ … }}'")
                 return True
             own = event.how if isinstance(event, n.OwnEvent) else ""
             where = FIRES_ONLY_IN.get(own)
@@ -631,7 +650,7 @@ def _decl_header(b: Builder, line: Line) -> Optional[tuple[str, Block]]:
 def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool = False) -> dict:
     acc: dict = {}
     seen: dict[str, Span] = {}
-    repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
+    repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "rules", "replace", "remove",
                   "for"}
@@ -920,6 +939,27 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
                     acc.get("victims_first", False), acc.get("wanders", False))
 
 
+def build_body(b: Builder, line: Line) -> Optional[n.Body]:
+    """body ID { name "…"; health N; off board; formed }"""
+    def words(key: str, text: str) -> Reader:
+        def reader(b: Builder, line: Line, acc: dict) -> None:
+            if [str(a.value) for a in line.words()] != text.split() or len(line.parts) != len(text.split()):
+                b.error(line.span, "E205", f"write '{text}'", "")
+                return
+            acc[key] = True
+        return reader
+
+    got = _named(b, line, "body", {"health": _count("health", 1, MAX_HEALTH), "off": words("off_board", "off board"),
+                                   "formed": _flag("formed")}, abilities=False)
+    if got is None:
+        return None
+    bid, acc = got
+    if not acc.get("formed"):
+        _require(b, acc, line.span, "body", {"health": "health 5"})
+    return n.Body(line.span, bid, acc.get("name", bid), acc.get("health", 0), acc.get("off_board", False),
+                  acc.get("formed", False))
+
+
 def _read_token(b: Builder, line: Line, acc: dict) -> None:
     """token ID { name "…"; kinds A B C; wild C; supply A 3 B 2 C 1 }"""
     def kinds(b: Builder, l: Line, s: dict) -> None:
@@ -1095,9 +1135,14 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
             return
         acc["no_board"] = True
 
+    def body(b: Builder, line: Line, acc: dict) -> None:
+        got = build_body(b, line)
+        if got is not None:
+            acc.setdefault("bodies", []).append(got)
+
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
                                   "health": _bounded("health", None, MAX_HEALTH), "fear": _count("fear", 0, MAX_TRACK),
-                                  "no": no_board, "body": _set("body", "string", "string"), "modes": modes,
+                                  "no": no_board, "body": body, "modes": modes,
                                   "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS, "rules": _rules_group({})}
@@ -1109,8 +1154,11 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         b.refs.append(Ref("fear", str(acc["fear"]), fear_line.words()[1].span, kid))
     needed = {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
               "bloodlust": "bloodlust { level move 1 damage 1 }"}
-    if acc.get("no_board"):  # K6.1: no killer board, so no health of its own
+    bodies = tuple(acc.get("bodies", ()))
+    if acc.get("no_board") or any(not x.formed for x in bodies):  # K6.1, K3.1: the bodies have the health
         del needed["health"]
+    if sum(1 for x in bodies if x.formed) > 1:
+        b.error(line.span, "E203", "more than one body is 'formed'", "bodies formed in play follow one template")
     _require(b, acc, line.span, "killer", needed)
     if "bloodlust" in acc and not acc["bloodlust"]:
         b.error(line.span, "E202", "the bloodlust track has no levels", "add 'level move 1 damage 1'")
@@ -1123,7 +1171,7 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                     tuple(acc.get("finales", ())), tuple(acc.get("dark_powers", ())), tuple(acc.get("terror", ())),
                     tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
-                    not acc.get("no_board", False), acc.get("body", ""), tuple(acc.get("groups", ())))
+                    not acc.get("no_board", False), bodies, tuple(acc.get("groups", ())))
 
 
 def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Scenario]:
@@ -1493,7 +1541,7 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
                           got("decks"), (), got("cards"), True, "", got("groups"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
-                    True, "", got("groups"))
+                    groups=got("groups"))
 
 
 def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:

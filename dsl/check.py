@@ -124,6 +124,13 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if file_pack is not None and r.name != CORE and r.name not in packs:
                 err(r.span, "E204", f"unknown pack '{r.name}'",
                     P(_or, P(_hint, r.name, [p for p in packs if p != r.scope]), "load it too, with another --content"))
+        elif r.kind == "body":
+            bodies = ({b.id for b in killers[r.scope].bodies} if r.scope in killers else
+                      {b.id for k in killers.values() for b in k.bodies})
+            if r.name not in bodies:
+                where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
+                err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
+                    P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:

@@ -119,7 +119,20 @@ class _Build(Transformer):
         return n.VictimsAt(self._span(meta), c[0])
 
     def killer_at(self, meta: Any, c: list[Any]) -> n.KillerAt:
+        if len(c) == 2:  # killer BODY at PLACE
+            self._ref("body", c[0])
+            return n.KillerAt(self._span(meta), c[1], str(c[0]))
         return n.KillerAt(self._span(meta), c[0])
+
+    def killer_is(self, meta: Any, c: list[Any]) -> n.KillerIs:
+        body = ""
+        if isinstance(c[1], Token) and c[1].type == "NAME":
+            self._ref("body", c[1])
+            body = str(c[1])
+        words = [str(t) for t in c if not (isinstance(t, Token) and t.type == "NAME")]
+        rest = words[2:]  # after 'killer is'
+        what = {"on": "on-board", "off": "off-board", "active": "active", "set": "aside"}[rest[0]]
+        return n.KillerIs(self._span(meta), what, body)
 
     def minions_at(self, meta: Any, c: list[Any]) -> n.MinionsAt:
         return n.MinionsAt(self._span(meta), c[0])
@@ -317,6 +330,10 @@ class _Build(Transformer):
         return n.Pick(self._span(meta), "chosen")
 
     # --- pieces and events ------------------------------------------------------------------
+    def body_piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
+        self._ref("body", c[-1])
+        return n.PieceRef(self._span(meta), "killer", body=str(c[-1]))
+
     def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
         tok = c[-1]
         if tok.type == "NAME":
@@ -344,6 +361,8 @@ class _Build(Transformer):
         return n.PieceEvent(sp, piece, head)
 
     def phase_event(self, meta: Any, c: list[Any]) -> n.PhaseEvent:
+        if str(c[-1]) == "phase":  # PHASE phase: the whole phase (instead of killer phase { … })
+            return n.PhaseEvent(self._span(meta), "whole", str(c[0]))
         return n.PhaseEvent(self._span(meta), str(c[0]), str(c[2]))
 
     def bloodlust_rises(self, meta: Any, c: list[Any]) -> n.BloodlustRises:

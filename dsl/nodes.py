@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any, Callable, ClassVar, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Optional, Union
 
 import attrs
 
@@ -78,9 +78,12 @@ class Piece(Node):
 
 
 class Rule(Node):
-    """A static rule (``rule …``): queried while its source is in play."""
+    """A static rule (``rule …``): queried while its source is in play; every rule has ``cond``
+    (``rule … while CONDITION``; None: always in force)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:
+        cond: Optional[Condition]
 
 
 class Decl(Node):
@@ -685,15 +688,113 @@ class ForEach(Control):
     body: tuple[Effect, ...]
 
 
+# --- killer bodies and presence (K2.7–K2.9, K3, K1.6; MECHANICS 1, 7) ---------------------------
+@attrs.frozen
+class AllKillers(Control):
+    """``all killers { … }``: the block once for each living killer body on the board, top to
+    bottom, with ``the killer`` meaning that body (K3.3)."""
+
+    span: Span
+    body: tuple[Effect, ...]
+
+
+@attrs.frozen
+class SwitchActive(Effect):
+    """The active marker moves up or down the list of bodies, skipping the dead, wrapping (K3.2)."""
+
+    span: Span
+    way: str  # up | down
+    PHRASES: ClassVar = ("active killer moves {way:way}",)
+
+
+@attrs.frozen
+class MakeActive(Effect):
+    span: Span
+    body: str
+    PHRASES: ClassVar = ("killer {body:body} becomes active",)
+
+
+@attrs.frozen
+class KillerVanishes(Effect):
+    """The body leaves the board (it stays in the game); in a Killer phase that phase ends at once (K1.6)."""
+
+    span: Span
+    body: str = ""  # "" = the killer
+    PHRASES: ClassVar = ("killer vanishes", "killer {body:body} vanishes")
+
+
+@attrs.frozen
+class KillerAppears(Effect):
+    """A body off the board (vanished, or never yet on it) is placed at a location."""
+
+    span: Span
+    loc: Loc
+    body: str = ""
+    PHRASES: ClassVar = ("killer appears at {loc:loc}", "killer {body:body} appears at {loc:loc}")
+
+
+@attrs.frozen
+class EndThisPhase(Effect):
+    span: Span
+    PHRASES: ClassVar = ("end this phase",)
+
+
+@attrs.frozen
+class SetModeNow(Effect):
+    """A mode switch in force at once (``set mode`` waits for the next Killer phase, K4.1)."""
+
+    span: Span
+    mode: str
+    PHRASES: ClassVar = ("set mode {mode:mode} now",)
+
+
+@attrs.frozen
+class SetKillerHealth(Effect):
+    span: Span
+    n: Num
+    body: str = ""
+    PHRASES: ClassVar = ("set killer health {n:amount}", "set killer {body:body} health {n:amount}")
+
+
+@attrs.frozen
+class SetKillerMaxHealth(Effect):
+    """A body's maximum health (what healing restores it to, K1.5); its health is not changed."""
+
+    span: Span
+    n: Num
+    body: str = ""
+    PHRASES: ClassVar = ("set killer max health {n:amount}", "set killer {body:body} max health {n:amount}")
+
+
+@attrs.frozen
+class DefeatKiller(Effect):
+    """The body is defeated outright: no last breath is flipped."""
+
+    span: Span
+    body: str = ""
+    PHRASES: ClassVar = ("defeat killer", "defeat killer {body:body}")
+
+
+@attrs.frozen
+class EndGame(Effect):
+    """The game ends at once: ``win`` the Final Girl wins, ``lose`` she loses (S1.8: a suicide)."""
+
+    span: Span
+    side: str  # win | lose
+    reason: str
+    PHRASES: ClassVar = ("end game {side:side} {reason:string}",)
+
+
 EFFECT_NODES: tuple[type, ...] = (
     GainTime, LoseTime, Heal, LoseHealth, RaiseFear, LowerFear, MoveUpTo, DealDamage,
     PreventDamage, SearchTake, SearchLook, EndActionPhase, DrawEvent, GainItem, DiscardItem,
     RaiseBloodlust, LowerBloodlust, Hunt, KillVictims, PlaceVictims, SpawnMinions, MoveKillerTo,
     HealKiller, DamageKiller, RevealDarkPower, RevealFinale, SetMode, SetFlag, ClearFlag,
     OpenPath, PanicAt, CollectToken, PlaceToken, DrawCard, AddStatus, ClearStatus, TurnVictims, TurnMinions,
-    KillMinions, FormKillers,
+    KillMinions, FormKillers, SwitchActive, MakeActive, KillerVanishes, KillerAppears, EndThisPhase, SetModeNow,
+    SetKillerMaxHealth, SetKillerHealth, DefeatKiller, EndGame,
 )
-CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach)
+CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach, AllKillers)
 
 
 # --- conditions (grammar: condition) --------------------------------------------------------------
@@ -751,6 +852,16 @@ class VictimsAt(Condition):
 class KillerAt(Condition):
     span: Span
     loc: Loc
+    body: str = ""  # "" = any body
+
+
+@attrs.frozen
+class KillerIs(Condition):
+    """``killer [BODY] is on the board`` / ``off the board`` / ``active`` / ``set aside``."""
+
+    span: Span
+    what: str  # on-board | off-board | active | aside
+    body: str = ""  # "" = the killer
 
 
 @attrs.frozen
@@ -882,6 +993,15 @@ class DamageTaken(Rule):
 
 
 @attrs.frozen
+class OnlyActiveActs(Rule):
+    """With several bodies, only the active one moves and attacks, and ``the killer`` is it (K3.2)."""
+
+    span: Span
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("only the active killer acts",)
+
+
+@attrs.frozen
 class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
@@ -947,7 +1067,7 @@ class KillsMayHitKillers(Rule):
 
 
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers)
+                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers, OnlyActiveActs)
 
 
 # --- pieces (grammar: piece) ---------------------------------------------------------------------
@@ -959,6 +1079,7 @@ class PieceRef(Piece):
     span: Span
     kind: str  # fg | killer | victim | minion | enemy
     minion: str = ""  # the kind of minion, for kind minion
+    body: str = ""  # one declared killer body, for kind killer ("" = any)
 
 
 # --- events (grammar: event): what triggers, replacements and modifications answer ----------------
@@ -971,17 +1092,18 @@ class PieceEvent(Event):
     span: Span
     piece: PieceRef
     what: str  # takes-damage | loses-health | would-be-defeated | dies | kills | forms | moves | gains-time |
-    #            loses-time | enters | leaves | crosses
+    #            loses-time | enters | leaves | crosses | appears | vanishes
     place: Loc = ""  # enters / leaves: the location or set ("" for leaves: anywhere)
     tag: str = ""  # crosses: the path tag
 
 
 @attrs.frozen
 class PhaseEvent(Event):
-    """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``)."""
+    """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``); ``PHASE phase``, the
+    whole phase, for ``instead of killer phase { … }`` (the block is the phase)."""
 
     span: Span
-    edge: str  # start | end
+    edge: str  # start | end | whole
     phase: str
 
 
@@ -1245,8 +1367,22 @@ class Killer(Decl):
     on_start: tuple[Effect, ...] = ()
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
-    body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
+    bodies: tuple[Body, ...] = ()  # declared bodies (K2.7, K3.1); none: one body, the killer's own
     groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``
+
+
+@attrs.frozen
+class Body(Decl):
+    """``body ID { name "…"; health N [; off board] [; formed] }``: one killer body. ``off board``:
+    not on the board at setup (it appears by an effect); ``formed``: the template of bodies formed
+    in play from minions (K6.6: no last-breath token, named "NAME 1", "NAME 2" …)."""
+
+    span: Span
+    id: str
+    name: str
+    health: int
+    off_board: bool = False
+    formed: bool = False
 
 
 @attrs.frozen

@@ -471,6 +471,54 @@ def _render_form_killers(node: n.FormKillers, r: Names) -> str:
             "killer, with health equal to their number and no last-breath token")
 
 
+def _body(body: str) -> str:
+    return f"the body {body}" if body else "the killer"
+
+
+def _render_all_killers(node: n.AllKillers, r: Names) -> str:
+    return f"for each killer on the board, top to bottom: {_block(node.body, r)}"
+
+
+def _render_switch_active(node: n.SwitchActive, r: Names) -> str:
+    return f"move the active-killer marker {node.way} (skipping the dead, wrapping around)"
+
+
+def _render_make_active(node: n.MakeActive, r: Names) -> str:
+    return f"{_body(node.body)} becomes the active killer"
+
+
+def _render_killer_vanishes(node: n.KillerVanishes, r: Names) -> str:
+    return f"{_body(node.body)} vanishes from the board (in a Killer phase, the phase ends at once)"
+
+
+def _render_killer_appears(node: n.KillerAppears, r: Names) -> str:
+    return f"{_body(node.body)} appears at {r.loc(node.loc)}"
+
+
+def _render_end_this_phase(node: n.EndThisPhase, r: Names) -> str:
+    return "this phase ends at once"
+
+
+def _render_set_mode_now(node: n.SetModeNow, r: Names) -> str:
+    return f"the killer turns to {node.mode} mode at once"
+
+
+def _render_set_killer_health(node: n.SetKillerHealth, r: Names) -> str:
+    return _amt(node.n, r, f"{_body(node.body)} now has {{n}} health")
+
+
+def _render_set_killer_max_health(node: n.SetKillerMaxHealth, r: Names) -> str:
+    return _amt(node.n, r, f"{_body(node.body)} may now have up to {{n}} health")
+
+
+def _render_defeat_killer(node: n.DefeatKiller, r: Names) -> str:
+    return f"{_body(node.body)} is defeated outright"
+
+
+def _render_end_game(node: n.EndGame, r: Names) -> str:
+    return f"the game ends: you {'win' if node.side == 'win' else 'lose'} ({node.reason})"
+
+
 def _render_for_each(node: n.ForEach, r: Names) -> str:
     sel = node.among
     text = _clause(sel.among, r)
@@ -640,7 +688,15 @@ def _render_victims_at(node: n.VictimsAt, r: Names, neg: bool = False) -> str:
 
 
 def _render_killer_at(node: n.KillerAt, r: Names, neg: bool = False) -> str:
-    return f"the killer is {'not ' if neg else ''}at {r.loc(node.loc)}"
+    return f"{_body(node.body)} is {'not ' if neg else ''}at {r.loc(node.loc)}"
+
+
+_KILLER_IS = {"on-board": "on the board", "off-board": "off the board", "active": "the active killer",
+              "aside": "set aside"}
+
+
+def _render_killer_is(node: n.KillerIs, r: Names, neg: bool = False) -> str:
+    return f"{_body(node.body)} is {'not ' if neg else ''}{_KILLER_IS[node.what]}"
 
 
 def _render_flag_set(node: n.FlagSet, r: Names, neg: bool = False) -> str:
@@ -753,6 +809,10 @@ def _render_extra_attacks(node: n.ExtraAttacks, r: Names) -> str:
     return f"{when}, {who} {count_of(node.n, 'more attack')}"
 
 
+def _render_only_active_acts(node: n.OnlyActiveActs, r: Names) -> str:
+    return "only the active killer moves and attacks"
+
+
 def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
     return f"enemies with the status {node.status} do not move (they still attack)"
 
@@ -768,6 +828,8 @@ _PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a
 def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
     if node.kind == "minion" and node.minion:
         return f"a {r.minion(node.minion)}"
+    if node.body:
+        return f"the body {node.body}"
     return _PIECES[node.kind]
 
 
@@ -775,7 +837,8 @@ _PIECE_VERBS = {"takes-damage": ("take damage", "takes damage"), "loses-health":
                 "would-be-defeated": ("would be defeated", "would be defeated"), "dies": ("die", "dies"),
                 "kills": ("kill a victim", "kills a victim"), "forms": ("form", "forms"), "moves": ("move", "moves"),
                 "gains-time": ("gain time", "gains time"), "loses-time": ("lose time", "loses time"),
-                "enters": ("enter", "enters"), "leaves": ("leave", "leaves"), "crosses": ("cross", "crosses")}
+                "enters": ("enter", "enters"), "leaves": ("leave", "leaves"), "crosses": ("cross", "crosses"),
+                "appears": ("appear", "appears"), "vanishes": ("vanish", "vanishes")}
 
 
 def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
@@ -793,6 +856,8 @@ def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
 
 
 def _render_phase_event(node: n.PhaseEvent, r: Names) -> str:
+    if node.edge == "whole":
+        return _phase(node.phase)
     return f"the {node.edge} of {_phase(node.phase)}"
 
 
@@ -1015,6 +1080,13 @@ def _render_minion(node: n.Minion, r: Names) -> str:
             (["wanders when no target is in reach"] if node.wanders else [])
     return (f"{node.name} (minion): health {node.health} · move {node.move} · damage {node.damage} · "
             f"at most {node.limit} in play" + "".join(f" · {x}" for x in extra))
+
+
+def _render_body(node: n.Body, r: Names) -> str:
+    if node.formed:
+        return f"{node.name} (killer body formed in play): named {node.name} 1, {node.name} 2, …; no last-breath token"
+    where = " · starts off the board" if node.off_board else ""
+    return f"{node.name} (killer body): health {node.health} · its own last-breath token{where}"
 
 
 def _render_token(node: n.Token, r: Names) -> str:
@@ -1301,6 +1373,8 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return " ".join(value)
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
         return f"+{value}"
+    if kind == "string":
+        return _quote(value)
     return str(value)
 
 
@@ -1363,6 +1437,10 @@ def _dsl_roll_row(node: n.RollRow, indent: str) -> str:
 
 def _dsl_roll(node: n.Roll, indent: str) -> str:
     return _lines("roll", node.rows, indent)
+
+
+def _dsl_all_killers(node: n.AllKillers, indent: str) -> str:
+    return f"all killers {_dsl_block(node.body, indent)}"
 
 
 def _dsl_for_each(node: n.ForEach, indent: str) -> str:
@@ -1511,7 +1589,14 @@ def _dsl_victims_at(node: n.VictimsAt, indent: str) -> str:
 
 
 def _dsl_killer_at(node: n.KillerAt, indent: str) -> str:
-    return f"killer at {_place_text(node.loc)}"
+    return f"killer {node.body + ' ' if node.body else ''}at {_place_text(node.loc)}"
+
+
+_KILLER_IS_DSL = {"on-board": "on the board", "off-board": "off the board", "active": "active", "aside": "set aside"}
+
+
+def _dsl_killer_is(node: n.KillerIs, indent: str) -> str:
+    return f"killer {node.body + ' ' if node.body else ''}is {_KILLER_IS_DSL[node.what]}"
 
 
 def _dsl_minions_at(node: n.MinionsAt, indent: str) -> str:
@@ -1562,6 +1647,8 @@ def _dsl_cause_is(node: n.CauseIs, indent: str) -> str:
 
 
 def _dsl_piece_ref(node: n.PieceRef, indent: str) -> str:
+    if node.body:
+        return f"killer {node.body}"
     return node.minion if node.kind == "minion" and node.minion else node.kind
 
 
@@ -1579,6 +1666,8 @@ def _dsl_piece_event(node: n.PieceEvent, indent: str) -> str:
 
 
 def _dsl_phase_event(node: n.PhaseEvent, indent: str) -> str:
+    if node.edge == "whole":
+        return f"{node.phase} phase"
     return f"{node.edge} of {node.phase}"
 
 

@@ -64,6 +64,9 @@ class KillerState:
     alive: bool = True
     status: frozenset[str] = frozenset()  # e.g. a daze (S5.5)
     label: str = ""  # a body formed during the game ("Mob 2", K6.6): no last-breath token; "" = the killer's board
+    body: str = ""  # the declared body it is (K2.7, K3.1); "" = the killer's own single body
+    aside: bool = False  # its last breath is gone while others remain: out of this phase (K2.9, K3.6)
+    max_health: int = 0  # what healing restores it to; 0 = its declared health (K1.5 sets it)
 
 
 @attrs.frozen(slots=False)
@@ -144,6 +147,7 @@ class GameState:
     decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     minion_seq: int = 0  # the last minion uid given out
+    active: int = 0  # the active killer body, an index into killers (K3.2)
     dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
     # pending work
     choice: Optional[Choice] = None

@@ -132,7 +132,7 @@ def check_values(state: GameState, where: str = "") -> None:
         kf = f(f"killers[{i}]")
         _str(f"{kf}.id", k.id, (g.killer.id,), f"the killer of this game ('{g.killer.id}')")
         _int(f"{kf}.loc", k.loc, -1, locs - 1)
-        _int(f"{kf}.health", k.health, 0, g.killer.health if capped else MAX_COUNT)
+        _int(f"{kf}.health", k.health, 0, max(g.killer.health, MAX_HEALTH) if capped else MAX_COUNT)
         _int(f"{kf}.breath", k.breath, 0, 2)
         _int(f"{kf}.breath_value", k.breath_value, 0, MAX_AMOUNT)
         if k.breath_value not in breath:
@@ -140,6 +140,10 @@ def check_values(state: GameState, where: str = "") -> None:
         _bool(f"{kf}.alive", k.alive)
         _statuses(f"{kf}.status", k.status)
         _str(f"{kf}.label", k.label)
+        _str(f"{kf}.body", k.body, ("", *g.bodies), f"a body of '{g.killer.id}'")
+        _bool(f"{kf}.aside", k.aside)
+        _int(f"{kf}.max_health", k.max_health, 0, MAX_COUNT)
+    _int(f("active"), state.active, 0, max(0, len(state.killers) - 1))
     _seq(f("minions"), state.minions)
     _int(f("minion_seq"), state.minion_seq, 0, MAX_COUNT)
     for i, m in enumerate(state.minions):

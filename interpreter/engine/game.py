@@ -109,7 +109,10 @@ class Game:
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
-        self.body_name = killer.body or killer.name
+        self.bodies = {b.id: b for b in killer.bodies}  # declared bodies (K2.7, K3.1)
+        formed = next((b for b in killer.bodies if b.formed), None)
+        self.body_name = formed.name if formed is not None else killer.name  # bodies formed in play (K6.6)
+        self.formed_body = formed.id if formed is not None else ""
 
     @property
     def ids(self) -> dict[str, Any]:

@@ -17,10 +17,11 @@ from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
+from .killers import flip_aside
 from .movement import rescue_here
 from .resolve import Ctx, condition, run
 from .statics import abilities
-from .triggers import fire
+from .triggers import fire, would
 from .words import count_of
 
 if TYPE_CHECKING:
@@ -37,6 +38,10 @@ _DONE_SWAPPING = Option("done", "done rearranging")
 
 
 def next_phase(w: Work) -> None:
+    if any(k.aside for k in w.killers):  # K2.9: the bodies set aside flip their tokens as the phase ends
+        flip_aside(w)
+        if w.result:
+            return
     i = PHASE_ORDER.index(w.phase)
     if i == len(PHASE_ORDER) - 1:
         w.round += 1
@@ -60,6 +65,16 @@ def phase_ended(w: Work, text: str = "the phase ends at once") -> None:
         w.sub = 1
     else:
         w.sub = END_DUE
+
+
+def replaced(w: Work, phase: str) -> bool:
+    """A replacement of the whole phase ('instead of killer phase { … }'): its block is the phase
+    (K1.6: a vanished killer's phase is replaced by other cards); then the next phase."""
+    kind = f"whole:{phase}"
+    if kind not in w.game.listens or would(w, kind, 0, f"the {phase.capitalize()} phase") is not None:
+        return False
+    next_phase(w)
+    return True
 
 
 def end_phase(w: Work) -> None:
@@ -88,6 +103,8 @@ def step_action(w: Work) -> None:
             w.skip_action = False
             emit(w, "phase", "the Action phase is skipped", "C11.4")
             next_phase(w)
+            return
+        if replaced(w, "action"):
             return
         fire(w, "start:action")
         return
@@ -156,6 +173,8 @@ def step_planning(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Planning phase", "C1.1")
+        if replaced(w, "planning"):
+            return
         fire(w, "start:planning")
         return
 
@@ -197,6 +216,8 @@ def step_killer(w: Work) -> None:
             emit(w, "phase", "Killer phase", "C1.1")
             w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
             w.sub = 1
+            if replaced(w, "killer"):
+                return
             fire(w, "start:killer")
         elif w.sub == 1:
             w.sub = 2
@@ -232,6 +253,8 @@ def step_panic(w: Work) -> None:
     if w.sub == END_DUE:
         next_phase(w)  # the Panic phase has no end triggers
         return
+    if replaced(w, "panic"):
+        return
     if w.deaths_round > 0:  # C10.1, C15.4
         emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
@@ -250,6 +273,8 @@ def step_upkeep(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Upkeep phase", "C1.1")
+        if replaced(w, "upkeep"):
+            return
         if not w.terror and not w.finale_revealed:  # C11.1
             reveal_finale(w)
         fire(w, "start:upkeep")  # C11.2

@@ -79,9 +79,19 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     fg_token = bag.pop() if bag else 0
     k_token = bag.pop() if bag else 0
     w.fg_breath_value = fg_token
+    start_at = board.index[setup.killer_at]
+    declared = [b for b in k.bodies if not b.formed]
+    if declared:  # K2.7, K3.1: each body its own health and black token; 'off board' ones wait off the map
+        bodies = []
+        for j, b in enumerate(declared):
+            token = k_token if j == 0 else (bag.pop() if bag else 0)
+            bodies.append(KillerState(k.id, -1 if b.off_board else start_at, b.health, 2, token, body=b.id))
+        w.killers = tuple(bodies)
+        w.active = next((j for j, b in enumerate(declared) if not b.off_board), 0)
+    else:
+        # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
+        w.killers = (KillerState(k.id, start_at, k.health, 2, k_token),) if k.board else ()
     w.breath_bag = tuple(bag)
-    # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
-    w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),) if k.board else ()
     # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
     total = sum(count for t in game.tokens.values() for _kind, count in t.supply)
     if total > MAX_TOKENS_IN_PLAY:
