@@ -22,7 +22,7 @@ from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
 from .engine import FORCED_POLICIES, TIE_POLICIES, Game
-from .state import Choice, GameState, HeldItem, KillerState, MinionState, Option
+from .state import Choice, GameState, HeldItem, KillerState, MarkedVictim, MinionState, Option
 
 FORMAT = "lastbreath-save"
 VERSION = 1
@@ -32,12 +32,14 @@ _conv = cattrs.Converter(forbid_extra_keys=True)
 _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_origin(t) is frozenset,
                                      lambda v: sorted(v))
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
-_RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
-_SETS = {"lust_fired", "flags", "opened"}
+_RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState,
+            "marked": MarkedVictim}
+_SETS = {"lust_fired", "flags", "opened", "fg_status"}
 MAX_MODULES = 100  # modules named in a save
 _OPTIONAL = {"dice": (),  # fields saved only when set (saves made before them load unchanged)
              "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (), "cards_aside": (),
-             "card_number": 0}
+             "card_number": 0,
+             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": ()}  # issue #16 items 3-5
 
 
 def content_hash(ruleset) -> str:
