@@ -27,7 +27,8 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
     ``cause``: kill (a victim's death), killer or minion (a victim they killed), other."""
     if k <= 0:
         return
-    got = would(w, "bloodlust-rises", k, f"bloodlust rising by {k}", cause=cause)
+    got = (would(w, "bloodlust-rises", k, f"bloodlust rising by {k}", cause=cause)
+           if "bloodlust-rises" in w.game.listens else k)
     if not got:
         return
     k = got
@@ -69,7 +70,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -
     if w.victims[loc] <= 0:
         return
     victim = ("victim", "", loc)
-    if would(w, "dies", 1, "a victim dying", victim, loc) is None:
+    if "dies" in w.game.listens and would(w, "dies", 1, "a victim dying", victim, loc) is None:
         return
     set_victims(w, loc, w.victims[loc] - 1)
     w.dead += 1

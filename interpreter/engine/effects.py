@@ -117,7 +117,9 @@ def exec_lower_bloodlust(w: Work, e: n.LowerBloodlust, ctx: Ctx) -> None:  # low
 
 def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
     # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
-    hunt(w, e.who, e.target, amount(w, e.moves, ctx), amount(w, e.attacks, ctx))
+    moves, attacks = e.moves, e.attacks
+    hunt(w, e.who, e.target, moves if isinstance(moves, int) else amount(w, moves, ctx),
+         attacks if isinstance(attacks, int) else amount(w, attacks, ctx))
 
 
 def exec_kill_victims(w: Work, e: n.KillVictims, ctx: Ctx) -> None:  # kill N victims at LOC

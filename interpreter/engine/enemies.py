@@ -33,10 +33,12 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     (K6.5) all move first; then each group attacks from its location. Rules may add moves and
     attacks to the action's own numbers (``rule killer moves 1 more``)."""
     own_moves, own_attacks = moves, attacks
+    extra = "extra-moves" in w.game.rule_queries or "extra-attacks" in w.game.rule_queries
     if who in ("minions", "enemies"):
         g = w.game
-        moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
-        attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
+        if extra:
+            moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
+            attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
         order = [m.uid for m in w.minions]
         stable = len(set(order)) == len(order) and 0 not in order
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
@@ -55,8 +57,11 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
-        moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
-        attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        if extra:
+            moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
+            attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        else:
+            moves, attacks = own_moves, own_attacks
         only = w.active if len(w.killers) > 1 and active_only(w) else -1  # K3.2: only the active one acts
         for i, body in enumerate(w.killers):
             if only >= 0 and i != only:
@@ -170,7 +175,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
     name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
     tloc = choose_target(w, at, target)
-    stopped = modified(w, "stops-moves", False, piece_status(w, piece))
+    stopped = "stops-moves" in w.game.rule_queries and modified(w, "stops-moves", False, piece_status(w, piece))
     steps = moves * movement
     if stopped and tloc >= 0 and at != tloc:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")

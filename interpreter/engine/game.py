@@ -106,6 +106,8 @@ class Game:
                                  for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
                                            *(m.event for m in a.modifications)))
         self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
+        # phases a replacement takes whole ('instead of killer phase'): asked at each such phase's start
+        self.whole_phases = frozenset(k[6:] for k in self.listens if k.startswith("whole:"))
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
