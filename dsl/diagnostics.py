@@ -369,7 +369,8 @@ card windfall {
         "E210", "inconsistent content",
         "Each line is fine but together they do not make a playable game: a fear value in no zone "
         "or in two, a scenario without an exit, a location no path reaches, a panic number used "
-        "twice at one location, fewer slots than rescues.",
+        "twice at one location, fewer slots than rescues, an 'open path' or 'close path' between two "
+        "locations of the scenario that no path joins.",
         """\
 player_board gappy {
   side normal {

@@ -34,7 +34,8 @@ _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_orig
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
-_OPTIONAL = {"dice": ()}  # fields saved only when set (saves made before them load unchanged)
+# fields saved only when set (saves made before them load unchanged)
+_OPTIONAL: dict[str, Any] = {"dice": (), "tracks": (), "holding": (), "delayed": (), "barred": ()}
 
 
 def content_hash(ruleset) -> str:

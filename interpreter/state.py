@@ -145,6 +145,11 @@ class GameState:
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     minion_seq: int = 0  # the last minion uid given out
     dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
+    # counters and tracks, holding areas, delayed effects, closed paths (engine/tracks.py)
+    tracks: tuple[tuple[str, int], ...] = ()  # (track id, the space its marker stands on), in Game.tracks order
+    holding: tuple[tuple[str, int], ...] = ()  # (holding area id, victims held there), in Game.holdings order
+    delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
+    barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

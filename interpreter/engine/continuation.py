@@ -200,6 +200,10 @@ class Work:
         kept: tuple[str, ...]
         minion_seq: int
         dice: tuple[int, ...]
+        tracks: tuple[tuple[str, int], ...]
+        holding: tuple[tuple[str, int], ...]
+        delayed: tuple[tuple[int, int, int], ...]
+        barred: tuple[tuple[int, str], ...]
         choice: Optional[Choice]
         answers: tuple[str, ...]
         checkpoint: Optional[GameState]

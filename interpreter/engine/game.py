@@ -103,6 +103,18 @@ class Game:
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
         self.body_name = killer.body or killer.name
+        # counters and tracks, holding areas, delayed blocks (engine/tracks.py)
+        self.tracks = {t.id: t for t in (*killer.tracks, *scenario.tracks)}
+        self.holdings = {h.id: h for h in (*killer.holdings, *scenario.holdings)}
+        delayed: dict[Any, n.DelayedTrigger] = {}  # 'at start of next PHASE' blocks, by their line
+        for x in n.walk((killer, scenario, final_girl, *self.cards.values(), *self.items.values())):
+            if isinstance(x, n.DelayedTrigger):
+                delayed.setdefault(x.span, x)
+        self.delayed: tuple[n.DelayedTrigger, ...] = tuple(delayed.values())
+        self.delayed_index = {x.span: i for i, x in enumerate(self.delayed)}
+        self.delayed_kinds = tuple(f"{x.edge}:{x.phase}" for x in self.delayed)
+        self.listens = self.listens | frozenset(self.delayed_kinds)
+        self.shut_cache: dict[tuple[Any, str], frozenset[int]] = {}  # (barred paths, mover) -> path indices
 
     @property
     def ids(self) -> dict[str, Any]:

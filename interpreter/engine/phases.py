@@ -18,6 +18,7 @@ from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
 from .movement import rescue_here
+from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire
@@ -113,7 +114,7 @@ def step_action(w: Work) -> None:
         for a, o in zip(g.actions, g.action_opts):
             if a.cond is None or condition(w, a.cond, Ctx()):
                 opts.append(o)
-        if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
+        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])

@@ -93,6 +93,9 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
     w.decks = tuple((d.id, shuffled(w, [c.id for c in d.cards])) for d in game.decks.values())
+    # tracks on their starting spaces, holding areas empty
+    w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
+    w.holding = tuple((h.id, 0) for h in game.holdings.values())
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)
