@@ -556,6 +556,11 @@ class Builder:
                 acc.setdefault("replacements", []).append(
                     n.Replacement(line.span, event, cond, self._handler(body)))
             return True
+        if head == "at" and body is not None and words[2:4] == ["of", "next"]:
+            self.error(line.span, "E201", f"'{' '.join(words)}' keeps a block from inside an effect",
+                       f"here write 'at {words[1]} of {words[4] if len(words) > 4 else 'PHASE'} {{ … }}' (every time), "
+                       "or put the line inside an effect block (once)")
+            return True
         if head in ("when", "at") and body is not None and len(parts) > 2:
             got = self.expression("trigger_head", parts[1:-1], it_ok=True)
             if got is None:

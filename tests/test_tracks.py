@@ -325,6 +325,7 @@ def test_a_save_with_impossible_tracks_holding_or_paths_is_refused(harbour, fiel
     ('  when game starts { rescue victims from nope }', "E204", "unknown holding 'nope'"),
     ('  when track nope reaches 2 { heal 1 }', "E204", "unknown track 'nope'"),
     ('  when game starts { at start of next lunch { heal 1 } }', "E207", "at start of next PHASE"),
+    ('  at start of next action { heal 1 }', "E201", "inside an effect block"),
 ])
 def test_the_checker_reports_tracks_and_holding_areas_it_cannot_use(tmp_path, body, code, says):
     rs, diags = check(tmp_path, SCENARIO.format(body=body))
