@@ -86,10 +86,11 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
+_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
-            "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers"}
+            "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
+            "zone": "table|aside"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -220,6 +221,8 @@ class Builder:
         if kind == "loc" and atom.kind == "group":  # (exit with fewest MINION …), (chosen search) …
             node = self.expression("place", [atom], report=False, refs=refs)
             return node is not None, node
+        if kind == "string":
+            return (atom.kind == "string", atom.value)
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
@@ -227,6 +230,13 @@ class Builder:
             return (word in TARGETS, word)
         if kind in n.LITERAL_SLOTS:
             return (word == kind, word)
+        if kind == "way":
+            return (word in ("up", "down"), word)
+        if kind == "side":
+            return (word in ("win", "lose"), word)
+        if kind == "body":
+            refs.append(Ref("body", word, atom.span, self.scope))
+            return True, word
         if kind == "loc":
             if word == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
@@ -240,6 +250,8 @@ class Builder:
             return True, word
         if kind == "name":
             return True, word
+        if kind == "zone":  # table | aside (item and card zones)
+            return (word in n.ZONES, word)
         raise AssertionError(kind)
 
     def _word_amount(self, atom: Atom, refs: list[Ref]) -> Any:
@@ -384,9 +396,12 @@ class Builder:
             return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
         if head == "at" and blocks:
             return self._delayed(line, atoms, blocks)
+        if head == "all" and [a.value for a in atoms] == ["all", "killers"] and len(blocks) == 1 and len(parts) == 3:
+            return n.AllKillers(line.span, self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
-                       "blocks follow if, mode, repeat, choose, roll, spend, for each and at start of next PHASE")
+                       "blocks follow if, mode, repeat, choose, roll, spend, for each, all killers and "
+                       "at start of next PHASE")
             return None
         self.slot_problem = None
         for pat in EFFECT_PATTERNS:
@@ -400,6 +415,8 @@ class Builder:
                         self.limit(a.span, f"'{line.text()}':", a.num, MAX_AMOUNT)
                 if isinstance(node, (n.OpenPath, n.ClosePath)):
                     self._path_ref(node, line)
+                if isinstance(node, n.ShuffleCardInto):  # the card is one of that deck's: checked by check.py
+                    self.refs.append(Ref("deck-card", f"{node.deck}/{node.card}", atoms[2].span, self.scope))
                 return node
         problem, self.slot_problem = self.slot_problem, None
         if problem is not None:  # the words fit a phrase but the expression in parentheses does not read
@@ -546,6 +563,10 @@ class Builder:
             got = self.expression("modification", parts, it_ok=True)
             if got is not None:
                 how, event, amount, cond = got
+                if isinstance(event, n.PhaseEvent) and event.edge == "whole" and how != "prevent":
+                    self.error(event.span, "E201", f"'{event.phase} phase' has no number to change",
+                               f"write 'prevent {event.phase} phase', or 'instead of {event.phase} phase {{ … }}'")
+                    return True
                 acc.setdefault("modifications", []).append(n.Modification(line.span, event, how, amount, cond))
             return True
         body = parts[-1] if isinstance(parts[-1], Block) else None
@@ -569,6 +590,10 @@ class Builder:
             if head == "at" and not isinstance(event, n.PhaseEvent):
                 self.error(parts[1].span, "E201", f"'at {words[1]} …': 'at' takes the start or end of a phase",
                            "write 'at start of upkeep { … }', or 'when EVENT { … }'")
+                return True
+            if isinstance(event, n.PhaseEvent) and event.edge == "whole":
+                self.error(event.span, "E201", f"'{event.phase} phase' is a whole phase: only a replacement takes it",
+                           f"write 'instead of {event.phase} phase {{ … }}', or 'at start of {event.phase} {{ … }}'")
                 return True
             own = event.how if isinstance(event, n.OwnEvent) else ""
             where = FIRES_ONLY_IN.get(own)
@@ -657,9 +682,9 @@ def _decl_header(b: Builder, line: Line) -> Optional[tuple[str, Block]]:
 def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool = False) -> dict:
     acc: dict = {}
     seen: dict[str, Span] = {}
-    repeatable = {"slot", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
+    repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
-                  "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS,
+                  "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
                   "track", "holding", "space", "number"}
     for line in b.rejoin(block.lines):
         head = line.head()
@@ -790,7 +815,7 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
     readers: dict[str, Reader] = {
         "name": _set("name", "string", "string"), "kind": kind, "cost": _count("cost", 0),
         "copies": _count("copies", 1, MAX_COPIES), "start": start, "dice": _bounded("dice", -MAX_DICE, MAX_DICE),
-        "reroll": reroll, **{t: outcome for t in TIERS},
+        "reroll": reroll, **{t: outcome for t in TIERS}, "usable": _usable,
     }
     acc = _read_body(b, "card", block, readers)
     _require(b, acc, line.span, "card", {"name": 'name "…"', "cost": "cost 2"})
@@ -804,7 +829,8 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
     if len(set(tiers)) != len(tiers):
         b.error(line.span, "E206", "an outcome is given twice", "")
     return n.Card(line.span, cid, acc.get("name", cid), kind_, acc.get("cost", 0), acc.get("copies", 1),
-                  acc.get("start", False), acc.get("dice", 0), outcomes, acc.get("reroll", ""), owner)
+                  acc.get("start", False), acc.get("dice", 0), outcomes, acc.get("reroll", ""), owner,
+                  acc.get("usable"))
 
 
 def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
@@ -841,11 +867,13 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
-                                  "uses": _count("uses", 0), "use": use, "keep": _flag("keep")}
+                                  "uses": _count("uses", 0), "use": use, "keep": _flag("keep"), **ITEM_ZONE_PARTS}
     acc = _read_body(b, "item", block, readers, abilities=True)
     _require(b, acc, line.span, "item", {"name": 'name "…"'})
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
-                  acc.get("keep", False), b.abilities(acc), owner)
+                  acc.get("keep", False) or acc.get("cannot", False), b.abilities(acc), owner,
+                  acc.get("copies", 1), acc.get("start", ""), acc.get("pile", ""), acc.get("returns", False),
+                  acc.get("keep_cond"), acc.get("usable"))
 
 
 def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
@@ -946,6 +974,27 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
                     acc.get("victims_first", False), acc.get("wanders", False))
 
 
+def build_body(b: Builder, line: Line) -> Optional[n.Body]:
+    """body ID { name "…"; health N; off board; formed }"""
+    def words(key: str, text: str) -> Reader:
+        def reader(b: Builder, line: Line, acc: dict) -> None:
+            if [str(a.value) for a in line.words()] != text.split() or len(line.parts) != len(text.split()):
+                b.error(line.span, "E205", f"write '{text}'", "")
+                return
+            acc[key] = True
+        return reader
+
+    got = _named(b, line, "body", {"health": _count("health", 1, MAX_HEALTH), "off": words("off_board", "off board"),
+                                   "formed": _flag("formed")}, abilities=False)
+    if got is None:
+        return None
+    bid, acc = got
+    if not acc.get("formed"):
+        _require(b, acc, line.span, "body", {"health": "health 5"})
+    return n.Body(line.span, bid, acc.get("name", bid), acc.get("health", 0), acc.get("off_board", False),
+                  acc.get("formed", False))
+
+
 def _read_token(b: Builder, line: Line, acc: dict) -> None:
     """token ID { name "…"; kinds A B C; wild C; supply A 3 B 2 C 1 }"""
     def kinds(b: Builder, l: Line, s: dict) -> None:
@@ -997,14 +1046,15 @@ def _read_action(b: Builder, line: Line, acc: dict) -> None:
             s["cond"] = c
 
     got = _named(b, line, "action", {"if": cond, "time": _count("time", 0), "free": _flag("free"),
-                                     "effect": _effects("effect")}, abilities=False)
+                                     "effect": _effects("effect"), "usable": _usable}, abilities=False)
     if got is None:
         return
     aid, sub = got
     if "effect" not in sub:
         b.error(line.span, "E202", "this action has no 'effect' block", "add 'effect { … }'")
     acc.setdefault("actions", []).append(n.Action(line.span, aid, sub.get("name", aid), sub.get("cond"),
-                                                  sub.get("time", 0), sub.get("free", False), sub.get("effect", ())))
+                                                  sub.get("time", 0), sub.get("free", False), sub.get("effect", ()),
+                                                  sub.get("usable")))
 
 
 def _read_deck(b: Builder, line: Line, acc: dict) -> None:
@@ -1016,18 +1066,22 @@ def _read_deck(b: Builder, line: Line, acc: dict) -> None:
     cards: list[n.DeckCard] = []
 
     def card(b: Builder, l: Line, s: dict) -> None:
-        got = _named(b, l, "deck card", {"effect": _effects("effect"), "keep": _flag("keep")})
+        got = _named(b, l, "deck card", {"effect": _effects("effect"), "keep": _flag("keep"), **DECK_CARD_PARTS})
         if got is None:
             return
         cid, sub = got
         cards.append(n.DeckCard(l.span, cid, sub.get("name", cid), sub.get("effect", ()), sub.get("keep", False),
-                                b.abilities(sub)))
+                                b.abilities(sub), sub.get("copies", 1), sub.get("number", 0), sub.get("after", ""),
+                                tuple(sub.get("halves", ())), sub.get("start", "")))
 
-    sub = _read_body(b, "deck", block, {"name": _set("name", "string", "string"), "card": card})
+    sub = _read_body(b, "deck", block, {"name": _set("name", "string", "string"), "card": card, **DECK_PARTS})
     _require(b, sub, line.span, "deck", {"name": 'name "…"'})
     if not cards:
         b.error(line.span, "E202", "this deck has no cards", "add 'card ID { … }'")
-    acc.setdefault("decks", []).append(n.Deck(line.span, did, sub.get("name", did), tuple(cards)))
+    _check_halves(b, sub.get("halves", ()), cards)
+    acc.setdefault("decks", []).append(n.Deck(line.span, did, sub.get("name", did), tuple(cards),
+                                              sub.get("reshuffle", False), sub.get("after", "discard"),
+                                              tuple(sub.get("halves", ()))))
 
 
 def _owned_card(owner_of: Callable[[], str]) -> Reader:
@@ -1108,6 +1162,8 @@ def _read_holding(b: Builder, line: Line, acc: dict) -> None:
 
 
 SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action, "deck": _read_deck,
+                                   "pile": lambda b, line, acc: _read_pile(b, line, acc),
+                                   "recipe": lambda b, line, acc: _read_recipe(b, line, acc),
                                    "track": _read_track, "holding": _read_holding}
 
 
@@ -1189,20 +1245,29 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
             return
         acc["no_board"] = True
 
+    def body(b: Builder, line: Line, acc: dict) -> None:
+        got = build_body(b, line)
+        if got is not None:
+            acc.setdefault("bodies", []).append(got)
+
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"),
                                   "health": _bounded("health", None, MAX_HEALTH), "fear": _count("fear", 0, MAX_TRACK),
-                                  "no": no_board, "body": _set("body", "string", "string"), "modes": modes,
+                                  "no": no_board, "body": body, "modes": modes,
                                   "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
-                                  "card": _owned_card(lambda: kid), **SHARED_PARTS}
+                                  "card": _owned_card(lambda: kid), **SHARED_PARTS,
+                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid)}
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
     if "fear" in acc:  # checked against every player board's fear range, once all is loaded
         fear_line = next(ln for ln in head[1].lines if ln.head() == "fear")
         b.refs.append(Ref("fear", str(acc["fear"]), fear_line.words()[1].span, kid))
     needed = {"name": 'name "…"', "health": "health 6", "fear": "fear 2",
               "bloodlust": "bloodlust { level move 1 damage 1 }"}
-    if acc.get("no_board"):  # K6.1: no killer board, so no health of its own
+    bodies = tuple(acc.get("bodies", ()))
+    if acc.get("no_board") or any(not x.formed for x in bodies):  # K6.1, K3.1: the bodies have the health
         del needed["health"]
+    if sum(1 for x in bodies if x.formed) > 1:
+        b.error(line.span, "E203", "more than one body is 'formed'", "bodies formed in play follow one template")
     _require(b, acc, line.span, "killer", needed)
     if "bloodlust" in acc and not acc["bloodlust"]:
         b.error(line.span, "E202", "the bloodlust track has no levels", "add 'level move 1 damage 1'")
@@ -1215,7 +1280,8 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                     tuple(acc.get("finales", ())), tuple(acc.get("dark_powers", ())), tuple(acc.get("terror", ())),
                     tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
-                    not acc.get("no_board", False), acc.get("body", ""),
+                    not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
+                    tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())),
                     tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
@@ -1398,6 +1464,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                       tuple(acc.get("items", ())), tuple(acc.get("events", ())), tuple(acc.get("terror", ())),
                       b.abilities(acc), tuple(acc.get("tokens", ())), tuple(acc.get("actions", ())),
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
+                      recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
                       tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
@@ -1557,3 +1624,178 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
         if decl is not None:
             decls.append(decl)
     return decls, b.refs, settle_shown(b.diags)
+
+
+# --- item and card zones (issue #16 item 6) --------------------------------------------------------
+def _usable(b: Builder, line: Line, acc: dict) -> None:
+    """usable while CONDITION: a card is played, an item used, an action or recipe taken only while it holds."""
+    atoms = line.words()
+    if len(line.parts) < 3 or len(atoms) < 2 or atoms[1].value != "while":
+        b.error(line.span, "E205", "write 'usable while CONDITION'", "e.g. 'usable while fg at tag lab'")
+        return
+    cond = b.condition(list(line.parts[2:]))
+    if cond is not None:
+        acc["usable"] = cond
+
+
+def _words_flag(key: str, text: str) -> Reader:
+    """A flag written as several words ('returns to the table when discarded')."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        if [str(a.value) for a in line.words()] != text.split() or len(line.parts) != len(text.split()):
+            b.error(line.span, "E205", f"write '{text}'", "")
+            return
+        acc[key] = True
+    return reader
+
+
+def _item_start(b: Builder, line: Line, acc: dict) -> None:
+    """start table | aside | held | on piles | pile PILE"""
+    words = [str(a.value) for a in line.words()]
+    ok = len(line.parts) == len(words) and all(a.kind == "name" for a in line.words())
+    if ok and words[1:] in (["table"], ["aside"], ["held"]):
+        acc["start"] = words[1]
+    elif ok and words[1:] == ["on", "piles"]:
+        acc["start"] = "on-piles"
+    elif ok and len(words) == 3 and words[1] == "pile":
+        acc["start"], acc["pile"] = "pile", words[2]
+        b.refs.append(Ref("pile", words[2], line.words()[2].span, b.scope))
+    else:
+        b.error(line.span, "E205", "write 'start table', 'start aside', 'start held', 'start on piles' or "
+                "'start pile PILE'", "without a 'start' line an item is dealt into the item piles (C18.4)")
+
+
+def _cannot(b: Builder, line: Line, acc: dict) -> None:
+    """cannot be discarded [while CONDITION]"""
+    words = [str(a.value) for a in line.words()]
+    if words[:3] != ["cannot", "be", "discarded"] or (len(line.parts) > 3 and (len(line.parts) < 5 or
+                                                                              words[3:4] != ["while"])):
+        b.error(line.span, "E205", "write 'cannot be discarded' or 'cannot be discarded while CONDITION'", "")
+        return
+    acc["cannot"] = True
+    if len(line.parts) > 3:
+        cond = b.condition(list(line.parts[4:]))
+        if cond is not None:
+            acc["keep_cond"] = cond
+
+
+ITEM_ZONE_PARTS: dict[str, Reader] = {
+    "copies": _count("copies", 1, MAX_COPIES), "start": _item_start, "usable": _usable, "cannot": _cannot,
+    "returns": _words_flag("returns", "returns to the table when discarded")}
+
+
+def _after(b: Builder, line: Line, acc: dict) -> None:
+    """after discard | return | remove: what becomes of a deck card once it has resolved"""
+    value = b.one(line, "name", "fate")
+    if value is None:
+        return
+    if value not in ("discard", "return", "remove"):
+        b.unknown(line.words()[1].span, "E204", "fate of a resolved card", value, ("discard", "return", "remove"))
+        return
+    acc["after"] = value
+
+
+def _deck_half(b: Builder, line: Line, acc: dict) -> None:
+    """half NAME [while CONDITION] (on a deck)"""
+    atoms = line.words()
+    if len(atoms) < 2 or atoms[1].kind != "name" or any(isinstance(p, Block) for p in line.parts[:2]) or (
+            len(line.parts) > 2 and (len(line.parts) < 4 or atoms[2].value != "while")):
+        b.error(line.span, "E205", "write 'half NAME' or 'half NAME while CONDITION'", "")
+        return
+    cond = b.condition(list(line.parts[3:])) if len(line.parts) > 3 else None
+    if len(line.parts) > 3 and cond is None:
+        return
+    name = str(atoms[1].value)
+    if any(h.name == name for h in acc.get("halves", ())):
+        b.error(line.span, "E206", f"the half '{name}' is given twice in this deck", "")
+        return
+    acc.setdefault("halves", []).append(n.DeckHalf(line.span, name, cond))
+
+
+def _deck_reshuffle(b: Builder, line: Line, acc: dict) -> None:
+    _words_flag("reshuffle", "reshuffle when empty")(b, line, acc)
+
+
+DECK_PARTS: dict[str, Reader] = {"reshuffle": _deck_reshuffle, "after": _after, "half": _deck_half}
+
+
+def _card_half(b: Builder, line: Line, acc: dict) -> None:
+    """half NAME { effect { … }; number N } (on a deck card)"""
+    atoms = line.words()
+    blk = line.parts[2] if len(line.parts) == 3 else None
+    if len(atoms) != 2 or atoms[1].kind != "name" or not isinstance(blk, Block):
+        b.error(line.span, "E205", "write 'half NAME { effect { … } }'", "")
+        return
+    name = str(atoms[1].value)
+    sub = _read_body(b, "half", blk, {"effect": _effects("effect"), "number": _count("number", 0)})
+    if any(h.name == name for h in acc.get("halves", ())):
+        b.error(line.span, "E206", f"the half '{name}' is given twice on this card", "")
+        return
+    acc.setdefault("halves", []).append(n.CardHalf(line.span, name, sub.get("effect", ()), sub.get("number", 0)))
+
+
+def _card_start(b: Builder, line: Line, acc: dict) -> None:
+    """start aside | table (on a deck card)"""
+    value = b.one(line, "name", "zone")
+    if value is not None and value not in n.ZONES:
+        b.unknown(line.words()[1].span, "E204", "zone", value, n.ZONES)
+    elif value is not None:
+        acc["start"] = value
+
+
+DECK_CARD_PARTS: dict[str, Reader] = {"copies": _count("copies", 1, MAX_COPIES), "number": _count("number", 0),
+                                      "after": _after, "half": _card_half, "start": _card_start}
+
+
+def _check_halves(b: Builder, halves, cards: list) -> None:
+    """A card's half must be one its deck names (E204)."""
+    names = tuple(h.name for h in halves)
+    for c in cards:
+        for h in c.halves:
+            if h.name not in names:
+                b.unknown(h.span, "E204", f"half (deck halves: {', '.join(names) or 'none'})", h.name, names)
+
+
+def _read_pile(b: Builder, line: Line, acc: dict) -> None:
+    """pile ID { name "…"; row N }"""
+    got = _named(b, line, "pile", {"row": _count("row", 0, MAX_COPIES)}, abilities=False)
+    if got is None:
+        return
+    pid, sub = got
+    acc.setdefault("piles", []).append(n.ItemPile(line.span, pid, sub.get("name", pid), sub.get("row", 0)))
+
+
+def _read_recipe(b: Builder, line: Line, acc: dict) -> None:
+    """recipe ID { name "…"; needs ITEM ITEM …; time N; makes ITEM; usable while CONDITION }"""
+    def needs(b: Builder, l: Line, s: dict) -> None:
+        words = l.words()[1:]
+        if not words or len(l.parts) != len(words) + 1 or any(a.kind != "name" for a in words):
+            b.error(l.span, "E205", "write 'needs ITEM ITEM …'", "the items she discards to make it")
+            return
+        if not b.limit(l.span, "a recipe's items:", len(words), MAX_COPIES):
+            return
+        for a in words:
+            b.refs.append(Ref("item", str(a.value), a.span, b.scope))
+        s["needs"] = tuple(str(a.value) for a in words)
+
+    def makes(b: Builder, l: Line, s: dict) -> None:
+        value = b.one(l, "name", "item id")
+        if value is not None:
+            s["makes"] = value
+            b.refs.append(Ref("item", value, l.words()[1].span, b.scope))
+            b.refs.append(Ref("recipe-makes", value, l.words()[1].span, b.scope))
+
+    got = _named(b, line, "recipe", {"needs": needs, "time": _count("time", 0), "makes": makes, "usable": _usable},
+                 abilities=False)
+    if got is None:
+        return
+    rid, sub = got
+    if not _require(b, sub, line.span, "recipe", {"needs": "needs ITEM ITEM", "makes": "makes ITEM"}):
+        return
+    acc.setdefault("recipes", []).append(n.Recipe(line.span, rid, sub.get("name", rid), sub["needs"],
+                                                  sub.get("time", 0), sub["makes"], sub.get("usable")))
+
+
+def _read_owned_item(b: Builder, line: Line, acc: dict, owner: str) -> None:
+    it = build_item(b, line, owner=owner)
+    if it is not None:
+        acc.setdefault("items", []).append(it)

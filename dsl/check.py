@@ -71,6 +71,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         if isinstance(d, n.Killer):
             flat.extend(d.minions)
             flat.extend(d.cards)
+            flat.extend(d.items)
     if file_pack is not None:  # the bundled pack first: a fan pack can never replace its declarations
         flat.sort(key=lambda d: pack(d.span) != CORE)
     for d in flat:
@@ -117,6 +118,13 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if file_pack is not None and r.name != CORE and r.name not in packs:
                 err(r.span, "E204", f"unknown pack '{r.name}'",
                     P(_or, P(_hint, r.name, [p for p in packs if p != r.scope]), "load it too, with another --content"))
+        elif r.kind == "body":
+            bodies = ({b.id for b in killers[r.scope].bodies} if r.scope in killers else
+                      {b.id for k in killers.values() for b in k.bodies})
+            if r.name not in bodies:
+                where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
+                err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
+                    P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
@@ -201,6 +209,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             err(fg.span, "E209", f"rescues must be 4, 5 or 6, not {fg.rescues}")
         if fg.health < 1:
             err(fg.span, "E209", "health must be at least 1")
+    _check_zones(refs, tables, killers, scenarios, err)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -308,3 +317,40 @@ def _check_board(pb: n.PlayerBoard, err) -> None:
             err(side.span, "E209", "the time reset is outside the time range")
     if not pb.last_breath:
         err(pb.span, "E202", "no last-breath tokens")
+
+
+# --- item and card zones (issue #16 item 6) --------------------------------------------------------
+def _check_zones(refs: list[Ref], tables: dict, killers: dict, scenarios: dict, err) -> None:
+    """Named piles (declared, not smaller than their row), the cards 'shuffle card … into …' names, and
+    the items recipes make (they must be able to lie on the table)."""
+    items: dict[str, n.Item] = tables["items"]
+    for r in refs:
+        owner = scenarios.get(r.scope) or killers.get(r.scope)
+        if r.kind == "pile":
+            declared = {p.id for p in owner.piles} if owner else set()
+            if r.name not in declared:
+                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
+                err(r.span, "E204", f"unknown pile '{r.name}' {where}",
+                    functools.partial(_or, functools.partial(_hint, r.name, tuple(declared)),
+                                      "declare it with 'pile ID { name \"…\"; row N }' in the same killer or scenario"))
+        elif r.kind == "deck-card":
+            deck, card = r.name.split("/", 1)
+            got = next((d for d in (owner.decks if owner else ()) if d.id == deck), None)
+            if got is not None and card not in {c.id for c in got.cards}:
+                err(r.span, "E204", f"unknown card '{card}' in deck '{deck}'",
+                    functools.partial(_hint_or_known, card, tuple(c.id for c in got.cards), "cards of the deck"))
+        elif r.kind == "recipe-makes" and r.name in items:
+            it = items[r.name]
+            rows = {p.id for o in (*scenarios.values(), *killers.values()) for p in o.piles if p.row > 0}
+            if not (it.start == "table" or it.returns or (it.start == "pile" and it.pile in rows)):
+                err(r.span, "E210", f"a recipe makes '{r.name}', which never lies on the table",
+                    "a recipe takes the item it makes from the table: give the item 'start table', "
+                    "'returns to the table when discarded', or 'start pile PILE' of a pile with a row")
+    for owner in (*scenarios.values(), *killers.values()):
+        for p in owner.piles:
+            size = sum(it.copies for it in owner.items if it.start == "pile" and it.pile == p.id)
+            if size == 0:
+                err(p.span, "E210", f"no item starts in the pile '{p.id}'", f"give items 'start pile {p.id}'")
+            elif p.row > size:
+                err(p.span, "E210", f"a row of {p.row} from the pile '{p.id}', which holds {size} item"
+                    f"{'s' if size != 1 else ''}", f"lay at most {size} on the table, or add items to the pile")

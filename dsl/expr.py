@@ -35,12 +35,12 @@ FORMS = {
                   "fg at PLACE", "fg at tag TAG", "fg within N of PLACE", "killer at PLACE", "killer within N of PLACE",
                   "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
                   "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
-                  "has item ITEM", "spent covers KIND …", "the cause is a kill", "phase PHASE",
-                  "track TRACK at least N"),
+                  "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
+                  "item ITEM aside", "phase PHASE", "track TRACK at least N"),
     "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
                "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
                "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
-               "track TRACK", "count victims on HOLDING", "number NAME of PLACE"),
+               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE"),
     "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
               "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
     "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
@@ -121,7 +121,20 @@ class _Build(Transformer):
         return n.VictimsAt(self._span(meta), c[0])
 
     def killer_at(self, meta: Any, c: list[Any]) -> n.KillerAt:
+        if len(c) == 2:  # killer BODY at PLACE
+            self._ref("body", c[0])
+            return n.KillerAt(self._span(meta), c[1], str(c[0]))
         return n.KillerAt(self._span(meta), c[0])
+
+    def killer_is(self, meta: Any, c: list[Any]) -> n.KillerIs:
+        body = ""
+        if isinstance(c[1], Token) and c[1].type == "NAME":
+            self._ref("body", c[1])
+            body = str(c[1])
+        words = [str(t) for t in c if not (isinstance(t, Token) and t.type == "NAME")]
+        rest = words[2:]  # after 'killer is'
+        what = {"on": "on-board", "off": "off-board", "active": "active", "set": "aside"}[rest[0]]
+        return n.KillerIs(self._span(meta), what, body)
 
     def minions_at(self, meta: Any, c: list[Any]) -> n.MinionsAt:
         return n.MinionsAt(self._span(meta), c[0])
@@ -319,6 +332,10 @@ class _Build(Transformer):
         return n.Pick(self._span(meta), "chosen")
 
     # --- pieces and events ------------------------------------------------------------------
+    def body_piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
+        self._ref("body", c[-1])
+        return n.PieceRef(self._span(meta), "killer", body=str(c[-1]))
+
     def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
         tok = c[-1]
         if tok.type == "NAME":
@@ -346,6 +363,8 @@ class _Build(Transformer):
         return n.PieceEvent(sp, piece, head)
 
     def phase_event(self, meta: Any, c: list[Any]) -> n.PhaseEvent:
+        if str(c[-1]) == "phase":  # PHASE phase: the whole phase (instead of killer phase { … })
+            return n.PhaseEvent(self._span(meta), "whole", str(c[0]))
         return n.PhaseEvent(self._span(meta), str(c[0]), str(c[2]))
 
     def bloodlust_rises(self, meta: Any, c: list[Any]) -> n.BloodlustRises:
@@ -408,6 +427,14 @@ class _Build(Transformer):
         if head == "limit":
             return _CMP[_words(c[3])], c[1], c[4], cond
         return "prevent", c[1], 0, cond
+
+    # --- item and card zones (issue #16 item 6) -------------------------------------------------
+    def item_in(self, meta: Any, c: list[Any]) -> n.ItemIn:  # item ID on table / item ID aside
+        self._ref("item", c[1])
+        return n.ItemIn(self._span(meta), str(c[1]), str(c[-1]))
+
+    def card_number(self, meta: Any, c: list[Any]) -> n.CardNumber:  # card number
+        return n.CardNumber(self._span(meta))
 
 
 # Lark calls rule methods by rule name; 'not' and 'except' are Python keywords

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from typing import Any, Callable, ClassVar, Iterator, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Optional, Union
 
 import attrs
 
@@ -78,9 +78,12 @@ class Piece(Node):
 
 
 class Rule(Node):
-    """A static rule (``rule …``): queried while its source is in play."""
+    """A static rule (``rule …``): queried while its source is in play; every rule has ``cond``
+    (``rule … while CONDITION``; None: always in force)."""
 
     __slots__ = ()
+    if TYPE_CHECKING:
+        cond: Optional[Condition]
 
 
 class Decl(Node):
@@ -690,15 +693,113 @@ class ForEach(Control):
     body: tuple[Effect, ...]
 
 
+# --- killer bodies and presence (K2.7–K2.9, K3, K1.6; MECHANICS 1, 7) ---------------------------
+@attrs.frozen
+class AllKillers(Control):
+    """``all killers { … }``: the block once for each living killer body on the board, top to
+    bottom, with ``the killer`` meaning that body (K3.3)."""
+
+    span: Span
+    body: tuple[Effect, ...]
+
+
+@attrs.frozen
+class SwitchActive(Effect):
+    """The active marker moves up or down the list of bodies, skipping the dead, wrapping (K3.2)."""
+
+    span: Span
+    way: str  # up | down
+    PHRASES: ClassVar = ("active killer moves {way:way}",)
+
+
+@attrs.frozen
+class MakeActive(Effect):
+    span: Span
+    body: str
+    PHRASES: ClassVar = ("killer {body:body} becomes active",)
+
+
+@attrs.frozen
+class KillerVanishes(Effect):
+    """The body leaves the board (it stays in the game); in a Killer phase that phase ends at once (K1.6)."""
+
+    span: Span
+    body: str = ""  # "" = the killer
+    PHRASES: ClassVar = ("killer vanishes", "killer {body:body} vanishes")
+
+
+@attrs.frozen
+class KillerAppears(Effect):
+    """A body off the board (vanished, or never yet on it) is placed at a location."""
+
+    span: Span
+    loc: Loc
+    body: str = ""
+    PHRASES: ClassVar = ("killer appears at {loc:loc}", "killer {body:body} appears at {loc:loc}")
+
+
+@attrs.frozen
+class EndThisPhase(Effect):
+    span: Span
+    PHRASES: ClassVar = ("end this phase",)
+
+
+@attrs.frozen
+class SetModeNow(Effect):
+    """A mode switch in force at once (``set mode`` waits for the next Killer phase, K4.1)."""
+
+    span: Span
+    mode: str
+    PHRASES: ClassVar = ("set mode {mode:mode} now",)
+
+
+@attrs.frozen
+class SetKillerHealth(Effect):
+    span: Span
+    n: Num
+    body: str = ""
+    PHRASES: ClassVar = ("set killer health {n:amount}", "set killer {body:body} health {n:amount}")
+
+
+@attrs.frozen
+class SetKillerMaxHealth(Effect):
+    """A body's maximum health (what healing restores it to, K1.5); its health is not changed."""
+
+    span: Span
+    n: Num
+    body: str = ""
+    PHRASES: ClassVar = ("set killer max health {n:amount}", "set killer {body:body} max health {n:amount}")
+
+
+@attrs.frozen
+class DefeatKiller(Effect):
+    """The body is defeated outright: no last breath is flipped."""
+
+    span: Span
+    body: str = ""
+    PHRASES: ClassVar = ("defeat killer", "defeat killer {body:body}")
+
+
+@attrs.frozen
+class EndGame(Effect):
+    """The game ends at once: ``win`` the Final Girl wins, ``lose`` she loses (S1.8: a suicide)."""
+
+    span: Span
+    side: str  # win | lose
+    reason: str
+    PHRASES: ClassVar = ("end game {side:side} {reason:string}",)
+
+
 EFFECT_NODES: tuple[type, ...] = (
     GainTime, LoseTime, Heal, LoseHealth, RaiseFear, LowerFear, MoveUpTo, DealDamage,
     PreventDamage, SearchTake, SearchLook, EndActionPhase, DrawEvent, GainItem, DiscardItem,
     RaiseBloodlust, LowerBloodlust, Hunt, KillVictims, PlaceVictims, SpawnMinions, MoveKillerTo,
     HealKiller, DamageKiller, RevealDarkPower, RevealFinale, SetMode, SetFlag, ClearFlag,
     OpenPath, PanicAt, CollectToken, PlaceToken, DrawCard, AddStatus, ClearStatus, TurnVictims, TurnMinions,
-    KillMinions, FormKillers,
+    KillMinions, FormKillers, SwitchActive, MakeActive, KillerVanishes, KillerAppears, EndThisPhase, SetModeNow,
+    SetKillerMaxHealth, SetKillerHealth, DefeatKiller, EndGame,
 )
-CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach)
+CONTROL_NODES: tuple[type, ...] = (If, ModeBlock, Repeat, Choose, Roll, SpendTokens, Each, ForEach, AllKillers)
 
 
 # --- conditions (grammar: condition) --------------------------------------------------------------
@@ -756,6 +857,16 @@ class VictimsAt(Condition):
 class KillerAt(Condition):
     span: Span
     loc: Loc
+    body: str = ""  # "" = any body
+
+
+@attrs.frozen
+class KillerIs(Condition):
+    """``killer [BODY] is on the board`` / ``off the board`` / ``active`` / ``set aside``."""
+
+    span: Span
+    what: str  # on-board | off-board | active | aside
+    body: str = ""  # "" = the killer
 
 
 @attrs.frozen
@@ -887,6 +998,15 @@ class DamageTaken(Rule):
 
 
 @attrs.frozen
+class OnlyActiveActs(Rule):
+    """With several bodies, only the active one moves and attacks, and ``the killer`` is it (K3.2)."""
+
+    span: Span
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("only the active killer acts",)
+
+
+@attrs.frozen
 class NoHealthCap(Rule):
     """The killer's health has no maximum (K5.1)."""
 
@@ -952,7 +1072,7 @@ class KillsMayHitKillers(Rule):
 
 
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers)
+                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers, OnlyActiveActs)
 
 
 # --- pieces (grammar: piece) ---------------------------------------------------------------------
@@ -964,6 +1084,7 @@ class PieceRef(Piece):
     span: Span
     kind: str  # fg | killer | victim | minion | enemy
     minion: str = ""  # the kind of minion, for kind minion
+    body: str = ""  # one declared killer body, for kind killer ("" = any)
 
 
 # --- events (grammar: event): what triggers, replacements and modifications answer ----------------
@@ -976,17 +1097,18 @@ class PieceEvent(Event):
     span: Span
     piece: PieceRef
     what: str  # takes-damage | loses-health | would-be-defeated | dies | kills | forms | moves | gains-time |
-    #            loses-time | enters | leaves | crosses
+    #            loses-time | enters | leaves | crosses | appears | vanishes
     place: Loc = ""  # enters / leaves: the location or set ("" for leaves: anywhere)
     tag: str = ""  # crosses: the path tag
 
 
 @attrs.frozen
 class PhaseEvent(Event):
-    """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``)."""
+    """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``); ``PHASE phase``, the
+    whole phase, for ``instead of killer phase { … }`` (the block is the phase)."""
 
     span: Span
-    edge: str  # start | end
+    edge: str  # start | end | whole
     phase: str
 
 
@@ -1130,6 +1252,7 @@ class Card(Decl):
     outcomes: tuple[Outcome, ...]
     reroll: str  # "" | "fails" | "<n>"
     owner: str = ""
+    usable: Optional[Condition] = None  # usable while CONDITION: played only while it holds (K1.7)
 
 
 @attrs.frozen
@@ -1158,6 +1281,13 @@ class Item(Decl):
     keep: bool
     abilities: Abilities
     owner: str = ""
+    # item and card zones (issue #16 item 6)
+    copies: int = 1  # copies of the card in the game
+    start: str = ""  # where it starts: "" the item piles (C18.4) | table | aside | held | pile | on-piles (K2.2)
+    pile: str = ""  # start pile PILE: the named pile it starts in (S3.1)
+    returns: bool = False  # returns to the table when discarded, fresh (S3.3–S3.4)
+    keep_cond: Optional[Condition] = None  # cannot be discarded while CONDITION ("keep" alone: always)
+    usable: Optional[Condition] = None  # usable while CONDITION: its use is offered only while it holds (K2.5)
 
 
 @attrs.frozen
@@ -1250,9 +1380,26 @@ class Killer(Decl):
     on_start: tuple[Effect, ...] = ()
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
-    body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
+    bodies: tuple[Body, ...] = ()  # declared bodies (K2.7, K3.1); none: one body, the killer's own
+    items: tuple[Item, ...] = ()  # its item cards (K2.2), placed by their 'start'
+    recipes: tuple[Recipe, ...] = ()
+    piles: tuple[ItemPile, ...] = ()
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
+
+
+@attrs.frozen
+class Body(Decl):
+    """``body ID { name "…"; health N [; off board] [; formed] }``: one killer body. ``off board``:
+    not on the board at setup (it appears by an effect); ``formed``: the template of bodies formed
+    in play from minions (K6.6: no last-breath token, named "NAME 1", "NAME 2" …)."""
+
+    span: Span
+    id: str
+    name: str
+    health: int
+    off_board: bool = False
+    formed: bool = False
 
 
 @attrs.frozen
@@ -1278,6 +1425,7 @@ class Action(Decl):
     time: int
     free: bool
     effects: tuple[Effect, ...]
+    usable: Optional[Condition] = None  # usable while CONDITION (the same as its 'if'; both must hold)
 
 
 @attrs.frozen
@@ -1288,6 +1436,11 @@ class DeckCard(Decl):
     effects: tuple[Effect, ...]
     keep: bool
     abilities: Abilities
+    copies: int = 1
+    number: int = 0  # the number printed on it, read by the amount 'card number' (K1.6); 0 = none
+    after: str = ""  # what becomes of it once resolved: "" its deck's rule | discard | return | remove
+    halves: tuple[CardHalf, ...] = ()  # two-sided cards: the half its deck reads resolves too (K1.6)
+    start: str = ""  # "" in its deck | aside (out until 'shuffle card … into …') | table (in play, like kept)
 
 
 @attrs.frozen
@@ -1298,6 +1451,9 @@ class Deck(Decl):
     id: str
     name: str
     cards: tuple[DeckCard, ...]
+    reshuffle: bool = False  # reshuffle when empty: its discards become the deck again (K1.6)
+    after: str = "discard"  # what becomes of a card once resolved: discard | return (shuffled in) | remove
+    halves: tuple[DeckHalf, ...] = ()  # the halves its cards have, and when each is read (K1.5–K1.6)
 
 
 @attrs.frozen
@@ -1374,6 +1530,8 @@ class Scenario(Decl):
     cards: tuple[Card, ...] = ()
     board: bool = True  # False: no killer board, no body on the board at setup (K6.1)
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
+    recipes: tuple[Recipe, ...] = ()
+    piles: tuple[ItemPile, ...] = ()
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
 
@@ -1421,6 +1579,134 @@ class Pack(Decl):
 
 # declared at the top of a file
 TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)
+
+
+# --- item and card zones (issue #16 item 6): tables, set-aside cards, named piles, recipes, decks ----
+ZONES = ("table", "aside")  # where a card may lie out of play: face up on the table, or set aside
+
+
+@attrs.frozen
+class TakeItem(Effect):
+    """``take item ID from table`` / ``from aside``: she gains a copy lying there; none there, nothing
+    happens (S1.2, S3.3)."""
+
+    span: Span
+    item: str
+    zone: str  # table | aside
+    PHRASES: ClassVar = ("take item {item:item} from {zone:zone}",)
+
+
+@attrs.frozen
+class PutItemOnTable(Effect):
+    """``put item ID on table``: a copy she holds goes to the table; not a discard (S1.7)."""
+
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("put item {item:item} on table",)
+
+
+@attrs.frozen
+class SetAsideItem(Effect):
+    """``set aside item ID``: a copy she holds (else one on the table) is set aside; not a discard."""
+
+    span: Span
+    item: str
+    PHRASES: ClassVar = ("set aside item {item:item}",)
+
+
+@attrs.frozen
+class DiscardChosenItem(Effect):
+    """``discard an item``: the player picks one she holds that can be discarded (S1.3)."""
+
+    span: Span
+    PHRASES: ClassVar = ("discard an item",)
+
+
+@attrs.frozen
+class DiscardRandomItem(Effect):
+    """``discard a random item``: one she holds that can be discarded, at random (S1.3)."""
+
+    span: Span
+    PHRASES: ClassVar = ("discard a random item",)
+
+
+@attrs.frozen
+class ShuffleCardInto(Effect):
+    """``shuffle card CARD into DECK``: that card of the deck, set aside, discarded or kept, goes back
+    into its deck, which is shuffled."""
+
+    span: Span
+    card: str
+    deck: str
+    PHRASES: ClassVar = ("shuffle card {card:name} into {deck:deck}",)
+
+
+EFFECT_NODES = EFFECT_NODES + (TakeItem, PutItemOnTable, SetAsideItem, DiscardChosenItem, DiscardRandomItem,
+                               ShuffleCardInto)
+
+
+@attrs.frozen
+class ItemIn(Condition):
+    """``item ID on table`` / ``item ID aside``: a copy of the item lies there."""
+
+    span: Span
+    item: str
+    zone: str  # table | aside
+
+
+@attrs.frozen
+class CardNumber(Amount):
+    """``card number``: the number printed on the deck card being resolved, else on the last card
+    drawn from a named deck (its half's number, if the half prints one); 0 if none (K1.6)."""
+
+    span: Span
+
+
+@attrs.frozen
+class ItemPile(Decl):
+    """``pile ID { name "…"; row N }``: a named pile of item cards (the items that ``start pile ID``),
+    shuffled at setup; with ``row N`` its top N are laid face up on the table (S3.1)."""
+
+    span: Span
+    id: str
+    name: str
+    row: int = 0
+
+
+@attrs.frozen
+class Recipe(Decl):
+    """``recipe ID { needs ITEM …; time N; makes ITEM }``: in the Action phase, while she holds the
+    items it needs and the item it makes lies on the table, she may discard those, spend the time and
+    take the item (S3.4)."""
+
+    span: Span
+    id: str
+    name: str
+    needs: tuple[str, ...]
+    time: int
+    makes: str
+    usable: Optional[Condition] = None  # usable while CONDITION
+
+
+@attrs.frozen
+class DeckHalf(Decl):
+    """``half NAME [while CONDITION]`` on a deck: a half its cards may have; the first whose condition
+    holds is read, else the first without one (K1.5–K1.6)."""
+
+    span: Span
+    name: str
+    cond: Optional[Condition] = None
+
+
+@attrs.frozen
+class CardHalf(Decl):
+    """``half NAME { effect { … }; number N }`` on a deck card: resolved after the card's own effect
+    when its deck reads that half."""
+
+    span: Span
+    name: str
+    effects: tuple[Effect, ...]
+    number: int = 0  # 0 = the card's own number
 
 
 # --- counters and tracks, holding areas, delayed effects, a board that changes (issue #16) --------

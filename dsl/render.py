@@ -72,6 +72,7 @@ class Names:
             items.update({it.id: it.name for it in decl.items})
         elif isinstance(decl, n.Killer):
             minions.update({m.id: m.name for m in decl.minions})
+            items.update({it.id: it.name for it in decl.items})
         if isinstance(decl, (n.Scenario, n.Killer)):
             tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
@@ -487,6 +488,54 @@ def _render_form_killers(node: n.FormKillers, r: Names) -> str:
             "killer, with health equal to their number and no last-breath token")
 
 
+def _body(body: str) -> str:
+    return f"the body {body}" if body else "the killer"
+
+
+def _render_all_killers(node: n.AllKillers, r: Names) -> str:
+    return f"for each killer on the board, top to bottom: {_block(node.body, r)}"
+
+
+def _render_switch_active(node: n.SwitchActive, r: Names) -> str:
+    return f"move the active-killer marker {node.way} (skipping the dead, wrapping around)"
+
+
+def _render_make_active(node: n.MakeActive, r: Names) -> str:
+    return f"{_body(node.body)} becomes the active killer"
+
+
+def _render_killer_vanishes(node: n.KillerVanishes, r: Names) -> str:
+    return f"{_body(node.body)} vanishes from the board (in a Killer phase, the phase ends at once)"
+
+
+def _render_killer_appears(node: n.KillerAppears, r: Names) -> str:
+    return f"{_body(node.body)} appears at {r.loc(node.loc)}"
+
+
+def _render_end_this_phase(node: n.EndThisPhase, r: Names) -> str:
+    return "this phase ends at once"
+
+
+def _render_set_mode_now(node: n.SetModeNow, r: Names) -> str:
+    return f"the killer turns to {node.mode} mode at once"
+
+
+def _render_set_killer_health(node: n.SetKillerHealth, r: Names) -> str:
+    return _amt(node.n, r, f"{_body(node.body)} now has {{n}} health")
+
+
+def _render_set_killer_max_health(node: n.SetKillerMaxHealth, r: Names) -> str:
+    return _amt(node.n, r, f"{_body(node.body)} may now have up to {{n}} health")
+
+
+def _render_defeat_killer(node: n.DefeatKiller, r: Names) -> str:
+    return f"{_body(node.body)} is defeated outright"
+
+
+def _render_end_game(node: n.EndGame, r: Names) -> str:
+    return f"the game ends: you {'win' if node.side == 'win' else 'lose'} ({node.reason})"
+
+
 def _render_for_each(node: n.ForEach, r: Names) -> str:
     sel = node.among
     text = _clause(sel.among, r)
@@ -656,7 +705,15 @@ def _render_victims_at(node: n.VictimsAt, r: Names, neg: bool = False) -> str:
 
 
 def _render_killer_at(node: n.KillerAt, r: Names, neg: bool = False) -> str:
-    return f"the killer is {'not ' if neg else ''}at {r.loc(node.loc)}"
+    return f"{_body(node.body)} is {'not ' if neg else ''}at {r.loc(node.loc)}"
+
+
+_KILLER_IS = {"on-board": "on the board", "off-board": "off the board", "active": "the active killer",
+              "aside": "set aside"}
+
+
+def _render_killer_is(node: n.KillerIs, r: Names, neg: bool = False) -> str:
+    return f"{_body(node.body)} is {'not ' if neg else ''}{_KILLER_IS[node.what]}"
 
 
 def _render_flag_set(node: n.FlagSet, r: Names, neg: bool = False) -> str:
@@ -769,6 +826,10 @@ def _render_extra_attacks(node: n.ExtraAttacks, r: Names) -> str:
     return f"{when}, {who} {count_of(node.n, 'more attack')}"
 
 
+def _render_only_active_acts(node: n.OnlyActiveActs, r: Names) -> str:
+    return "only the active killer moves and attacks"
+
+
 def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
     return f"enemies with the status {node.status} do not move (they still attack)"
 
@@ -784,6 +845,8 @@ _PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a
 def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
     if node.kind == "minion" and node.minion:
         return f"a {r.minion(node.minion)}"
+    if node.body:
+        return f"the body {node.body}"
     return _PIECES[node.kind]
 
 
@@ -791,7 +854,8 @@ _PIECE_VERBS = {"takes-damage": ("take damage", "takes damage"), "loses-health":
                 "would-be-defeated": ("would be defeated", "would be defeated"), "dies": ("die", "dies"),
                 "kills": ("kill a victim", "kills a victim"), "forms": ("form", "forms"), "moves": ("move", "moves"),
                 "gains-time": ("gain time", "gains time"), "loses-time": ("lose time", "loses time"),
-                "enters": ("enter", "enters"), "leaves": ("leave", "leaves"), "crosses": ("cross", "crosses")}
+                "enters": ("enter", "enters"), "leaves": ("leave", "leaves"), "crosses": ("cross", "crosses"),
+                "appears": ("appear", "appears"), "vanishes": ("vanish", "vanishes")}
 
 
 def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
@@ -809,6 +873,8 @@ def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
 
 
 def _render_phase_event(node: n.PhaseEvent, r: Names) -> str:
+    if node.edge == "whole":
+        return _phase(node.phase)
     return f"the {node.edge} of {_phase(node.phase)}"
 
 
@@ -930,6 +996,8 @@ def _render_card(node: n.Card, r: Names) -> str:
     if node.start_in_hand:
         facts.append("starts in your hand")
     lines = [node.name, " · ".join(facts)]
+    if node.usable is not None:
+        lines.append(f"Play it only while {_clause(node.usable, r)}.")
     if node.dice:
         k = abs(node.dice)
         lines.append(f"Roll {k} {'more' if node.dice > 0 else 'fewer'} {'die' if k == 1 else 'dice'} "
@@ -961,10 +1029,13 @@ def _render_item(node: n.Item, r: Names) -> str:
     if node.uses:
         facts.append(_count(node.uses, "use") + ", then discarded")
     if node.keep:
-        facts.append("cannot be discarded")
+        facts.append("cannot be discarded" + (f" while {_clause(node.keep_cond, r)}" if node.keep_cond else ""))
+    facts += _item_zone_facts(node, r)
     lines = [f"{node.name} (item): " + " · ".join(facts)]
     if node.use is not None:
         lines.append("  " + _clause(node.use, r))
+        if node.usable is not None:
+            lines.append(f"  Use it only while {_clause(node.usable, r)}.")
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)
 
@@ -1033,6 +1104,13 @@ def _render_minion(node: n.Minion, r: Names) -> str:
             f"at most {node.limit} in play" + "".join(f" · {x}" for x in extra))
 
 
+def _render_body(node: n.Body, r: Names) -> str:
+    if node.formed:
+        return f"{node.name} (killer body formed in play): named {node.name} 1, {node.name} 2, …; no last-breath token"
+    where = " · starts off the board" if node.off_board else ""
+    return f"{node.name} (killer body): health {node.health} · its own last-breath token{where}"
+
+
 def _render_token(node: n.Token, r: Names) -> str:
     supply = ", ".join(f"{k} {kind}" for kind, k in node.supply) or "none"
     wild = f" ({node.wild} stands in for any kind)" if node.wild else ""
@@ -1042,18 +1120,23 @@ def _render_token(node: n.Token, r: Names) -> str:
 def _render_action(node: n.Action, r: Names) -> str:
     cost = "free" if node.free else f"spend {node.time} time"
     where = f", while {_clause(node.cond, r)}" if node.cond is not None else ""
+    if node.usable is not None:
+        where += f", while {_clause(node.usable, r)}"
     return f"{node.name} (Action phase action: {cost}{where}): {render_effects(node.effects, r)}"
 
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
-    head = f"{node.name}{' (stays in play)' if node.keep else ''}"
-    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not node.keep else head]
+    head = f"{node.name}{' (stays in play)' if node.keep else ''}" + _deck_card_facts(node)
+    quiet = node.keep or node.halves or node.start == "table"  # no "nothing happens" for a card with other parts
+    lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not quiet else head]
+    lines += _indent([_clause(h, r) for h in node.halves])
     lines += _indent(_abilities(node.abilities, r))
     return "\n".join(lines)
 
 
 def _render_deck(node: n.Deck, r: Names) -> str:
-    lines = [f"{node.name} [{node.id}] (deck of {_count(len(node.cards), 'card')})"]
+    lines = [f"{node.name} [{node.id}] (deck of {_count(sum(c.copies for c in node.cards), 'card')})"]
+    lines += _indent(_deck_rules(node, r))
     for c in node.cards:
         lines += _indent(_clause(c, r).split("\n"))
     return "\n".join(lines)
@@ -1068,6 +1151,8 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Actions", [_clause(a, r) for a in getattr(node, "actions", ())])
     lines += _section("Decks", [_clause(d, r) for d in getattr(node, "decks", ())])
     lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
+    lines += _section("Item piles", [_clause(p, r) for p in getattr(node, "piles", ())])
+    lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
     lines += _section("Tracks", [_clause(t, r) for t in getattr(node, "tracks", ())])
     lines += _section("Holding areas", [_clause(h, r) for h in getattr(node, "holdings", ())])
     return lines
@@ -1095,6 +1180,7 @@ def _render_killer(node: n.Killer, r: Names) -> str:
     lines += _section("Dark powers", [_clause(d, r) for d in node.dark_powers])
     lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
     lines += _section("Minions", [_clause(m, r) for m in node.minions])
+    lines += _section("Items", [_clause(i, r) for i in node.items])
     lines += _shared_parts(node, r)
     return "\n".join(lines)
 
@@ -1204,7 +1290,7 @@ KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
     n.Terror: "terror", n.EventCard: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
-    n.Token: "token", n.Action: "action",
+    n.Token: "token", n.Action: "action", n.Recipe: "recipe", n.ItemPile: "pile",
 }
 
 
@@ -1274,6 +1360,8 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return " ".join(value)
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
         return f"+{value}"
+    if kind == "string":
+        return _quote(value)
     return str(value)
 
 
@@ -1336,6 +1424,10 @@ def _dsl_roll_row(node: n.RollRow, indent: str) -> str:
 
 def _dsl_roll(node: n.Roll, indent: str) -> str:
     return _lines("roll", node.rows, indent)
+
+
+def _dsl_all_killers(node: n.AllKillers, indent: str) -> str:
+    return f"all killers {_dsl_block(node.body, indent)}"
 
 
 def _dsl_for_each(node: n.ForEach, indent: str) -> str:
@@ -1484,7 +1576,14 @@ def _dsl_victims_at(node: n.VictimsAt, indent: str) -> str:
 
 
 def _dsl_killer_at(node: n.KillerAt, indent: str) -> str:
-    return f"killer at {_place_text(node.loc)}"
+    return f"killer {node.body + ' ' if node.body else ''}at {_place_text(node.loc)}"
+
+
+_KILLER_IS_DSL = {"on-board": "on the board", "off-board": "off the board", "active": "active", "aside": "set aside"}
+
+
+def _dsl_killer_is(node: n.KillerIs, indent: str) -> str:
+    return f"killer {node.body + ' ' if node.body else ''}is {_KILLER_IS_DSL[node.what]}"
 
 
 def _dsl_minions_at(node: n.MinionsAt, indent: str) -> str:
@@ -1535,6 +1634,8 @@ def _dsl_cause_is(node: n.CauseIs, indent: str) -> str:
 
 
 def _dsl_piece_ref(node: n.PieceRef, indent: str) -> str:
+    if node.body:
+        return f"killer {node.body}"
     return node.minion if node.kind == "minion" and node.minion else node.kind
 
 
@@ -1552,6 +1653,8 @@ def _dsl_piece_event(node: n.PieceEvent, indent: str) -> str:
 
 
 def _dsl_phase_event(node: n.PhaseEvent, indent: str) -> str:
+    if node.edge == "whole":
+        return f"{node.phase} phase"
     return f"{node.edge} of {node.phase}"
 
 
@@ -1616,6 +1719,110 @@ def to_dsl(node: Any, indent: str = "") -> str:
     if writer is None:
         raise TypeError(f"{type(node).__name__} has no DSL phrase")
     return writer(node, indent)
+
+
+# --- item and card zones (issue #16 item 6) --------------------------------------------------------
+_ITEM_STARTS = {"table": "starts face up on the table", "aside": "starts set aside", "held": "you start with it",
+                "on-piles": "starts face up on top of each item pile (take it with an item found there)"}
+
+
+def _item_zone_facts(node: n.Item, r: Names) -> list[str]:
+    facts = [_count(node.copies, "copy", "copies")] if node.copies != 1 else []
+    if node.start == "pile":
+        facts.append(f"starts in the {node.pile} pile")
+    elif node.start:
+        facts.append(_ITEM_STARTS[node.start])
+    if node.returns:
+        facts.append("returns to the table when discarded")
+    return facts
+
+
+_FATES = {"discard": "discarded", "return": "shuffled back into its deck", "remove": "removed from the game"}
+
+
+def _deck_card_facts(node: n.DeckCard) -> str:
+    facts = ([_count(node.copies, "copy", "copies")] if node.copies != 1 else []) + (
+        [f"number {node.number}"] if node.number else [])
+    if node.after:
+        facts.append(f"once resolved: {_FATES[node.after]}")
+    if node.start:
+        facts.append({"aside": "starts set aside", "table": "starts face up on the table, in play"}[node.start])
+    return f" ({', '.join(facts)})" if facts else ""
+
+
+def _deck_rules(node: n.Deck, r: Names) -> list[str]:
+    out = []
+    if node.after != "discard":
+        out.append(f"A card drawn is {_FATES[node.after]} once resolved.")
+    if node.reshuffle:
+        out.append("When it is empty, its discards are shuffled into a new deck.")
+    out += [_clause(h, r) for h in node.halves]
+    return out
+
+
+def _render_deck_half(node: n.DeckHalf, r: Names) -> str:
+    when = f"while {_clause(node.cond, r)}" if node.cond is not None else "otherwise"
+    return f"Its cards' {node.name} half is read {when}."
+
+
+def _render_card_half(node: n.CardHalf, r: Names) -> str:
+    number = f" (number {node.number})" if node.number else ""
+    return f"{_cap(node.name)} half{number}: {render_effects(node.effects, r)}"
+
+
+def _render_item_pile(node: n.ItemPile, r: Names) -> str:
+    row = f"; shuffled at setup, its top {node.row} laid face up on the table" if node.row else ""
+    return f"{node.name} [{node.id}] (item pile{row})"
+
+
+def _render_recipe(node: n.Recipe, r: Names) -> str:
+    needs = ", ".join(r.item(i) for i in node.needs)
+    cost = f"spend {node.time} time" if node.time else "no time"
+    where = f"; only while {_clause(node.usable, r)}" if node.usable is not None else ""
+    return (f"{node.name} (recipe, Action phase): discard {needs} and {cost} to take {r.item(node.makes)} "
+            f"from the table{where}")
+
+
+def _render_take_item(node: n.TakeItem, r: Names) -> str:
+    where = "the table" if node.zone == "table" else "the set-aside cards"
+    return f"take {r.item(node.item)} from {where} (if it is there)"
+
+
+def _render_put_item_on_table(node: n.PutItemOnTable, r: Names) -> str:
+    return f"put {r.item(node.item)} from your items on the table"
+
+
+def _render_set_aside_item(node: n.SetAsideItem, r: Names) -> str:
+    return f"set {r.item(node.item)} aside"
+
+
+def _render_discard_chosen_item(node: n.DiscardChosenItem, r: Names) -> str:
+    return "discard an item of your choice"
+
+
+def _render_discard_random_item(node: n.DiscardRandomItem, r: Names) -> str:
+    return "discard an item at random"
+
+
+def _render_shuffle_card_into(node: n.ShuffleCardInto, r: Names) -> str:
+    return f"shuffle the card {node.card} into the {r.deck(node.deck)} deck"
+
+
+def _render_item_in(node: n.ItemIn, r: Names, neg: bool = False) -> str:
+    where = "on the table" if node.zone == "table" else "set aside"
+    return f"{r.item(node.item)} {'is not' if neg else 'is'} {where}"
+
+
+def _render_card_number(node: n.CardNumber, r: Names) -> str:
+    return "the number on the card"
+
+
+def _dsl_item_in(node: n.ItemIn, indent: str) -> str:
+    return f"item {node.item} {'on table' if node.zone == 'table' else 'aside'}"
+
+
+def _dsl_card_number(node: n.CardNumber, indent: str) -> str:
+    return "card number"
 
 
 # --- counters and tracks, holding areas, delayed effects, a board that changes (issue #16) -------

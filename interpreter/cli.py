@@ -840,7 +840,7 @@ def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, o
     """
     from lastbreath.dsl.render import KIND_NAMES
 
-    nested = {id(x) for s in rs.scenarios.values() for x in s.items}
+    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in s.items}
     nested |= {id(x) for k in rs.killers.values() for x in k.minions}
     nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
     out: list[tuple[str, str, object]] = []
@@ -848,8 +848,10 @@ def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, o
         out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
     if top_level:
         return out
-    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions"),
-             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions")}
+    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions", "items",
+                        "recipes", "piles"),
+             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions", "recipes",
+                          "piles")}
     for owner in (*rs.killers.values(), *rs.scenarios.values()):
         for attr in parts[KIND_NAMES[type(owner)]]:
             for d in getattr(owner, attr, ()):

@@ -141,9 +141,10 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     if not 0 <= state.bloodlust < max(1, len(g.levels)):
         raise Violation("bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}")
     capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
+    from .engine.killers import max_health
     for k in state.killers:
-        top = g.ruleset.killers[k.id].health if k.id in g.ruleset.killers else g.killer.health
-        if k.health < 0 or (capped and k.health > top):
+        top = max_health(state, k)  # type: ignore[arg-type]  # it reads only .game
+        if k.health < 0 or (capped and not k.label and k.health > top):
             raise Violation("bounds", f"the killer's health {k.health} is outside 0..{top}")
     if state.secondary_health < 0 or any(m.health < 0 for m in state.minions):
         raise Violation("bounds", "a secondary dark power or a minion has health below 0")

@@ -57,6 +57,28 @@ HELP = "Commands:\n" + "\n".join(f"  {k:<15} {v}" for k, v in COMMANDS)
 
 
 # --- showing a game as text (the plain log's status block) --------------------------------------
+
+def _body(state: GameState, i: int) -> tuple[str, Any]:
+    """A killer body's name and its maximum health, as the screen shows them."""
+    g = state.game
+    ks = state.killers[i]
+    decl = g.bodies.get(ks.body) if ks.body else None
+    name = ks.label or (decl.name if decl is not None else _name(g.ruleset.killers, ks.id))
+    top: Any = ks.max_health or (decl.health if decl is not None and not decl.formed else
+                                 getattr(g.ruleset.killers.get(ks.id), "health", None) or "?")
+    return name, top
+
+
+def _marks(state: GameState, i: int) -> str:
+    """K3.2, K2.9: the active marker (several declared bodies) and a body set aside."""
+    ks = state.killers[i]
+    marks = []
+    if len(state.killers) > 1 and state.game.bodies and i == state.active:
+        marks.append("active")
+    if ks.aside:
+        marks.append("set aside")
+    return f" ({', '.join(marks)})" if marks else ""
+
 def _name(table: dict, key: str) -> str:
     obj = table.get(key)
     return getattr(obj, "name", key) if obj is not None else key
@@ -96,9 +118,8 @@ def board_summary(state: GameState) -> str:
                  + f" · Time {state.time}/{side.time_max}")
     if not state.killers and not g.killer.board:
         lines.append(f"{g.killer.name}: no killer board; no body on the map yet")
-    for ks in state.killers:
-        kname = _name(g.ruleset.killers, ks.id)
-        kmax = getattr(g.ruleset.killers.get(ks.id), "health", "?")
+    for i, ks in enumerate(state.killers):
+        kname, kmax = _body(state, i)
         if not ks.alive:
             lines.append(f"{kname}: defeated")
             continue
@@ -106,7 +127,8 @@ def board_summary(state: GameState) -> str:
         if ks.label:  # a body formed in play (K6.6): no cap shown, no last-breath token
             lines.append(f"{ks.label} at {where}: health {ks.health}, no last-breath token")
             continue
-        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}")
+        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}"
+                     + _marks(state, i))
     if g.levels:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
         lines.append(f"Bloodlust level {state.bloodlust + 1}/{len(g.levels)} (move {lvl.move}, damage {lvl.damage})")
@@ -261,7 +283,9 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
         out.append(("Kept cards", ", ".join(_deck_card(state, k) for k in state.kept)))
     out += _tracks_and_paths(state)
     for deck, cards in state.decks:
-        out.append(("Deck", f"{_name(g.decks, deck)}: {_plural(len(cards), 'card')} left"))
+        out.append(("Deck", f"{_name(g.decks, deck)}: {_plural(len(cards), 'card')} left"
+                    + _discards_text(state, deck)))
+    out += _zone_facts(state)
     if state.deaths_round:
         out.append(("Killed this round", str(state.deaths_round)))
     if state.skip_action:
@@ -277,6 +301,35 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
                  if k < len(state.piles)]
         if piles:
             out.append(("Item piles", ", ".join(piles)))
+    return out
+
+
+def _discards_text(state: GameState, deck: str) -> str:
+    """The discards of a deck that shuffles them back when empty (K1.6)."""
+    d = state.game.decks.get(deck)
+    if d is None or not d.reshuffle:
+        return ""
+    k = sum(len(cards) for x, cards in state.deck_discards if x == deck)
+    return f", {k} discarded"
+
+
+def _zone_facts(state: GameState) -> list[tuple[str, str]]:
+    """Item and card zones: the table, the set-aside cards, named piles, items lying on the item piles."""
+    g = state.game
+    out: list[tuple[str, str]] = []
+    if state.table:
+        out.append(("On the table", _counted(_name(g.items, i) for i in state.table)))
+    if state.aside:
+        out.append(("Set aside", _counted(_name(g.items, i) for i in state.aside)))
+    for pid, cards in state.item_piles:
+        pile = next((p for p in (*g.scenario.piles, *g.killer.piles) if p.id == pid), None)
+        out.append(("Pile", f"{pile.name if pile else pid}: {_plural(len(cards), 'card')} face down"))
+    if state.on_piles:
+        locs = state.game.board.search_locs
+        out.append(("On the item piles", ", ".join(f"{_name(g.items, i)} on {_where(state, locs[k])}"
+                                                   for k, i in state.on_piles if k < len(locs))))
+    if state.cards_aside:
+        out.append(("Cards set aside", ", ".join(_deck_card(state, k) for k in state.cards_aside)))
     return out
 
 
@@ -300,14 +353,14 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
     enemies: list[tuple[str, Optional[str]]] = []
     if not state.killers and not g.killer.board:
         enemies.append((f"{g.killer.name}: no body on the map yet", None))
-    for ks in state.killers:
-        kname = ks.label or _name(g.ruleset.killers, ks.id)
+    for i, ks in enumerate(state.killers):
+        kname, kmax = _body(state, i)
         if not ks.alive:
             enemies.append((f"{kname} defeated", None))
             continue
-        kmax = getattr(g.ruleset.killers.get(ks.id), "health", "?")
         hp = f"{ks.health}" if ks.label else f"{ks.health}/{kmax} {({2: '●', 1: '○'}).get(ks.breath, '✗')}"
-        enemies.append((f"{kname} health {hp}{_statuses(ks.status)} at {_where(state, ks.loc)}", None))
+        enemies.append((f"{kname} health {hp}{_statuses(ks.status)} at {_where(state, ks.loc)}{_marks(state, i)}",
+                        None))
     if g.levels:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
         enemies.append((f"bloodlust {state.bloodlust + 1}/{len(g.levels)}", None))

@@ -35,7 +35,10 @@ _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "ch
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
 # fields saved only when set (saves made before them load unchanged)
-_OPTIONAL: dict[str, Any] = {"dice": (), "tracks": (), "holding": (), "delayed": (), "barred": ()}
+_OPTIONAL: dict[str, Any] = {"dice": (),
+                             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
+                             "cards_aside": (), "card_number": 0,
+                             "tracks": (), "holding": (), "delayed": (), "barred": ()}
 
 
 def content_hash(ruleset) -> str:

@@ -64,6 +64,9 @@ class KillerState:
     alive: bool = True
     status: frozenset[str] = frozenset()  # e.g. a daze (S5.5)
     label: str = ""  # a body formed during the game ("Mob 2", K6.6): no last-breath token; "" = the killer's board
+    body: str = ""  # the declared body it is (K2.7, K3.1); "" = the killer's own single body
+    aside: bool = False  # its last breath is gone while others remain: out of this phase (K2.9, K3.6)
+    max_health: int = 0  # what healing restores it to; 0 = its declared health (K1.5 sets it)
 
 
 @attrs.frozen(slots=False)
@@ -144,7 +147,16 @@ class GameState:
     decks: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, cards left, top first)
     kept: tuple[str, ...] = ()  # "deck/card" kept in front of the Final Girl (their rules are in play)
     minion_seq: int = 0  # the last minion uid given out
+    active: int = 0  # the active killer body, an index into killers (K3.2)
     dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
+    # item and card zones (issue #16 item 6)
+    table: tuple[str, ...] = ()  # items face up on the table, to be taken or made (S1.1, S3.1–S3.4)
+    aside: tuple[str, ...] = ()  # items set aside, out of play until an effect takes them
+    item_piles: tuple[tuple[str, tuple[str, ...]], ...] = ()  # named piles: (pile id, items face down, top first)
+    on_piles: tuple[tuple[int, str], ...] = ()  # items face up on an item pile: (pile index, item) (K2.2)
+    deck_discards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, its resolved cards, oldest first)
+    cards_aside: tuple[str, ...] = ()  # "deck/card" set aside, out of their deck
+    card_number: int = 0  # the number on the deck card being resolved or last drawn (K1.6)
     # counters and tracks, holding areas, delayed effects, closed paths (engine/tracks.py)
     tracks: tuple[tuple[str, int], ...] = ()  # (track id, the space its marker stands on), in Game.tracks order
     holding: tuple[tuple[str, int], ...] = ()  # (holding area id, victims held there), in Game.holdings order

@@ -134,7 +134,7 @@ def check_values(state: GameState, where: str = "") -> None:
         kf = f(f"killers[{i}]")
         _str(f"{kf}.id", k.id, (g.killer.id,), f"the killer of this game ('{g.killer.id}')")
         _int(f"{kf}.loc", k.loc, -1, locs - 1)
-        _int(f"{kf}.health", k.health, 0, g.killer.health if capped else MAX_COUNT)
+        _int(f"{kf}.health", k.health, 0, max(g.killer.health, MAX_HEALTH) if capped else MAX_COUNT)
         _int(f"{kf}.breath", k.breath, 0, 2)
         _int(f"{kf}.breath_value", k.breath_value, 0, MAX_AMOUNT)
         if k.breath_value not in breath:
@@ -142,6 +142,10 @@ def check_values(state: GameState, where: str = "") -> None:
         _bool(f"{kf}.alive", k.alive)
         _statuses(f"{kf}.status", k.status)
         _str(f"{kf}.label", k.label)
+        _str(f"{kf}.body", k.body, ("", *g.bodies), f"a body of '{g.killer.id}'")
+        _bool(f"{kf}.aside", k.aside)
+        _int(f"{kf}.max_health", k.max_health, 0, MAX_COUNT)
+    _int(f("active"), state.active, 0, max(0, len(state.killers) - 1))
     _seq(f("minions"), state.minions)
     _int(f("minion_seq"), state.minion_seq, 0, MAX_COUNT)
     for i, m in enumerate(state.minions):
@@ -202,6 +206,7 @@ def check_values(state: GameState, where: str = "") -> None:
         _str(f(f"decks[{i}]"), d[0], g.decks, "a deck of this game")
         _ids(f(f"decks[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
+    _check_zones(state, f)
     _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
     for i, a in enumerate(state.answers):
@@ -309,3 +314,29 @@ def check_resumes(state: GameState, state_data: Any) -> None:
             raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "
                         "was edited")
     raise _fail("state", "differs from the state its checkpoint and answers lead to")  # pragma: no cover
+
+
+def _check_zones(state: GameState, f: Any) -> None:
+    """Item and card zones (issue #16 item 6): items of this game on the table, set aside, in named
+    piles and on the item piles; the discards of its decks; cards set aside; the last card's number."""
+    g = state.game
+    _ids(f("table"), state.table, g.items, "an item")
+    _ids(f("aside"), state.aside, g.items, "an item")
+    _seq(f("item_piles"), state.item_piles)
+    piles = {p.id for p in (*g.scenario.piles, *g.killer.piles)}
+    for i, pile in enumerate(state.item_piles):
+        _seq(f(f"item_piles[{i}]"), pile, 2)
+        _str(f(f"item_piles[{i}]"), pile[0], piles, "a pile of this game")
+        _ids(f(f"item_piles[{i}]"), pile[1], g.items, "an item")
+    _seq(f("on_piles"), state.on_piles)
+    for i, pair in enumerate(state.on_piles):
+        _seq(f(f"on_piles[{i}]"), pair, 2)
+        _int(f(f"on_piles[{i}]"), pair[0], 0, len(g.board.search_locs) - 1)
+        _str(f(f"on_piles[{i}]"), pair[1], g.items, "an item")
+    _seq(f("deck_discards"), state.deck_discards)
+    for i, d in enumerate(state.deck_discards):
+        _seq(f(f"deck_discards[{i}]"), d, 2)
+        _str(f(f"deck_discards[{i}]"), d[0], g.decks, "a deck of this game")
+        _ids(f(f"deck_discards[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
+    _ids(f("cards_aside"), state.cards_aside, g.deck_cards, "a card of a deck of this game ('deck/card')")
+    _int(f("card_number"), state.card_number, 0, MAX_AMOUNT)

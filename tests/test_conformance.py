@@ -66,7 +66,7 @@ killer host-killer {
     back { killer hunts fg moves 1 attacks 1 }
     face { killer hunts fg moves 1 attacks 1 }
   }
-  dark_power host-power { name "Host Power" }
+  dark_power host-power { name "Host Power"; when revealed { if bloodlust spawn at least 9 { heal 1 } } }
   terror host-still { name "Still"; effect { } }
 @KILLER@
 }

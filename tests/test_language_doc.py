@@ -38,7 +38,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent", "track", "holding"}
+                  "prevent", "pile", "recipe", "track", "holding"}
 
 HOST = """\
 killer doc-host-killer {
@@ -181,9 +181,11 @@ def test_language_example_is_accepted(tmp_path, example):
 PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-thing", "MINION": "doc-thing",
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
-                "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies",
-                "{ … }": "{ heal 1 }", "TRACK": "doc-track", "HOLDING": "doc-hold"}
-PHRASE_HOST_KILLER = '  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
+                "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
+                "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
+                "HOLDING": "doc-hold"}
+PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
+                      '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
@@ -237,7 +239,8 @@ def phrase_file(phrase: str, what: str) -> str:
     if what in ("rule", "ability"):
         scenario += f"  {line}\n"
     elif what == "event":
-        head = f"at {line}" if line.startswith(("start of", "end of")) else f"when {line}"
+        head = (f"at {line}" if line.startswith(("start of", "end of")) else
+                f"instead of {line}" if line.endswith(" phase") else f"when {line}")
         scenario += f"  {head} {{ heal 1 }}\n"
     elif what == "piece":
         scenario += f"  when {line} dies {{ heal 1 }}\n"

@@ -68,7 +68,8 @@ def ability_of(text: str):
 
 
 def event_of(text: str):
-    return ability_of(f"when {text} {{ lose 1 time }}").event
+    head = "instead of" if text.endswith(" phase") else "when"  # a whole phase: only a replacement takes it
+    return ability_of(f"{head} {text} {{ lose 1 time }}").event
 
 
 def piece_of(text: str):
@@ -157,6 +158,17 @@ EFFECT_SAMPLES = {
     n.ForEach: ["for each exit { spawn 1 cub at it }", "for each search except killer-start { place 1 victims at it }",
                 "for each river except (any chosen) { panic at it }",
                 "for each adjacent to here with victims where it has tag river { panic at it }"],
+    n.AllKillers: ["all killers { killer hunts fg moves 1 attacks 1 }", "all killers { if killer at here { heal 1 } }"],
+    n.SwitchActive: ["active killer moves up", "active killer moves down"],
+    n.MakeActive: ["killer red becomes active"],
+    n.KillerVanishes: ["killer vanishes", "killer red vanishes"],
+    n.KillerAppears: ["killer appears at here", "killer red appears at (search nearest to fg)"],
+    n.EndThisPhase: ["end this phase"],
+    n.SetModeNow: ["set mode slaughter now"],
+    n.SetKillerHealth: ["set killer health 10", "set killer red health (count dead plus 2)"],
+    n.SetKillerMaxHealth: ["set killer max health 10", "set killer red max health 4"],
+    n.DefeatKiller: ["defeat killer", "defeat killer grey"],
+    n.EndGame: ['end game lose "the ship takes her with it"', 'end game win "she got out"'],
 }
 CONDITION_SAMPLES = {
     n.AllOf: ["all { fear at least 5; flag raft-found }", "all { any { flag a; flag b }; not mode slaughter }"],
@@ -170,7 +182,8 @@ CONDITION_SAMPLES = {
     n.FgAt: ["fg at here", "fg at old-mill", "fg at (exit nearest to fg)"],
     n.FgAtTag: ["fg at tag river"],
     n.VictimsAt: ["victims at killer-location"],
-    n.KillerAt: ["killer at old-mill"],
+    n.KillerAt: ["killer at old-mill", "killer red at here"],
+    n.KillerIs: ["killer is off the board", "killer is on the board", "killer red is active", "killer grey is set aside"],
     n.MinionsAt: ["minions at here"],
     n.TokenAt: ["token clue at here"],
     n.FlagSet: ["flag raft-found"],
@@ -206,8 +219,8 @@ EVENT_SAMPLES = {
     n.PieceEvent: ["victim dies", "killer takes damage", "fg loses health", "killer would be defeated",
                    "a cub dies", "killer kills", "killer forms", "an enemy moves", "fg gains time", "fg loses time",
                    "fg enters old-mill", "fg enters (any with victims)", "fg leaves", "fg leaves here",
-                   "fg crosses bridge", "the killer dies"],
-    n.PhaseEvent: ["start of killer", "end of upkeep"],
+                   "fg crosses bridge", "the killer dies", "killer red dies", "killer appears", "killer grey vanishes"],
+    n.PhaseEvent: ["start of killer", "end of upkeep", "killer phase", "upkeep phase"],
     n.BloodlustRises: ["bloodlust rises", "bloodlust rises from a kill", "bloodlust rises from another cause"],
     n.FearChanges: ["fear rises", "fear falls"],
     n.TokenEvent: ["token clue is spent", "token clue is placed"],
@@ -216,7 +229,7 @@ EVENT_SAMPLES = {
     n.OwnEvent: ["gained"],
     n.GameStarts: ["game starts"],
 }
-PIECE_SAMPLES = {n.PieceRef: ["fg", "killer", "victim", "minion", "cub", "enemy"]}
+PIECE_SAMPLES = {n.PieceRef: ["fg", "killer", "victim", "minion", "cub", "enemy", "killer red"]}
 ABILITY_SAMPLES = {
     n.Trigger: ["when victim dies if fear at least 3 { raise fear 1 }", "at start of killer { heal killer 1 }",
                 "when fg enters (any with victims) { gain 1 time }"],
@@ -234,11 +247,24 @@ RULE_SAMPLES = {
     n.DamageTaken: ["damage taken -1", "damage taken +2"],
     n.NoHealthCap: ["no health cap"],
     n.StatusStopsMoves: ["enemies with status dazed do not move"],
+    n.OnlyActiveActs: ["only the active killer acts"],
     n.ExtraMoves: ["killer moves 1 more", "minions move 2 more", "enemies move 1 more"],
     n.ExtraAttacks: ["killer attacks 1 more", "minions attack 1 more", "enemies attack 3 more"],
     n.KillersAbsorb: ["killers absorb cub"],
     n.KillsMayHitKillers: ["killing cub may damage killers"],
 }
+# item and card zones (issue #16 item 6)
+EFFECT_SAMPLES.update({
+    n.TakeItem: ["take item raft from table", "take item raft from aside"],
+    n.PutItemOnTable: ["put item raft on table"],
+    n.SetAsideItem: ["set aside item raft"],
+    n.DiscardChosenItem: ["discard an item"],
+    n.DiscardRandomItem: ["discard a random item"],
+    n.ShuffleCardInto: ["shuffle card numb into side-effects"],
+})
+CONDITION_SAMPLES.update({n.ItemIn: ["item raft on table", "item raft aside"]})
+AMOUNT_SAMPLES.update({n.CardNumber: ["card number"]})
+AMOUNT_SAMPLES[n.Arith].append("card number plus 1")
 # counters and tracks, holding areas, delayed effects, a board that changes (issue #16)
 EFFECT_SAMPLES.update({
     n.AdvanceTrack: ["advance track chopper 1", "advance track stage (count dead)"],

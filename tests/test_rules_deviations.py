@@ -65,7 +65,7 @@ killer dev-quick {
 killer dev-crowd {
   name "Deviation Crowd"
   no board
-  body "Heap"
+  body heap { name "Heap"; formed }
   fear 3
   bloodlust { level move 1 damage 1; at max { lose 1 time } }
   minion d-rat { name "Rat"; health 1; move 1; damage 1; limit 20 }

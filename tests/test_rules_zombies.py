@@ -352,7 +352,7 @@ def test_a_killer_with_no_board_needs_no_health_and_its_bodies_are_named(tmp_pat
 killer crowd {
   name "Crowd"
   no board
-  body "Mob"
+  body mob { name "Mob"; formed }
   fear 2
   minion walker { name "Walker"; health 1; move 1; damage 1; limit 9 }
   when game starts { spawn 3 walker at killer-start }
@@ -364,7 +364,7 @@ killer crowd {
 }
 """)
     k = rs1.killers["crowd"]
-    assert not k.board and k.body == "Mob"
+    assert not k.board and [(b.id, b.name, b.formed) for b in k.bodies] == [("mob", "Mob", True)]
     state, _ = api.new_game(rs1, killer="crowd", scenario="storybook-woods", seed=1)
     state = api.play(state, api.random_policy(1))
     assert state.over

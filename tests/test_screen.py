@@ -85,11 +85,13 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "bloodlust", "dead", "deaths_round", "terror", "finale", "finale_revealed", "dark_power", "dark_revealed",
          "secondary", "secondary_health", "events", "events_active", "piles", "setup_card", "mode", "mode_active",
          "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice",
-         "tracks", "holding", "delayed", "barred"}
+         "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",
+         "tracks", "holding", "delayed", "barred"}  # zones: tests/test_zones.py
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep
-          "action_over", "lust_fired", "minion_seq"}  # the engine's own progress marks
+          "action_over", "lust_fired", "minion_seq",  # the engine's own progress marks
+          "card_number"}  # the number of the last deck card drawn: said in the log as it is drawn
 
 
 def test_every_state_field_is_shown_or_deliberately_hidden():

@@ -19,6 +19,7 @@ from .killers import damage_killer
 from .resolve import Ctx
 from .statics import fg_tables
 from .words import loc_name
+from .zones import usable
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -107,7 +108,8 @@ def attack_fg(w: Work, damage: int, piece: Piece) -> None:
     att = Attack(damage, f"killer:{piece[1]}" if piece[0] == "killer" else "minion",
                  piece[1] if piece[0] == "minion" else -1)
     while True:
-        reacts = [c for c in dict.fromkeys(w.hand) if w.game.cards[c].kind == "reaction"]
+        reacts = [c for c in dict.fromkeys(w.hand) if w.game.cards[c].kind == "reaction"
+                  and usable(w, w.game.cards[c].usable)]  # K1.7: 'usable while
         if not reacts or att.damage <= 0:
             break
         key = ask(w, "reaction", lambda: f"An attack for {att.damage} damage: react?",

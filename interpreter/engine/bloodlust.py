@@ -78,7 +78,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -
     raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
     fire(w, "dies", victim, 1, loc)
     if by >= 0:
-        fire(w, "kills", ("killer", "", by), 1, loc)
+        fire(w, "kills", ("killer", w.killers[by].body if 0 <= by < len(w.killers) else "", by), 1, loc)
     elif minion:
         fire(w, "kills", ("minion", minion, -1), 1, loc)
 

@@ -49,10 +49,14 @@ def draw_event(w: Work) -> None:
 
 
 def draw_card(w: Work, deck_id: str) -> None:
-    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play."""
+    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play, any other
+    meets its fate (zones.py: discarded, shuffled back, removed; a deck may reshuffle its discards)."""
+    from .zones import reshuffle_if_empty, resolve_deck_card  # zones builds on items, which imports this module's peers
+
+    deck = w.game.decks[deck_id]
+    reshuffle_if_empty(w, deck)
     decks = dict(w.decks)
     cards = decks.get(deck_id, ())
-    deck = w.game.decks[deck_id]
     if not cards:
         emit(w, "deck", f"the {deck.name} deck is empty", "")
         return
@@ -63,5 +67,5 @@ def draw_card(w: Work, deck_id: str) -> None:
     emit(w, "deck", f"draws {card.name} from {deck.name}", "")
     if card.keep:
         w.kept = w.kept + (f"{deck_id}/{cid}",)
-    run(w, card.effects, Ctx(source=cid))
+    resolve_deck_card(w, deck, card, cid)
     fire(w, "card-drawn", None, 1, extra=deck_id)

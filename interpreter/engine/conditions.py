@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from lastbreath.dsl import nodes as n
 
 from ..board import INF
+from .bodies import body_index, ctx_body, the_killer
 from .places import is_exit
 from .resolve import EVAL, Ctx, amount, condition, loc
 from .statics import enemy_tables, fg_tables, mode_active
@@ -59,9 +60,23 @@ def eval_victims_at(w: Work, c: n.VictimsAt, ctx: Ctx) -> bool:  # victims at PL
     return where >= 0 and w.victims[where] > 0
 
 
-def eval_killer_at(w: Work, c: n.KillerAt, ctx: Ctx) -> bool:  # killer at PLACE
+def eval_killer_at(w: Work, c: n.KillerAt, ctx: Ctx) -> bool:  # killer [BODY] at PLACE
     where = loc(w, c.loc, ctx)
-    return any(k.alive and k.loc == where for k in w.killers)
+    return any(k.alive and k.loc == where and (not c.body or k.body == c.body) for k in w.killers)
+
+
+def eval_killer_is(w: Work, c: n.KillerIs, ctx: Ctx) -> bool:  # killer [BODY] is on/off the board / active / set aside
+    i = body_index(w, c.body) if c.body else (ctx_body(w, ctx) if ctx_body(w, ctx) >= 0 else the_killer(w))
+    if i < 0:
+        return c.what == "off-board" and not any(k.alive and k.loc >= 0 for k in w.killers)
+    k = w.killers[i]
+    if c.what == "on-board":
+        return k.loc >= 0
+    if c.what == "off-board":
+        return k.loc < 0
+    if c.what == "aside":
+        return k.aside
+    return i == w.active
 
 
 def eval_minions_at(w: Work, c: n.MinionsAt, ctx: Ctx) -> bool:  # minions at PLACE

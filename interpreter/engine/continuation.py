@@ -120,7 +120,7 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("asking", "defeat", "depth", "it", "node")
+    __slots__ = ("asking", "body", "defeat", "depth", "it", "node")
 
     def __init__(self) -> None:
         self.node: Any = None
@@ -128,10 +128,11 @@ class Scope:
         self.it = -1
         self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
         self.asking: frozenset[str] = frozenset()  # the rules' questions whose 'while' conditions are being read
+        self.body = -1  # inside 'all killers { … }': the body 'the killer' means there
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat, self.asking = None, 0, -1, False, frozenset()
+        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, frozenset(), -1
 
 
 class Work:
@@ -199,7 +200,15 @@ class Work:
         decks: tuple[tuple[str, tuple[str, ...]], ...]
         kept: tuple[str, ...]
         minion_seq: int
+        active: int
         dice: tuple[int, ...]
+        table: tuple[str, ...]
+        aside: tuple[str, ...]
+        item_piles: tuple[tuple[str, tuple[str, ...]], ...]
+        on_piles: tuple[tuple[int, str], ...]
+        deck_discards: tuple[tuple[str, tuple[str, ...]], ...]
+        cards_aside: tuple[str, ...]
+        card_number: int
         tracks: tuple[tuple[str, int], ...]
         holding: tuple[tuple[str, int], ...]
         delayed: tuple[tuple[int, int, int], ...]

@@ -16,7 +16,7 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
-from .bodies import Piece, body_name, piece_loc, piece_status
+from .bodies import Piece, active_only, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
@@ -58,8 +58,11 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     if who in ("killer", "enemies"):
         moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
         attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        only = w.active if len(w.killers) > 1 and active_only(w) else -1  # K3.2: only the active one acts
         for i, body in enumerate(w.killers):
-            if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0:
+            if only >= 0 and i != only:
+                continue
+            if i < len(w.killers) and body is w.killers[i] and body.alive and body.loc >= 0 and not body.aside:
                 # C9.4, C9.5: its movement is read as it moves; each attack reads the damage as it lands
                 enemy_act(w, ("killer", i), target, moves, attacks, w.game.levels[w.bloodlust].move, -1)
             if w.result:

@@ -17,6 +17,7 @@ from .continuation import ask, emit, opt, roll_die
 from .killers import killer_last_breath_dice
 from .resolve import Ctx, cover, run
 from .statics import modified
+from .zones import usable
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -62,6 +63,8 @@ def fear_check(w: Work, card: n.Card) -> int:
                 if cid not in w.game.reroll_cards:
                     continue
                 c = w.game.cards[cid]
+                if c.usable is not None and not usable(w, c.usable):  # K1.7: 'usable while'
+                    continue
                 if _reroll(list(faces), c, converted) != faces:
                     opts.append(opt(w, f"reroll:{cid}", f"play {c.name} to reroll"))
             return opts

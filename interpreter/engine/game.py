@@ -102,7 +102,14 @@ class Game:
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
-        self.body_name = killer.body or killer.name
+        self.bodies = {b.id: b for b in killer.bodies}  # declared bodies (K2.7, K3.1)
+        formed = next((b for b in killer.bodies if b.formed), None)
+        self.body_name = formed.name if formed is not None else killer.name  # bodies formed in play (K6.6)
+        self.formed_body = formed.id if formed is not None else ""
+        # item and card zones (issue #16 item 6): the recipes offered in the Action phase
+        self.recipes = (*killer.recipes, *scenario.recipes)
+        self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
+                                 for x in self.recipes)
         # counters and tracks, holding areas, delayed blocks (engine/tracks.py)
         self.tracks = {t.id: t for t in (*killer.tracks, *scenario.tracks)}
         self.holdings = {h.id: h for h in (*killer.holdings, *scenario.holdings)}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import HeldItem, Option
 from .continuation import ask, emit
+from .resolve import Ctx, condition
 from .triggers import fire, fire_item
 
 if TYPE_CHECKING:
@@ -49,16 +50,31 @@ def gain_item(w: Work, iid: str, how: str) -> None:
     fire(w, "item-gained", None, 1, extra=iid)
 
 
+def discardable(w: Work, iid: str) -> bool:
+    """S1.3: an item marked ``cannot be discarded`` (``keep``) is not, while its condition holds."""
+    item = w.game.items[iid]
+    return not item.keep or (item.keep_cond is not None and not condition(w, item.keep_cond, Ctx()))
+
+
 def discard_item(w: Work, iid: str) -> None:
-    """Discard a held item of this id (an item marked ``keep`` cannot be discarded)."""
+    """Discard a held item of this id (an item that cannot be discarded now is left alone, S1.3)."""
     for attr in ("held", "pack"):
         items = getattr(w, attr)
         for i, h in enumerate(items):
-            if h.id == iid and not w.game.items[h.id].keep:
+            if h.id == iid and discardable(w, iid):
                 setattr(w, attr, items[:i] + items[i + 1:])
                 emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+                _to_the_table(w, iid)
                 fire(w, "item-discarded", None, 1, extra=iid)
                 return
+
+
+def _to_the_table(w: Work, iid: str) -> None:
+    """S3.3–S3.4: an item that returns to the table when discarded does, with all its uses (fresh)."""
+    item = w.game.items[iid]
+    if item.returns:
+        w.table = w.table + (iid,)
+        emit(w, "item", f"{item.name} returns to the table", "S3.3")
 
 
 def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
@@ -79,6 +95,8 @@ def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
         _set_pile(w, k, _turn_top(rest))
         for c in taken:
             gain_item(w, c, "search")
+        if taken:
+            _offer_on_pile(w, k)
         return
     opts = [Option(f"keep:{c}", w.game.items[c].name) for c, _ in dict.fromkeys(top)]
     kept: list[str] = []
@@ -106,6 +124,22 @@ def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
         emit(w, "search", "returned to the bottom face down; the new top card is not turned up", "C6.2")
     for c in kept:
         gain_item(w, c, "search")
+    if kept:
+        _offer_on_pile(w, k)
+
+
+def _offer_on_pile(w: Work, k: int) -> None:
+    """K2.5: with an item gained from a pile, each item lying face up on that pile may be taken too."""
+    for pile, iid in w.on_piles:
+        if pile != k:
+            continue
+        name = w.game.items[iid].name
+        key = ask(w, "take-on-pile", f"{name} lies on this pile: take it too?",
+                  [Option("take", f"take {name} too"), Option("leave", f"leave {name} on the pile")])
+        if key == "take":
+            i = w.on_piles.index((pile, iid))
+            w.on_piles = w.on_piles[:i] + w.on_piles[i + 1:]
+            gain_item(w, iid, "from the top of the pile")
 
 
 def _turn_top(pile: Any) -> tuple[tuple[str, bool], ...]:
@@ -131,6 +165,7 @@ def use_uses(w: Work, iid: str) -> None:
                 if h.uses == 1:
                     setattr(w, attr, items[:i] + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
+                    _to_the_table(w, iid)
                     fire(w, "item-discarded", None, 1, extra=iid)
                 else:
                     setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state import KillerState, MinionState
-from .bodies import Piece, body_name, the_killer
+from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import defeated, killer_defeated
 from .statics import modified
@@ -22,26 +22,39 @@ from .words import count_of, loc_name
 if TYPE_CHECKING:
     from .continuation import Work
 
+Piece3 = tuple[str, str, int]  # a piece as events carry it: (kind, kind of minion or body, index)
+
 
 def killer_last_breath_dice(w: Work) -> int:
     """C2.5, K2.9: one extra die while any killer on the board is down to its last breath."""
     return 1 if any(k.alive and k.loc >= 0 and k.health == 0 for k in w.killers) else 0
 
 
-def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
+def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = True) -> None:
     """Damage to a body: the secondary dark power first (C17.4), then health and last breath (C17.1).
-    A body already defeated takes no more (C13.2: the game may not have ended yet)."""
+    A body already defeated takes no more (C13.2: the game may not have ended yet). The body hit
+    becomes the active one when the Final Girl dealt it (``by_fg``: her attack, her card or item,
+    K3.2). With other bodies still in the game, a body whose last breath is gone is set aside until
+    the phase ends (K2.9, K3.6); damage to it then changes nothing."""
     if k <= 0 or w.result or not w.killers[idx].alive:
         return
     k = modified(w, "damage-to-killer", k)
     if k <= 0:
-        emit(w, "damage", "the damage is reduced to nothing", "C17.4")
+        emit(w, "damage", "the damage is reduced to nothing", "")
         return
-    body = ("killer", "", idx)
-    got = would(w, "takes-damage", k, f"{k} damage to {body_name(w, idx)}", body, w.killers[idx].loc)
+    kil = w.killers[idx]
+    body = ("killer", kil.body, idx)
+    got = would(w, "takes-damage", k, f"{k} damage to {body_name(w, idx)}", body, kil.loc)
     if not got:
         return
     k = got
+    if kil.aside:
+        emit(w, "damage", f"{body_name(w, idx)} is set aside: the damage changes nothing", "K2.9")
+        fire(w, "takes-damage", body, k, kil.loc)
+        return
+    if by_fg and w.active != idx and len(w.killers) > 1 and active_only(w):
+        w.active = idx
+        emit(w, "active", f"{body_name(w, idx)} is now the active killer", "K3.2")
     if w.secondary:
         absorbed = min(k, w.secondary_health)
         w.secondary_health -= absorbed
@@ -53,46 +66,117 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8") -> None:
             w.secondary_health = 0
         if k <= 0:
             return
+    got = would(w, "loses-health", k, f"{body_name(w, idx)} losing {k} health", body, kil.loc)
+    if not got:
+        return
+    k = got
     ks = list(w.killers)
     kil = ks[idx]
+    name = body_name(w, idx)
     if kil.label:  # a body formed during the game has no last-breath token (K6.6): at 0 health it is gone
         if k < kil.health:
             ks[idx] = evolve_killer(kil, health=kil.health - k)
             w.killers = tuple(ks)
             emit(w, "damage", f"{kil.label} takes {k} damage (health {kil.health - k})", rule)
+            _hurt(w, body, k, kil.loc)
             return
         del ks[idx]
         w.killers = tuple(ks)
+        if w.active > idx:
+            w.active -= 1
+        fix_active(w)
         emit(w, "damage", f"{kil.label} takes {k} damage and is destroyed", rule)
-        fire(w, "dies", ("killer", "", -1), k, kil.loc)
+        _hurt(w, ("killer", kil.body, -1), k, kil.loc)
+        fire(w, "dies", ("killer", kil.body, -1), k, kil.loc)
         return
     if k <= kil.health:
         kil = evolve_killer(kil, health=kil.health - k)
         ks[idx] = kil
         w.killers = tuple(ks)
-        emit(w, "damage", f"the killer takes {k} damage (health {kil.health})", rule)
+        emit(w, "damage", f"{name} takes {k} damage (health {kil.health})", rule)
         if kil.health == 0:
-            emit(w, "breath", "the killer is down to its last breath: +1 die", "C2.5")
-        fire(w, "takes-damage", body, k, kil.loc)
+            emit(w, "breath", f"{name} is down to its last breath: +1 die", "C2.5")
+        _hurt(w, body, k, kil.loc)
         return
-    emit(w, "damage", "the killer takes damage: its last-breath token is lost", rule)
+    emit(w, "damage", f"{name} takes damage: its last-breath token is lost", rule)
+    kil = ks[idx] = evolve_killer(kil, health=0)
+    w.killers = tuple(ks)
+    _hurt(w, body, k, kil.loc)
+    others = any(x.alive and not x.aside for i, x in enumerate(w.killers) if i != idx)
+    if others and w.game.bodies:  # K2.9, K3.6: set aside; its token is flipped when the phase ends
+        update_piece(w, ("killer", idx), aside=True)
+        emit(w, "breath", f"{name} is set aside until the phase ends, when its token is flipped", "K2.9")
+        if w.active == idx and active_only(w):
+            _pass_on(w, idx)
+        return
     if kil.breath == 2 and kil.breath_value > 0:
         kil = evolve_killer(kil, breath=1, health=kil.breath_value)
+        ks = list(w.killers)
         ks[idx] = kil
         w.killers = tuple(ks)
-        emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and the killer restores "
+        emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and {name} restores "
                           f"{kil.breath_value} health; the phase ends", "C17.1")
         raise PhaseEnd()
+    _defeat(w, idx)
+
+
+def _hurt(w: Work, body: Piece3, k: int, where: int) -> None:
+    fire(w, "takes-damage", body, k, where)
+    fire(w, "loses-health", body, k, where)
+
+
+def _pass_on(w: Work, idx: int) -> None:
+    """K3.6: the active body is out: the marker goes to the next living body not set aside."""
+    ks = w.killers
+    nxt = next((i for i, x in enumerate(ks) if x.alive and not x.aside and i != idx), -1)
+    if nxt >= 0:
+        w.active = nxt
+        emit(w, "active", f"{body_name(w, nxt)} is now the active killer", "K3.6")
+
+
+def _defeat(w: Work, idx: int, rule: str = "C17.1") -> None:
+    """A body's last breath is gone (a replacement may stop it): it is defeated."""
+    kil = w.killers[idx]
+    body = ("killer", kil.body, idx)
     if would(w, "would-be-defeated", 0, f"{body_name(w, idx)} being defeated", body, kil.loc) is None:
         return  # replaced: the block decides what becomes of it
     ks = list(w.killers)
-    kil = evolve_killer(ks[idx], breath=0, health=0, alive=False)
+    kil = evolve_killer(ks[idx], breath=0, health=0, alive=False, aside=False)
     ks[idx] = kil
     w.killers = tuple(ks)
-    emit(w, "breath", "the killer's last breath is gone: the killer is defeated", "C17.1")
+    name = body_name(w, idx)
+    emit(w, "breath", f"{name}'s last breath is gone: {name} is defeated" if kil.body else
+         "the killer's last breath is gone: the killer is defeated", rule)
+    fix_active(w)
     fire(w, "dies", body, 0, kil.loc)
     if killer_defeated(w):
         defeated(w)
+
+
+def defeat_killer(w: Work, idx: int) -> None:
+    """'defeat killer': defeated outright, no token flipped."""
+    if 0 <= idx < len(w.killers) and w.killers[idx].alive:
+        _defeat(w, idx, "")
+
+
+def flip_aside(w: Work) -> None:
+    """K2.9, K3.6: at the end of the phase each body set aside flips its black token: a number, it
+    turns white and restores that much health; blank or white, it dies and leaves the board."""
+    for idx, kil in enumerate(w.killers):
+        if not (kil.aside and kil.alive):
+            continue
+        name = body_name(w, idx)
+        if kil.breath == 2 and kil.breath_value > 0:
+            update_piece(w, ("killer", idx), aside=False, breath=1, health=kil.breath_value)
+            emit(w, "breath", f"{name}'s black token shows {kil.breath_value}: it turns white and {name} restores "
+                              f"{kil.breath_value} health", "K2.9")
+            continue
+        emit(w, "breath", f"{name}'s token is {'white' if kil.breath == 1 else 'blank'}: {name} dies and leaves "
+                          "the board", "K2.9")
+        update_piece(w, ("killer", idx), aside=False, loc=-1)
+        _defeat(w, idx, "K2.9")
+        if w.result:
+            return
 
 
 def evolve_killer(k: KillerState, **kw: Any) -> KillerState:
@@ -102,15 +186,28 @@ def evolve_killer(k: KillerState, **kw: Any) -> KillerState:
     return KillerState(**d)
 
 
+def max_health(w: Work, kil: KillerState) -> int:
+    """What healing restores a body to (C17.1): its own maximum if set (K1.5), else its declared
+    health, else the killer's; a body formed in play, its health when it formed (K6.6)."""
+    if kil.max_health:
+        return kil.max_health
+    decl = w.game.bodies.get(kil.body) if kil.body else None
+    if decl is not None and not decl.formed:
+        return decl.health
+    return w.game.killer.health
+
+
 def heal_killer(w: Work, k: int, idx: int = -1) -> None:
-    """Heal the body ``idx`` (default: the killer, see ``the_killer``); up to its starting health (C17.1)."""
+    """Heal the body ``idx`` (default: the killer, see ``the_killer``); up to its maximum health
+    (C17.1), never below what it has."""
     if idx < 0:
         idx = the_killer(w)
     if idx < 0:
         return
     ks = list(w.killers)
     kil = ks[idx]
-    new = min(modified(w, "killer-cap", w.game.killer.health), kil.health + k)  # K5.1 may lift the cap
+    cap = modified(w, "killer-cap", max_health(w, kil))  # K5.1 may lift the cap
+    new = max(kil.health, min(cap, kil.health + k))
     ks[idx] = evolve_killer(kil, health=new)
     w.killers = tuple(ks)
     emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")

@@ -17,12 +17,14 @@ from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
+from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import abilities
-from .triggers import fire
+from .triggers import fire, would
 from .words import count_of
+from .zones import can_make, make, usable
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -38,6 +40,10 @@ _DONE_SWAPPING = Option("done", "done rearranging")
 
 
 def next_phase(w: Work) -> None:
+    if any(k.aside for k in w.killers):  # K2.9: the bodies set aside flip their tokens as the phase ends
+        flip_aside(w)
+        if w.result:
+            return
     i = PHASE_ORDER.index(w.phase)
     if i == len(PHASE_ORDER) - 1:
         w.round += 1
@@ -61,6 +67,16 @@ def phase_ended(w: Work, text: str = "the phase ends at once") -> None:
         w.sub = 1
     else:
         w.sub = END_DUE
+
+
+def replaced(w: Work, phase: str) -> bool:
+    """A replacement of the whole phase ('instead of killer phase { … }'): its block is the phase
+    (K1.6: a vanished killer's phase is replaced by other cards); then the next phase."""
+    kind = f"whole:{phase}"
+    if kind not in w.game.listens or would(w, kind, 0, f"the {phase.capitalize()} phase") is not None:
+        return False
+    next_phase(w)
+    return True
 
 
 def end_phase(w: Work) -> None:
@@ -90,6 +106,8 @@ def step_action(w: Work) -> None:
             emit(w, "phase", "the Action phase is skipped", "C11.4")
             next_phase(w)
             return
+        if replaced(w, "action"):
+            return
         fire(w, "start:action")
         return
     if w.action_over or w.time < 0 or not w.hand:  # C4.1
@@ -104,15 +122,18 @@ def step_action(w: Work) -> None:
         distinct = dict.fromkeys(w.hand)
         cards = g.cards
         for cid in distinct:
-            if cards[cid].kind == "action":
+            if cards[cid].kind == "action" and usable(w, cards[cid].usable):  # K1.7
                 opts.append(g.play_opts[cid])
         for h in (*w.held, *w.pack):
             it = g.items[h.id]
-            if it.use is not None:
+            if it.use is not None and usable(w, it.usable):  # K2.5
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
         for a, o in zip(g.actions, g.action_opts):
-            if a.cond is None or condition(w, a.cond, Ctx()):
+            if (a.cond is None or condition(w, a.cond, Ctx())) and usable(w, a.usable):
+                opts.append(o)
+        for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
+            if can_make(w, r):
                 opts.append(o)
         if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc):
             opts.append(Option("rescue", "let the victims here escape"))
@@ -144,6 +165,8 @@ def step_action(w: Work) -> None:
         if a.time and not a.free:
             lose_time(w, a.time)
         run(w, a.effects, Ctx(source=a.id))
+    elif key.startswith("recipe:"):
+        make(w, next(x for x in g.recipes if x.id == key[7:]))
     elif key == "rescue":
         rescue_here(w)
 
@@ -157,6 +180,8 @@ def step_planning(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Planning phase", "C1.1")
+        if replaced(w, "planning"):
+            return
         fire(w, "start:planning")
         return
 
@@ -198,6 +223,8 @@ def step_killer(w: Work) -> None:
             emit(w, "phase", "Killer phase", "C1.1")
             w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
             w.sub = 1
+            if replaced(w, "killer"):
+                return
             fire(w, "start:killer")
         elif w.sub == 1:
             w.sub = 2
@@ -233,6 +260,8 @@ def step_panic(w: Work) -> None:
     if w.sub == END_DUE:
         next_phase(w)  # the Panic phase has no end triggers
         return
+    if replaced(w, "panic"):
+        return
     if w.deaths_round > 0:  # C10.1, C15.4
         emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
@@ -251,6 +280,8 @@ def step_upkeep(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Upkeep phase", "C1.1")
+        if replaced(w, "upkeep"):
+            return
         if not w.terror and not w.finale_revealed:  # C11.1
             reveal_finale(w)
         fire(w, "start:upkeep")  # C11.2

@@ -15,6 +15,7 @@ from ..state import Event, GameState, KillerState
 from .continuation import Replay, Work, advance, emit, rand, shuffled
 from .game import Game
 from .tokens import place_token
+from .zones import deck_cards_at_setup, set_up_zones
 
 PILE_SIZE = 4  # C18.4: piles of four items
 
@@ -60,7 +61,7 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     piles = len(board.search_locs)
-    pool = shuffled(w, [it.id for it in s.items])
+    pool = shuffled(w, [it.id for it in (*s.items, *k.items) if not it.start for _ in range(it.copies)])
     drawn = list(pool[: piles * PILE_SIZE - 1]) + ([fg.signature] if fg.signature else [])
     deck = shuffled(w, drawn)
     w.piles = tuple(
@@ -79,9 +80,19 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     fg_token = bag.pop() if bag else 0
     k_token = bag.pop() if bag else 0
     w.fg_breath_value = fg_token
+    start_at = board.index[setup.killer_at]
+    declared = [b for b in k.bodies if not b.formed]
+    if declared:  # K2.7, K3.1: each body its own health and black token; 'off board' ones wait off the map
+        bodies = []
+        for j, b in enumerate(declared):
+            token = k_token if j == 0 else (bag.pop() if bag else 0)
+            bodies.append(KillerState(k.id, -1 if b.off_board else start_at, b.health, 2, token, body=b.id))
+        w.killers = tuple(bodies)
+        w.active = next((j for j, b in enumerate(declared) if not b.off_board), 0)
+    else:
+        # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
+        w.killers = (KillerState(k.id, start_at, k.health, 2, k_token),) if k.board else ()
     w.breath_bag = tuple(bag)
-    # K6.1: a killer with no board has nothing on the map at setup (its content places what it has)
-    w.killers = (KillerState(k.id, board.index[setup.killer_at], k.health, 2, k_token),) if k.board else ()
     # tokens: the supplies shuffled face down on the table; the setup card puts one at each of its places
     total = sum(count for t in game.tokens.values() for _kind, count in t.supply)
     if total > MAX_TOKENS_IN_PLAY:
@@ -92,7 +103,8 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.supply = shuffled(w, supply)
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
-    w.decks = tuple((d.id, shuffled(w, [c.id for c in d.cards])) for d in game.decks.values())
+    set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
+    w.decks = tuple((d.id, shuffled(w, deck_cards_at_setup(d))) for d in game.decks.values())
     # tracks on their starting spaces, holding areas empty
     w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
     w.holding = tuple((h.id, 0) for h in game.holdings.values())

@@ -80,6 +80,11 @@ def rule_extra_attacks(r: n.ExtraAttacks, value: int, who: str) -> int:  # rule 
     return value + r.n if r.who in (who, "enemies") else value
 
 
+@answers("active-only")
+def rule_only_active_acts(r: n.OnlyActiveActs, value: bool) -> bool:  # rule only the active killer acts (K3.2)
+    return True
+
+
 @answers("absorbs")
 def rule_killers_absorb(r: n.KillersAbsorb, value: frozenset[str]) -> frozenset[str]:
     # rule killers absorb MINION (K6.7)

@@ -78,6 +78,8 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
         return piece[0] in ("killer", "minion")
     if kind == "minion" and ref.minion:
         return piece[0] == "minion" and piece[1] == ref.minion
+    if ref.body:
+        return piece[0] == "killer" and piece[1] == ref.body
     return piece[0] == kind
 
 
@@ -185,7 +187,7 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
     if kind not in w.game.listens:
         return
     if body >= 0 and piece is None:
-        piece = ("killer", "", body)
+        piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
     h = Happening(kind, piece, number, place, cause, extra)
     for t in _in_play(w, "triggers", kind):
         ctx = _ctx(h)

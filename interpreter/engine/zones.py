@@ -1,0 +1,291 @@
+"""Item and card zones (issue #16 item 6): where item cards and deck cards lie out of play, recipes,
+play and use conditions, and what becomes of a deck card once it has resolved.
+
+Item cards of the scenario and the killer start where their ``start`` line says (S1.1, S2.1, S3.1,
+K2.2): dealt into the item piles (C18.4, the default), face up on the table, set aside, in the
+Final Girl's hands or backpack, face up on top of each item pile, or in a named pile, whose top
+cards a ``row N`` lays face up on the table at setup. Items on the table are taken by effects
+(``take item … from table``) and by recipes (S3.4); items that return to the table when
+discarded do so from ``items.discard_item`` (S3.3). A ``usable while`` condition keeps a card, an
+item's use, an action or a recipe out of the menus while it does not hold (K1.7, K2.5).
+
+Named decks (``draw card DECK``, ``cards.draw_card``) may reshuffle their discards when empty, give
+each resolved card a fate (discard, return, remove), print a number on each card (``card number``)
+and read one of two halves of each card by a condition (K1.5–K1.6).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Optional
+
+from lastbreath.dsl import nodes as n
+
+from ..state import HeldItem
+from .continuation import PhaseEnd, ask, emit, opt, rand, shuffled
+from .final_girl import lose_time
+from .items import discard_item, discardable, gain_item, hands_used
+from .resolve import AMOUNT, EVAL, EXEC, Ctx, condition, run
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+# --- setup ---------------------------------------------------------------------------------------
+def set_up_zones(w: Work) -> None:
+    """S1.1, S2.1, S3.1, K2.2: the scenario's and the killer's items that do not go into the item
+    piles, and the deck cards set aside or on the table. Draws from the generator only for named
+    piles (their shuffle), so content without zones sets up as it always did."""
+    g = w.game
+    table: list[str] = []
+    aside: list[str] = []
+    on_piles: list[tuple[int, str]] = []
+    piles = len(g.board.search_locs)
+    own = [it for it in g.items.values() if it.owner == g.fg.id and it.id != g.fg.signature]  # her other items
+    for it in (*g.scenario.items, *g.killer.items, *own):
+        if it.start in ("table", "aside"):
+            (table if it.start == "table" else aside).extend([it.id] * it.copies)
+            emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
+                 + (f" ({it.copies} copies)" if it.copies > 1 else ""), "S1.1")
+        elif it.start == "held":
+            for _ in range(it.copies):
+                _hold(w, it)
+            emit(w, "setup", f"the Final Girl starts with {it.name}", "S2.1")
+        elif it.start == "on-piles":  # one copy face up on each pile; copies beyond the piles are set aside
+            on_piles.extend((p, it.id) for p in range(min(piles, it.copies)))
+            aside.extend([it.id] * max(0, it.copies - piles))
+            emit(w, "setup", f"{it.name} lies face up on each item pile", "K2.2")
+    named: list[tuple[str, tuple[str, ...]]] = []
+    for p in (*g.scenario.piles, *g.killer.piles):
+        cards = [it.id for it in (*g.scenario.items, *g.killer.items) if it.start == "pile" and it.pile == p.id
+                 for _ in range(it.copies)]
+        deck = shuffled(w, cards)
+        row = deck[:p.row]
+        table.extend(row)
+        named.append((p.id, deck[p.row:]))
+        if row:
+            emit(w, "setup", f"from the {p.name} pile, face up on the table: "
+                 + ", ".join(g.items[i].name for i in row), "S3.1")
+    w.table = tuple(table)
+    w.aside = tuple(aside)
+    w.on_piles = tuple(on_piles)
+    w.item_piles = tuple(named)
+    for d in g.decks.values():
+        for c in d.cards:
+            if c.start == "aside":
+                w.cards_aside = w.cards_aside + (f"{d.id}/{c.id}",) * c.copies
+            elif c.start == "table":  # face up in play from the start: like a kept card
+                w.kept = w.kept + (f"{d.id}/{c.id}",) * c.copies
+                emit(w, "setup", f"{c.name} lies face up on the table, in play", "")
+
+
+def deck_cards_at_setup(d: n.Deck) -> list[str]:
+    """The cards shuffled into a named deck at setup: each copy, less those starting elsewhere."""
+    return [c.id for c in d.cards if not c.start for _ in range(c.copies)]
+
+
+def _hold(w: Work, it: n.Item) -> None:
+    """An item she starts with: a weapon in her hands while they have room, else the backpack."""
+    new = HeldItem(it.id, it.uses)
+    if it.weapon is not None and hands_used(w) + it.weapon.hands <= 2:
+        w.held = w.held + (new,)
+    else:
+        w.pack = w.pack + (new,)
+
+
+# --- usable while ---------------------------------------------------------------------------------
+def usable(w: Work, cond: Optional[n.Condition]) -> bool:
+    """K1.7, K2.5: a card, an item's use, an action or a recipe with ``usable while C`` only while C holds."""
+    return cond is None or condition(w, cond, Ctx())
+
+
+# --- the table and the set-aside cards ---------------------------------------------------------------
+def _take_from(w: Work, zone: str, iid: str) -> bool:
+    cards = w.table if zone == "table" else w.aside
+    if iid not in cards:
+        return False
+    i = cards.index(iid)
+    rest = cards[:i] + cards[i + 1:]
+    if zone == "table":
+        w.table = rest
+    else:
+        w.aside = rest
+    return True
+
+
+def _held_copy(w: Work, iid: str) -> bool:
+    """Remove one copy she holds (hands first), without discarding it; False if she holds none."""
+    for attr in ("held", "pack"):
+        items = getattr(w, attr)
+        for i, h in enumerate(items):
+            if h.id == iid:
+                setattr(w, attr, items[:i] + items[i + 1:])
+                return True
+    return False
+
+
+def exec_take_item(w: Work, e: n.TakeItem, ctx: Ctx) -> None:  # take item ID from table|aside
+    name = w.game.items[e.item].name
+    if not _take_from(w, e.zone, e.item):
+        emit(w, "item", f"{name} is not {'on the table' if e.zone == 'table' else 'set aside'}: nothing is taken",
+             "S1.2")
+        return
+    gain_item(w, e.item, "from the table" if e.zone == "table" else "from the set-aside cards")
+
+
+def exec_put_item_on_table(w: Work, e: n.PutItemOnTable, ctx: Ctx) -> None:  # put item ID on table
+    if _held_copy(w, e.item):
+        w.table = w.table + (e.item,)
+        emit(w, "item", f"{w.game.items[e.item].name} goes back to the table", "S1.7")
+
+
+def exec_set_aside_item(w: Work, e: n.SetAsideItem, ctx: Ctx) -> None:  # set aside item ID
+    if _held_copy(w, e.item) or _take_from(w, "table", e.item):
+        w.aside = w.aside + (e.item,)
+        emit(w, "item", f"{w.game.items[e.item].name} is set aside", "")
+
+
+def _discardable_held(w: Work) -> list[str]:
+    return list(dict.fromkeys(h.id for h in (*w.held, *w.pack) if discardable(w, h.id)))
+
+
+def exec_discard_chosen_item(w: Work, e: n.DiscardChosenItem, ctx: Ctx) -> None:  # discard an item
+    ids = _discardable_held(w)
+    if not ids:
+        emit(w, "item", "no item can be discarded", "S1.3")
+        return
+    key = ask(w, "discard-item", "Discard which item?",
+              [opt(w, f"discard-item:{i}", w.game.items[i].name) for i in ids])
+    discard_item(w, key.split(":", 1)[1])
+
+
+def exec_discard_random_item(w: Work, e: n.DiscardRandomItem, ctx: Ctx) -> None:  # discard a random item
+    held = [h.id for h in (*w.held, *w.pack) if discardable(w, h.id)]  # each copy as likely as any other
+    if not held:
+        emit(w, "item", "no item can be discarded", "S1.3")
+        return
+    discard_item(w, held[rand(w, len(held))])
+
+
+def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / item ID aside
+    return c.item in (w.table if c.zone == "table" else w.aside)
+
+
+# --- recipes (S3.4) --------------------------------------------------------------------------------
+def can_make(w: Work, r: n.Recipe) -> bool:
+    """She holds every item it needs (as many copies as it lists), each one she may discard, and the
+    item it makes lies on the table."""
+    if r.makes not in w.table or not usable(w, r.usable):
+        return False
+    held = [h.id for h in (*w.held, *w.pack)]
+    return all(held.count(iid) >= r.needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(r.needs))
+
+
+def make(w: Work, r: n.Recipe) -> None:
+    """S3.4: discard what it needs, spend its time, take the item it makes from the table."""
+    g = w.game
+    emit(w, "recipe", f"makes {g.items[r.makes].name} from {', '.join(g.items[i].name for i in r.needs)}", "S3.4")
+    for iid in r.needs:
+        discard_item(w, iid)
+    if r.time:
+        lose_time(w, r.time)
+    if _take_from(w, "table", r.makes):
+        gain_item(w, r.makes, "made")
+
+
+# --- named decks: fates, halves, numbers -------------------------------------------------------------
+def card_half(w: Work, deck: n.Deck, card: n.DeckCard) -> Optional[n.CardHalf]:
+    """K1.5–K1.6: the half of a two-sided card its deck reads now: the first of the deck's halves whose
+    condition holds, else its first half without one."""
+    if not card.halves:
+        return None
+    name = next((h.name for h in deck.halves if h.cond is not None and condition(w, h.cond, Ctx())), None)
+    if name is None:
+        name = next((h.name for h in deck.halves if h.cond is None), None)
+    return next((h for h in card.halves if h.name == name), None)
+
+
+def _discards(w: Work, deck_id: str) -> tuple[str, ...]:
+    return next((cards for d, cards in w.deck_discards if d == deck_id), ())
+
+
+def _set_discards(w: Work, deck_id: str, cards: tuple[str, ...]) -> None:
+    rest = tuple((d, c) for d, c in w.deck_discards if d != deck_id)
+    w.deck_discards = rest + ((deck_id, cards),) if cards else rest
+
+
+def _set_deck(w: Work, deck_id: str, cards: tuple[str, ...]) -> None:
+    w.decks = tuple((d, cards if d == deck_id else c) for d, c in w.decks)
+
+
+def reshuffle_if_empty(w: Work, deck: n.Deck) -> None:
+    """K1.6: a deck that reshuffles when empty takes its discards back, shuffled."""
+    if not deck.reshuffle or any(cards for d, cards in w.decks if d == deck.id):
+        return
+    discards = _discards(w, deck.id)
+    if discards:
+        _set_deck(w, deck.id, shuffled(w, discards))
+        _set_discards(w, deck.id, ())
+        emit(w, "deck", f"the {deck.name} deck is empty: its discards are shuffled into a new one", "K1.6")
+
+
+def after_resolving(w: Work, deck: n.Deck, card: n.DeckCard) -> None:
+    """What becomes of a resolved card that is not kept: discarded (the deck's default), shuffled back
+    into its deck, or removed from the game."""
+    fate = card.after or deck.after
+    if fate == "discard":
+        _set_discards(w, deck.id, _discards(w, deck.id) + (card.id,))
+    elif fate == "return":
+        left = next((cards for d, cards in w.decks if d == deck.id), ())
+        _set_deck(w, deck.id, shuffled(w, left + (card.id,)))
+        emit(w, "deck", f"{card.name} is shuffled back into the {deck.name} deck", "")
+    else:
+        emit(w, "deck", f"{card.name} is removed from the game", "")
+
+
+def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # shuffle card CARD into DECK
+    deck = w.game.decks[e.deck]
+    key = f"{e.deck}/{e.card}"
+    card = w.game.deck_cards[key]
+    if key in w.cards_aside:
+        i = w.cards_aside.index(key)
+        w.cards_aside = w.cards_aside[:i] + w.cards_aside[i + 1:]
+    elif e.card in _discards(w, e.deck):
+        d = list(_discards(w, e.deck))
+        d.remove(e.card)
+        _set_discards(w, e.deck, tuple(d))
+    elif key in w.kept:
+        i = w.kept.index(key)
+        w.kept = w.kept[:i] + w.kept[i + 1:]
+    else:
+        emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "")
+        return
+    left = next((cards for d, cards in w.decks if d == e.deck), ())
+    _set_deck(w, e.deck, shuffled(w, left + (e.card,)))
+    emit(w, "deck", f"{card.name} is shuffled into the {deck.name} deck", "")
+
+
+def amount_card_number(w: Work, a: n.CardNumber, ctx: Ctx) -> int:  # card number (K1.6)
+    return w.card_number
+
+
+def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None:
+    """Resolve a drawn card: its own effect, then the half its deck reads; then its fate."""
+    half = card_half(w, deck, card)
+    w.card_number = (half.number if half is not None and half.number else card.number)
+    if half is not None:
+        emit(w, "deck", f"{card.name}: its {half.name} half" + (f" (number {w.card_number})" if w.card_number else ""),
+             "K1.6")
+    effects = card.effects + (half.effects if half is not None else ())
+    try:
+        run(w, effects, Ctx(source=cid))
+    except PhaseEnd:  # a last breath ended the phase in the middle of the card: it still meets its fate
+        if not card.keep:
+            after_resolving(w, deck, card)
+        raise
+    if not card.keep:
+        after_resolving(w, deck, card)
+
+
+EXEC.update(n.functions(n.Effect, globals(), "exec_"))
+EVAL.update(n.functions(n.Condition, globals(), "eval_"))
+AMOUNT.update(n.functions(n.Amount, globals(), "amount_"))
