@@ -32,6 +32,7 @@ from .limits import (
     MAX_SUPPLY,
     MAX_TRACK,
 )
+from .modules import HOST_FIELDS, REMOVABLE, SCOPE, section_scope
 from .syntax import Atom, Block, Line
 
 
@@ -685,7 +686,7 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "track", "holding", "space", "number"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
@@ -1167,7 +1168,9 @@ SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action,
                                    "track": _read_track, "holding": _read_holding}
 
 
-def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
+def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Killer]:
+    """A killer; with ``part`` (a module's section: section 10), the lines a module adds to killers,
+    read with the section's own readers ``part(readers)`` and without the lines only a killer has."""
     head = _decl_header(b, line)
     if head is None:
         return None
@@ -1256,7 +1259,9 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                                   "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS,
-                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid)}
+                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid), "rules": _rules_group({})}
+    if part is not None:
+        return _part(b, line, n.Killer, readers, part, ("name", "health", "fear", "no", "body", "modes", "bloodlust"))
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
     if "fear" in acc:  # checked against every player board's fear range, once all is loaded
         fear_line = next(ln for ln in head[1].lines if ln.head() == "fear")
@@ -1281,11 +1286,12 @@ def build_killer(b: Builder, line: Line) -> Optional[n.Killer]:
                     tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                     not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
-                    tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())),
+                    tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())),
                     tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
-def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
+def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Scenario]:
+    """A scenario; with ``part``, the lines a module adds to scenarios (see ``build_killer``)."""
     head = _decl_header(b, line)
     if head is None:
         return None
@@ -1454,7 +1460,10 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
 
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "tags": tags, "location": location,
                                   "path": path, "link": link, "setup": setup, "item": item, "event": event,
-                                  "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS}
+                                  "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS,
+                                  "rules": _rules_group({"link": link})}
+    if part is not None:
+        return _part(b, line, n.Scenario, readers, part, ("name",))
     acc = _read_body(b, "scenario", head[1], readers, abilities=True)
     _require(b, acc, line.span, "scenario", {"name": 'name "…"', "locations": "location ID { … }",
                                              "setups": "setup ID { … }"})
@@ -1465,6 +1474,7 @@ def build_scenario(b: Builder, line: Line) -> Optional[n.Scenario]:
                       b.abilities(acc), tuple(acc.get("tokens", ())), tuple(acc.get("actions", ())),
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
+                      groups=tuple(acc.get("groups", ())),
                       tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
@@ -1587,7 +1597,7 @@ def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:
                   tuple(dict.fromkeys(acc.get("depends", ()))))
 
 
-TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion", "pack")
+TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion", "pack", "module")
 
 
 def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagnostic]]:
@@ -1617,6 +1627,8 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             decl = build_minion(b, line)
         elif head == "pack":
             decl = build_pack(b, line)
+        elif head == "module":
+            decl = build_module(b, line)
         else:
             span = line.parts[0].span if line.parts else line.span
             b.unknown(span, "E200", "declaration", head or line.text(), TOP_LEVEL)
@@ -1799,3 +1811,153 @@ def _read_owned_item(b: Builder, line: Line, acc: dict, owner: str) -> None:
     it = build_item(b, line, owner=owner)
     if it is not None:
         acc.setdefault("items", []).append(it)
+
+
+# --- modules (LANGUAGE.md section 10) --------------------------------------------------------------
+def _rules_group(extra: dict[str, Reader]) -> Reader:
+    """``rules ID { … }``: lines of a scenario or a killer under an id (a RuleGroup), in play as the
+    host's own: the same nodes go into the host's lists too (``extra``: the host's own lines a group
+    may hold, a scenario's ``link``)."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        head = _decl_header(b, line)
+        if head is None:
+            return
+        gid, block = head
+        sub = _read_body(b, "rules group", block, dict(extra), abilities=True)
+        ab = b.abilities(sub)
+        links = tuple(sub.get("links", ()))
+        if not ab and not links and not sub.get("_failed"):
+            b.error(line.span, "E202", "this rules group holds no lines", "add 'rule …' or 'when … { … }' lines")
+        for key in ("triggers", "replacements", "rules", "ends", "modifications", "links"):
+            acc.setdefault(key, []).extend(sub.get(key, ()))
+        acc.setdefault("groups", []).append(n.RuleGroup(line.span, gid, ab, links))
+    return reader
+
+
+def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: Callable[[dict], dict],
+          host_only: tuple[str, ...]) -> Any:
+    """A module's section read as a partial host (a node of ``cls`` holding only what it adds): the
+    host's readers but ``host_only`` (lines a module cannot change), and the section's own."""
+    hid, block = str(line.words()[1].value), line.parts[-1]
+    kind = "scenario" if cls is n.Scenario else "killer"
+
+    def refused(word: str) -> Reader:
+        def reader(b: Builder, l: Line, acc: dict) -> None:
+            b.error(l.span, "E201", f"a module cannot change a {kind}'s '{word}' line",
+                    "a module adds, replaces and removes parts: cards, items, actions, rules …")
+        return reader
+
+    readers = {k: (refused(k) if k in host_only else v) for k, v in readers.items()}
+    readers.update(part(readers))
+    assert isinstance(block, Block)
+    acc = _read_body(b, f"module's {kind} section", block, readers, abilities=True)
+
+    def got(key: str) -> tuple:
+        return tuple(acc.get(key, ()))
+    if cls is n.Scenario:
+        return n.Scenario(line.span, hid, "", got("tags"), got("locations"), got("paths"), got("links"), got("setups"),
+                          got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
+                          got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
+                          groups=got("groups"))
+    return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
+                    got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
+                    items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"))
+
+
+def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:
+    """The ``replace KIND ID { … }`` and ``remove KIND ID`` lines of a module (``where``: module,
+    scenario or killer); the replacement is read by the reader of its kind (``readers``)."""
+    kinds = HOST_FIELDS[where]
+    place = "at the top of a module" if where == "module" else f"in a {where}"
+
+    def replace(b: Builder, line: Line, acc: dict) -> None:
+        parts, atoms = line.parts, line.words()
+        if len(parts) != 4 or len(atoms) != 3 or not isinstance(parts[3], Block) or \
+                any(a.kind != "name" for a in atoms):
+            b.error(line.span, "E205", "write 'replace KIND ID { … }'",
+                    "the block is the declaration that takes the place of the one with that id")
+            return
+        kind = str(atoms[1].value)
+        if kind not in kinds:
+            b.unknown(atoms[1].span, "E201", f"kind of declaration to replace {place}", kind, tuple(kinds))
+            return
+        sub = Line(Span(b.path, atoms[1].span.line, atoms[1].span.col, line.span.end_line, line.span.end_col),
+                   parts[1:])
+        tmp: dict = {}
+        readers[kind](b, sub, tmp)
+        new = tmp.get(kinds[kind]) or []
+        if new:
+            changes.append(n.ModuleChange(line.span, "replace", kind, str(atoms[2].value), new[-1]))
+
+    def remove(b: Builder, line: Line, acc: dict) -> None:
+        atoms = line.words()
+        words = [str(a.value) for a in atoms]
+        deck_ok = where != "module" and len(words) == 5 and words[1] == "card" and words[3] == "from"
+        if len(line.parts) != len(atoms) or any(a.kind != "name" for a in atoms) or (len(words) != 3 and not deck_ok):
+            b.error(line.span, "E205", "write 'remove KIND ID'" + ("" if where == "module" else
+                                                                  " or 'remove card ID from DECK'"), "")
+            return
+        if words[1] not in REMOVABLE[where]:
+            b.unknown(atoms[1].span, "E201", f"kind of declaration to remove {place}", words[1], REMOVABLE[where])
+            return
+        deck = words[4] if deck_ok else ""
+        if deck:
+            b.refs.append(Ref("deck", deck, atoms[4].span, b.scope))
+        changes.append(n.ModuleChange(line.span, "remove", words[1], words[2], None, deck))
+
+    return {"replace": replace, "remove": remove}
+
+
+def build_module(b: Builder, line: Line) -> Optional[n.Module]:
+    """module ID { name "…"; about "…"; card …; item …; replace …; remove …; for scenario ID { … } }"""
+    head = _decl_header(b, line)
+    if head is None:
+        return None
+    mid, block = head
+    top = f"{SCOPE}{mid}"
+    b.scope = top
+    changes: list[n.ModuleChange] = []
+    sections: list[n.ModuleSection] = []
+
+    def card(b: Builder, l: Line, acc: dict) -> None:
+        c = build_card(b, l)
+        if c is not None:
+            acc.setdefault("cards", []).append(c)
+
+    def item(b: Builder, l: Line, acc: dict) -> None:
+        it = build_item(b, l)
+        if it is not None:
+            acc.setdefault("items", []).append(it)
+
+    def section(b: Builder, l: Line, acc: dict) -> None:
+        atoms = l.words()
+        words = [str(a.value) for a in atoms]
+        blk = l.parts[-1] if isinstance(l.parts[-1], Block) else None
+        every = len(words) > 1 and words[1] == "every"
+        host = (words[2] if len(words) > 2 else "") if every else (words[1] if len(words) > 1 else "")
+        names = atoms[3:] if every else atoms[2:]
+        if blk is None or len(l.parts) != len(atoms) + 1 or host not in ("scenario", "killer") or \
+                bool(names) == every or any(a.kind != "name" for a in atoms):
+            b.error(l.span, "E205", "write 'for scenario ID { … }' or 'for every scenario { … }' (or killer)",
+                    "the ids of the scenarios (killers) the block changes, or 'every'")
+            return
+        for a in names:
+            b.refs.append(Ref(host, str(a.value), a.span, top))
+        mine: list[n.ModuleChange] = []
+        fake = Line(l.span, (Atom(l.span, "name", host), Atom(l.span, "name", section_scope(mid, len(sections))), blk))
+        build = build_scenario if host == "scenario" else build_killer
+        node = build(b, fake, part=lambda readers: _change_readers(readers, host, mine))
+        b.scope = top
+        if node is not None:
+            sections.append(n.ModuleSection(l.span, host, tuple(dict.fromkeys(str(a.value) for a in names)), node,
+                                            tuple(mine)))
+
+    readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "about": _set("about", "string", "string"),
+                                  "card": card, "item": item}
+    readers.update(_change_readers(readers, "module", changes))
+    readers["for"] = section
+    acc = _read_body(b, "module", block, readers)
+    b.scope = ""
+    _require(b, acc, line.span, "module", {"name": 'name "…"'})
+    return n.Module(line.span, mid, acc.get("name", mid), acc.get("about", ""), tuple(acc.get("cards", ())),
+                    tuple(acc.get("items", ())), tuple(changes), tuple(sections))

@@ -16,9 +16,10 @@ from typing import Callable, Optional, Union
 from . import nodes as n
 from .build import SPECIAL_LOCS, Ref
 from .diagnostics import Diagnostic, Span, settle_shown
+from .modules import check_modules
 
 KIND_TABLE = {n.Card: "cards", n.Item: "items", n.FinalGirl: "final_girls", n.Killer: "killers",
-              n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions"}
+              n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions", n.Module: "modules"}
 
 
 def _hint(word: str, choices) -> str:
@@ -56,6 +57,9 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             diags.append(Diagnostic(span, code, msg, hint))
 
     P = functools.partial
+
+    def warn(span: Span, code: str, msg: str, hint: Union[str, Callable[[], str]] = "") -> None:
+        diags.append(Diagnostic(span, code, msg, hint if isinstance(hint, str) else hint(), severity="warning"))
 
     def pack(span: Span) -> str:
         return file_pack.get(span.path, "") if file_pack is not None else ""
@@ -106,7 +110,10 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             err(r.span, "E212", f"'{r.name}' comes from pack '{owner}', which pack '{user}' does not declare in "
                 f"'depends'", hint + ", or declare your own")
 
-    for r in refs:
+    # modules (section 10): checked against the hosts as each leaves them; a name one of its lines
+    # uses is resolved in each host its section applies to, as the module leaves it
+    mods = check_modules(tables["modules"], tables, refs, err, warn, pack, reachable, _check_scenario, _check_killer)
+    for r, killers, scenarios in mods.resolve(refs, tables["killers"], tables["scenarios"]):
         if r.kind == "item" and r.name not in tables["items"]:
             err(r.span, "E204", f"unknown item '{r.name}'", P(_hint_or_known, r.name, tuple(tables["items"]), "items"))
         elif r.kind == "minion" and r.name not in tables["minions"]:
@@ -178,6 +185,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in ptags and r.scope in scenarios:
                 err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
 
+    killers, scenarios = tables["killers"], tables["scenarios"]
     # the numbers bloodlust levels print: read by 'bloodlust NAME' (the engine reads move and damage)
     printed = {"move", "damage"} | {name for k in killers.values() for lvl in k.bloodlust for name, _v in lvl.stats}
     read = {r.name for r in refs if r.kind == "level-stat"}
@@ -218,6 +226,9 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         _check_board(pb, err)
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
+    seen: set[tuple] = set()  # a line of a module checked in several hosts is reported once
+    diags[:] = [d for d in diags
+                if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, settle_shown(diags)

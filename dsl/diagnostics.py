@@ -463,6 +463,42 @@ card brood {
 }
 """),
     ErrorInfo(
+        "E230", "a module changes what is not there",
+        "A module's 'replace KIND ID { … }' or 'remove KIND ID' names something the scenario or killer "
+        "of its section (or, at the top of the module, the loaded content) does not have: a misspelt id, "
+        "or a part of another scenario. In a 'for every scenario' section, at least one of them must "
+        "have it (the change is made where it is). The hint names the nearest id.",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+  item axe { name "Axe"; weapon hands 2 range 0 bonus 1 }
+  item saw { name "Saw"; weapon hands 1 range 0 bonus 1 }
+}
+module keen-edge {
+  name "Keen Edge"
+  for scenario tiny-woods { replace item aex { name "Keen Axe"; weapon hands 2 range 0 bonus 2 } }
+}
+""",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+  item axe { name "Axe"; weapon hands 2 range 0 bonus 1 }
+  item saw { name "Saw"; weapon hands 1 range 0 bonus 1 }
+}
+module keen-edge {
+  name "Keen Edge"
+  for scenario tiny-woods { replace item axe { name "Keen Axe"; weapon hands 2 range 0 bonus 2 } }
+}
+"""),
+    ErrorInfo(
         "W201", "a trigger that can never fire here",
         "A warning: the trigger is fine, but nothing ever fires it where it stands. 'when gained' "
         "fires only on an item; 'when revealed' only on a finale or a dark power; 'when drawn' only "
@@ -497,6 +533,50 @@ item lucky-charm {
   bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
   finale f { name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 } }
   dark_power d { name "D" }
+}
+""", severity="warning"),
+    ErrorInfo(
+        "W230", "two modules change the same thing",
+        "A warning: two modules replace or remove the same declaration (the same item, card, rules "
+        "group …). Each may be played alone, but a game with both is refused, since neither can say "
+        "which one wins. Fine for two alternatives (two versions of one variant); otherwise change "
+        "different things, or make them one module.",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+  item axe { name "Axe"; weapon hands 2 range 0 bonus 1 }
+  item saw { name "Saw"; weapon hands 1 range 0 bonus 1 }
+}
+module keen-edge {
+  name "Keen Edge"
+  for scenario tiny-woods { replace item axe { name "Keen Axe"; weapon hands 2 range 0 bonus 2 } }
+}
+module dull-edge {
+  name "Dull Edge"
+  for scenario tiny-woods { replace item axe { name "Dull Axe"; weapon hands 2 range 0 bonus 0 } }
+}
+""",
+        """\
+scenario tiny-woods {
+  name "Tiny Woods"
+  location gate { name "Gate"; exit }
+  location shed { name "Shed"; search }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+  item axe { name "Axe"; weapon hands 2 range 0 bonus 1 }
+  item saw { name "Saw"; weapon hands 1 range 0 bonus 1 }
+}
+module keen-edge {
+  name "Keen Edge"
+  for scenario tiny-woods { replace item axe { name "Keen Axe"; weapon hands 2 range 0 bonus 2 } }
+}
+module dull-edge {
+  name "Dull Edge"
+  for scenario tiny-woods { replace item saw { name "Dull Saw"; weapon hands 1 range 0 bonus 0 } }
 }
 """, severity="warning"),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------

@@ -1384,6 +1384,7 @@ class Killer(Decl):
     items: tuple[Item, ...] = ()  # its item cards (K2.2), placed by their 'start'
     recipes: tuple[Recipe, ...] = ()
     piles: tuple[ItemPile, ...] = ()
+    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
 
@@ -1532,6 +1533,7 @@ class Scenario(Decl):
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
     recipes: tuple[Recipe, ...] = ()
     piles: tuple[ItemPile, ...] = ()
+    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``/``links``
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
 
@@ -1577,8 +1579,62 @@ class Pack(Decl):
     depends: tuple[str, ...]
 
 
+# --- modules (LANGUAGE.md section 10) ---------------------------------------------------------
+@attrs.frozen
+class RuleGroup(Decl):
+    """``rules ID { … }`` in a scenario or a killer: some of its lines (rules, triggers,
+    replacements, modifications, win and lose lines, a scenario's links) under an id, so that a
+    module can replace or remove them. The lines are in play as the host's own: the builder puts
+    the same nodes in the host's ``abilities`` (and ``links``) too."""
+
+    span: Span
+    id: str
+    abilities: Abilities
+    links: tuple[Link, ...] = ()
+
+
+@attrs.frozen
+class ModuleChange(Decl):
+    """``replace KIND ID { … }`` (``new``: the declaration that takes its place, with the same id)
+    or ``remove KIND ID`` / ``remove card ID from DECK`` (taken out of the game at setup)."""
+
+    span: Span
+    how: str  # replace | remove
+    kind: str  # item | card | action | event | terror | token | deck | setup | rules | finale | dark_power | minion
+    id: str
+    new: Optional[Decl] = None
+    deck: str = ""  # remove card ID from DECK: a card of a named deck
+
+
+@attrs.frozen
+class ModuleSection(Decl):
+    """``for scenario ID … { … }`` / ``for every scenario { … }`` (``killer`` alike): what a module
+    adds to those hosts (``adds``: a partial host holding the lines added) and what it replaces and
+    removes in them."""
+
+    span: Span
+    host: str  # scenario | killer
+    targets: tuple[str, ...]  # () = every scenario (killer)
+    adds: Union[Scenario, Killer]
+    changes: tuple[ModuleChange, ...]
+
+
+@attrs.frozen
+class Module(Decl):
+    """``module ID { … }``: content switched on for a game by name (``--module ID``); off otherwise."""
+
+    span: Span
+    id: str
+    name: str
+    about: str  # what it is, in a sentence ("" = not said)
+    cards: tuple[Card, ...]  # action cards added to the market
+    items: tuple[Item, ...]  # items added to the game (not to the piles)
+    changes: tuple[ModuleChange, ...]  # replace card/item, remove card/item, in every game it is in
+    sections: tuple[ModuleSection, ...]
+
+
 # declared at the top of a file
-TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack)
+TOP_LEVEL: tuple[type, ...] = (Card, Item, FinalGirl, Killer, Scenario, PlayerBoard, Minion, Pack, Module)
 
 
 # --- item and card zones (issue #16 item 6): tables, set-aside cards, named piles, recipes, decks ----

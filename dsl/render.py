@@ -1286,11 +1286,59 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
     return "\n".join(lines)
 
 
+# --- modules (LANGUAGE.md section 10) ------------------------------------------------------------
+def _render_rule_group(node: n.RuleGroup, r: Names) -> str:
+    lines = [f"Rules [{node.id}]:"]
+    lines += _indent([*_abilities(node.abilities, r), *(_clause(x, r) for x in node.links)] or ["(none)"])
+    return "\n".join(lines)
+
+
+def _render_module_change(node: n.ModuleChange, r: Names) -> str:
+    what = "rules group" if node.kind == "rules" else node.kind.replace("_", " ")
+    if node.how == "remove":
+        where = f" from the deck {r.deck(node.deck)}" if node.deck else ""
+        return f"Remove the {what} [{node.id}]{where} at setup."
+    new = _clause(node.new, r) if node.new is not None else ""
+    return f"Replace the {what} [{node.id}] with:\n" + "\n".join(_indent(new.split("\n")))
+
+
+_ADDED = (("locations", "Locations"), ("paths", "Paths"), ("links", "Links"), ("setups", "Setup cards"),
+          ("items", "Items"), ("events", "Events"), ("finales", "Finales"), ("dark_powers", "Dark powers"),
+          ("terror", "Terror cards"), ("minions", "Minions"))
+
+
+def _render_module_section(node: n.ModuleSection, r: Names) -> str:
+    where = f"every {node.host}" if not node.targets else f"{node.host} " + ", ".join(node.targets)
+    adds = node.adds
+    grouped = {id(x) for g in adds.groups for _name, v in n.fields(g.abilities) for x in v}
+    own = n.Abilities(**{name: tuple(x for x in v if id(x) not in grouped) for name, v in n.fields(adds.abilities)})
+    lines = [f"For {where}:"]
+    body = [_clause(c, r) for c in node.changes]
+    body += _abilities(own, r)
+    body += [_clause(g, r) for g in adds.groups]
+    for key, title in _ADDED:
+        body += _section(f"Add {title.lower()}", [_clause(x, r) for x in getattr(adds, key, ())])
+    body += _shared_parts(adds, r)
+    return "\n".join(lines + _indent("\n".join(body).split("\n")))
+
+
+def _render_module(node: n.Module, r: Names) -> str:
+    lines = [f"{node.name} (module {node.id}; off unless switched on: --module {node.id})"]
+    if node.about:
+        lines.append(node.about)
+    lines += [_clause(c, r) for c in node.changes]
+    lines += _section("Cards added to the market", [_clause(c, r) for c in node.cards])
+    lines += _section("Items added to the game", [_clause(i, r) for i in node.items])
+    for sec in node.sections:
+        lines += ["", *_clause(sec, r).split("\n")]
+    return "\n".join(lines)
+
+
 KIND_NAMES: dict[type, str] = {
     n.Card: "card", n.Item: "item", n.FinalGirl: "final_girl", n.Killer: "killer", n.Scenario: "scenario",
     n.PlayerBoard: "player_board", n.Minion: "minion", n.Finale: "finale", n.DarkPower: "dark_power",
     n.Terror: "terror", n.EventCard: "event", n.SetupCard: "setup", n.Deck: "deck", n.DeckCard: "deck_card",
-    n.Token: "token", n.Action: "action", n.Recipe: "recipe", n.ItemPile: "pile",
+    n.Token: "token", n.Action: "action", n.Recipe: "recipe", n.ItemPile: "pile", n.Module: "module",
 }
 
 

@@ -67,6 +67,7 @@ class Ruleset:
     packs: dict[str, n.Pack] = attrs.field(factory=dict)  # pack id -> its declaration ("core": the bundled set)
     pack_of: dict[str, dict[str, str]] = attrs.field(factory=dict)  # table -> id -> pack id ("killers" -> …)
     caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
+    modules: dict[str, n.Module] = attrs.field(factory=dict)  # switched on per game (LANGUAGE.md section 10)
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))

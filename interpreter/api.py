@@ -15,9 +15,10 @@ only for content that loops; ``play`` RulesError when the game does not end with
 from __future__ import annotations
 
 import operator
-from typing import Callable, Optional
+from typing import Callable, Optional, Sequence
 
 from lastbreath.dsl import RulesError, load_ruleset
+from lastbreath.dsl.modules import pick as pick_modules
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import engine
@@ -54,16 +55,19 @@ def _pick(table: dict, key: Optional[str], what: str):
 
 def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] = None,
              final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-             seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> tuple[GameState, list[Event]]:
+             seed: int = 0, tie_policy: str = "harder", forced: str = "auto",
+             modules: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
     """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice.
 
     ``forced`` says what becomes of a choice with one option: "auto" answers it at once (the
     default), "log" answers it and says so in the log (an event of kind "forced"), "ask" asks it
-    like any other choice.
+    like any other choice. ``modules`` names the modules switched on (ids of ``rs.modules``; off
+    unless named: LANGUAGE.md section 10); the game's setup (``state.game.ids``) and saves record them.
 
     Raises ``RulesError`` (E300) for an unknown killer, scenario, Final Girl, difficulty, tie
-    policy or forced-choice setting, a seed that is not an integer, or content without a player
-    board; a content loop at the start raises ``RulesError`` too (E310, E311).
+    policy, forced-choice setting or module, two modules that replace or remove the same thing, a
+    seed that is not an integer, or content without a player board; a content loop at the start
+    raises ``RulesError`` too (E310, E311).
     """
     if tie_policy not in engine.TIE_POLICIES:
         raise RulesError(f"unknown tie policy '{tie_policy}' (one of {', '.join(engine.TIE_POLICIES)})")
@@ -83,10 +87,11 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     # the static tables of a setup are built once per ruleset and shared by all its games
     games = rs.caches.games
     legendary = bool(legendary)
-    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy, forced)
+    mods = tuple(m.id for m in pick_modules(rs, modules))  # RulesError for an unknown one
+    key = (k.id, s.id, fg.id, difficulty, legendary, tie_policy, forced, mods)
     game = games.get(key)
     if game is None:
-        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced)
+        game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced, mods)
     return engine.start(game, seed)
 
 

@@ -117,8 +117,8 @@ def load_rules(extra: Sequence[str] = ()) -> Ruleset:
 def _unknown(word: str, known: Iterable[str], what: str, flag: str) -> CliError:
     known = sorted(known)
     close = difflib.get_close_matches(word, known, n=1)
-    hint = f"did you mean '{close[0]}'?" if close else f"known: {', '.join(known) or 'none'}"
-    return CliError(f"unknown {what} '{word}' for {flag} ({hint})")
+    hint = f"did you mean '{close[0]}'? " if close else ""
+    return CliError(f"unknown {what} '{word}' for {flag} ({hint}known: {', '.join(known) or 'none'})")
 
 
 def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
@@ -144,7 +144,28 @@ def resolve_setup(rs: Ruleset, args: argparse.Namespace) -> dict:
     out["tie_policy"] = args.tie
     if getattr(args, "forced", "auto") != "auto":
         out["forced"] = args.forced
+    mods = resolve_modules(rs, getattr(args, "modules", None), out["killer"], out["scenario"])
+    if mods:
+        out["modules"] = mods
     return out
+
+
+def resolve_modules(rs: Ruleset, given: Optional[Sequence[str]], killer: Optional[str] = None,
+                    scenario: Optional[str] = None) -> list[str]:
+    """The --module ids, checked against the loaded modules (in id order, each once); with a killer
+    and a scenario, also that no two of them replace or remove the same thing in that game."""
+    from lastbreath.dsl.modules import game_content
+
+    mods = sorted(set(given or ()))
+    for m in mods:
+        if m not in rs.modules:
+            raise _unknown(m, rs.modules, "module", "--module")
+    if mods and killer in rs.killers and scenario in rs.scenarios:
+        try:
+            game_content(rs, rs.killers[killer], rs.scenarios[scenario], mods)
+        except RulesError as err:
+            raise CliError(str(err)) from err
+    return mods
 
 
 # --- showing a game ---------------------------------------------------------------------------
@@ -161,6 +182,8 @@ def _title(state: GameState) -> str:
     """The game's line under ``seed: N`` (the seed is printed once, on its own line)."""
     g = state.game
     mode = g.difficulty + (", legendary" if g.legendary else "")
+    if g.modules:
+        mode += f", module{'s' if len(g.modules) > 1 else ''} {', '.join(g.modules)}"
     return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode})"
 
 
@@ -181,7 +204,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         given = [flag for flag, v in (("--killer", args.killer), ("--scenario", args.scenario),
                                       ("--final-girl", args.final_girl), ("--seed", args.seed),
                                       ("--legendary", args.legendary),
-                                      ("--forced", args.forced != "auto")) if v not in (None, False)]
+                                      ("--forced", args.forced != "auto"), ("--module", bool(args.modules)))
+                 if v not in (None, False)]
         if given:
             raise CliError(f"--load resumes a game with its own setup and seed: leave out {', '.join(given)}")
         if not Path(args.load).is_file():
@@ -346,6 +370,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     rs = load_rules(args.content)
     try:
         data = replay.read(str(path))
+        saved = data.get("game", {}).get("modules", []) if isinstance(data, dict) and \
+            isinstance(data.get("game"), dict) else []
+        if args.modules and sorted(set(args.modules)) != saved:
+            named = ", ".join(map(str, saved)) if isinstance(saved, list) and saved else "none"
+            raise CliError(f"the save names the modules of its game ({named[:200]}): --module may only repeat "
+                           "them, or be left out")
         steps = replay.replay(rs, data)
     except OSError as err:
         raise CliError(f"cannot read '{args.file}': {err.strerror or err}") from err
@@ -454,9 +484,12 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 
 def _counts(rs: Ruleset) -> dict[str, int]:
-    return {"cards": len(rs.cards), "items": len(rs.items), "killers": len(rs.killers),
-            "scenarios": len(rs.scenarios), "final_girls": len(rs.final_girls),
-            "minions": len(rs.minions), "player_boards": len(rs.player_boards)}
+    out = {"cards": len(rs.cards), "items": len(rs.items), "killers": len(rs.killers),
+           "scenarios": len(rs.scenarios), "final_girls": len(rs.final_girls),
+           "minions": len(rs.minions), "player_boards": len(rs.player_boards)}
+    if rs.modules:  # only when there are some (the bundled content has none)
+        out["modules"] = len(rs.modules)
+    return out
 
 
 def _plural(count: int, key: str) -> str:
@@ -471,8 +504,10 @@ def cmd_content(args: argparse.Namespace) -> int:
         table = getattr(rs, key)
         return [{"id": k, "name": table[k].name, "pack": rs.pack(key, k)} for k in sorted(table)]
 
+    from .serve import module_rows
+
     data = {"killers": rows("killers"), "scenarios": rows("scenarios"),
-            "final_girls": rows("final_girls"), "modules": []}
+            "final_girls": rows("final_girls"), "modules": module_rows(rs)}
     if args.json:
         print(json.dumps(data, indent=2))
         return 0
@@ -483,8 +518,12 @@ def cmd_content(args: argparse.Namespace) -> int:
     w0 = max(len(r[0]) for r in table)
     w1 = max(len(r[1]) for r in table)
     w2 = max(len(r[2]) for r in table)
+    changes = {m["id"]: m["changes"] for m in data["modules"]}
     for r in table:
         print(f"{r[0]:<{w0}}  {r[1]:<{w1}}  {r[2]:<{w2}}  {r[3]}".rstrip())
+        if r[0] == "module":
+            for line in changes[r[1]]:
+                print(f"{'':<{w0}}    {line}")
     if not data["modules"]:
         print("(no modules)")
     return 0
@@ -516,7 +555,11 @@ def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dic
     base = resolve_setup(rs, argparse.Namespace(**{**vars(args), "killer": None, "scenario": None,
                                                     "final_girl": None}))
     common = {k: base[k] for k in ("difficulty", "legendary", "tie_policy")}
-    return simulate.matrix_setups(rs, picked["killer"], picked["scenario"], picked["final_girl"], **common)
+    setups = simulate.matrix_setups(rs, picked["killer"], picked["scenario"], picked["final_girl"], **common)
+    if base.get("modules"):
+        for setup in setups:
+            setup["modules"] = resolve_modules(rs, base["modules"], setup["killer"], setup["scenario"])
+    return setups
 
 
 def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
@@ -574,7 +617,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     elif not args.matrix:
         r, setup = rows[0], setups[0]
         g = f"{setup['final_girl']} vs {setup['killer']} in {setup['scenario']} ({setup['difficulty']}" \
-            + (", legendary" if setup["legendary"] else "") + ")"
+            + (", legendary" if setup["legendary"] else "") \
+            + (f", modules {', '.join(setup['modules'])}" if setup.get("modules") else "") + ")"
         lo, hi = r["win_rate_ci"]
         print(f"{args.games} games of {g}, {args.bot} bot, seeds {args.seed}..{args.seed + args.games - 1}")
         print(f"wins {r['wins']} · losses {r['losses']} · errors {r['errors']} · win rate {r['win_rate']:.1%} "
@@ -689,9 +733,13 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         def progress(done: int, total: int) -> None:
             print(f"\r{PROG} fuzz: {done}/{total} games", end="" if done < total else "\n", file=sys.stderr,
                   flush=True)
+    mods = resolve_modules(rs, args.modules)
+    for k in picked["killer"] or rs.killers:  # two modules that clash in a game: said before any is played
+        for sc in picked["scenario"] or rs.scenarios:
+            resolve_modules(rs, mods, k, sc)
     data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
                          picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
-                         progress=progress)
+                         progress=progress, modules=mods)
     if args.save_repro and data["violations"]:
         try:
             replay.write(args.save_repro, fuzz.repro_save(rs, data["violations"][0]))
@@ -844,7 +892,8 @@ def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, o
     nested |= {id(x) for k in rs.killers.values() for x in k.minions}
     nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
     out: list[tuple[str, str, object]] = []
-    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions):
+    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions,
+                  rs.modules):
         out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
     if top_level:
         return out
@@ -1015,6 +1064,16 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
                         "(default: harder)")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     _add_content(p)
+    _add_modules(p)
+
+
+def _add_modules(p: argparse.ArgumentParser, replaying: bool = False) -> None:
+    p.add_argument("--module", metavar="ID", action="append", dest="modules", default=[],
+                   help="the save names the modules of its game and they are switched on by themselves; "
+                        "--module may repeat them (anything else is an error)" if replaying else
+                        "switch a module on: content declared with 'module ID { … }' that adds to, replaces "
+                        "and removes parts of the game; off unless given (repeatable; 'lastbreath content' "
+                        "lists them)")
 
 
 def _add_forced(p: argparse.ArgumentParser) -> None:
@@ -1085,6 +1144,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='print the log as JSON, as "play --bot --json" does ("bot" is null)')
     p.add_argument("--explain", action="store_true", help="show each event's rule and source, and targeting tables")
     _add_content(p)
+    _add_modules(p, replaying=True)
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("serve", help="serve games over JSON-RPC 2.0 on stdin/stdout",
@@ -1150,10 +1210,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("content", help="list the killers, scenarios, Final Girls and modules",
                        description="List the loaded killers, scenarios, Final Girls and modules with their "
-                                   "ids and names.")
+                                   "ids and names; under each module, a line for each thing it adds, replaces "
+                                   "or removes. A module is off unless a game switches it on (--module ID on "
+                                   "play, simulate, report and fuzz).")
     p.add_argument("--json", action="store_true",
                    help='print {"killers": [{"id", "name", "pack"}], "scenarios": [...], "final_girls": [...], '
-                        '"modules": [...]}')
+                        '"modules": [{"id", "name", "pack", "about", "changes": [...]}]}')
     _add_content(p)
     p.set_defaults(func=cmd_content)
 
@@ -1252,6 +1314,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     _add_content(p)
+    _add_modules(p)
     p.set_defaults(func=cmd_fuzz)
 
     p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages and saves to the engine",

@@ -373,11 +373,12 @@ def shrink(rs: Ruleset, setup: dict, choices: Sequence[str], check: str, max_rep
 
 # --- many games ---------------------------------------------------------------------------------
 def plan(rs: Ruleset, games: int, seed: int = 0, bot: str = "both", killers: Optional[Sequence[str]] = None,
-         scenarios: Optional[Sequence[str]] = None, final_girls: Optional[Sequence[str]] = None
-         ) -> list[tuple[dict, str]]:
+         scenarios: Optional[Sequence[str]] = None, final_girls: Optional[Sequence[str]] = None,
+         modules: Sequence[str] = ()) -> list[tuple[dict, str]]:
     """(setup, bot) of each game: the killer × scenario pairs in turn; the Final Girl, the side of
     the player board, legendary or not and the tie policy drawn from the game's index; game i has
-    seed ``seed + i``; with ``both`` the bots take turns by round of pairs."""
+    seed ``seed + i``; with ``both`` the bots take turns by round of pairs. ``modules`` are switched
+    on in every game (and named in its setup)."""
     ks = sorted(killers or rs.killers)
     ss = sorted(scenarios or rs.scenarios)
     fs = sorted(final_girls or rs.final_girls)
@@ -390,6 +391,8 @@ def plan(rs: Ruleset, games: int, seed: int = 0, bot: str = "both", killers: Opt
         r = random.Random(f"fuzz {seed} {i}")
         setup = {"killer": k, "scenario": s, "final_girl": r.choice(fs), "difficulty": r.choice(sides),
                  "legendary": r.random() < 0.5, "tie_policy": r.choice(engine.TIE_POLICIES), "seed": seed + i}
+        if modules:
+            setup["modules"] = sorted(set(modules))
         out.append((setup, bots[(i // len(pairs)) % len(bots)]))
     return out
 
@@ -412,11 +415,13 @@ def _run_batch(batch: list[tuple[int, dict, str]], max_choices: int) -> list[Gam
 def run_fuzz(rs: Ruleset, games: int = 100, seed: int = 0, bot: str = "both",
              killers: Optional[Sequence[str]] = None, scenarios: Optional[Sequence[str]] = None,
              final_girls: Optional[Sequence[str]] = None, jobs: int = 1, content: Sequence = (),
-             max_choices: int = MAX_CHOICES, shrink_seconds: float = 120.0, progress=None) -> dict:
+             max_choices: int = MAX_CHOICES, shrink_seconds: float = 120.0, progress=None,
+             modules: Sequence[str] = ()) -> dict:
     """Play and check ``games`` games; shrink the first (shortest) failing game of each check.
     With ``jobs`` > 1 the games run in a process pool whose workers load the bundled content plus
     ``content`` (the paths ``rs`` was loaded from)."""
-    todo = [(i, setup, b) for i, (setup, b) in enumerate(plan(rs, games, seed, bot, killers, scenarios, final_girls))]
+    todo = [(i, setup, b) for i, (setup, b) in
+            enumerate(plan(rs, games, seed, bot, killers, scenarios, final_girls, modules))]
     t0 = time.perf_counter()
     results: list[GameResult] = []
     if jobs <= 1 or games < 8:
@@ -463,7 +468,8 @@ def run_fuzz(rs: Ruleset, games: int = 100, seed: int = 0, bot: str = "both",
             "final_girls": sorted({s["final_girl"] for _, s, _ in todo}),
             "transitions": sum(r.transitions for r in results), "results": counts,
             "seconds": round(play_seconds, 1), "shrink_seconds": round(time.perf_counter() - t1, 1),
-            "jobs": jobs, "checks": list(CHECKS), "clean": not violations, "violations": violations}
+            "jobs": jobs, "checks": list(CHECKS), "clean": not violations, "violations": violations,
+            "modules": sorted(set(modules))}
 
 
 def format_report(data: dict) -> list[str]:
@@ -482,7 +488,8 @@ def format_report(data: dict) -> list[str]:
         lines.append(f"VIOLATION {v['check']} in {v['games']} game(s): {v['message']}")
         setup = " ".join(f"--{k.replace('_', '-')} {val}" for k, val in v["setup"].items()
                          if k in ("killer", "scenario", "final_girl", "difficulty"))
-        extra = (" --legendary" if v["setup"].get("legendary") else "") + f" --tie {v['setup'].get('tie_policy')}"
+        extra = (" --legendary" if v["setup"].get("legendary") else "") + f" --tie {v['setup'].get('tie_policy')}" \
+            + "".join(f" --module {m}" for m in v["setup"].get("modules", ()))
         lines.append(f"  setup: {setup}{extra}")
         at = f"after choice {v['choices_played']}" if v["choices_played"] else "at the setup"
         lines.append(f"  seed {v['seed']}, bot {v['bot']}: failed {at} "

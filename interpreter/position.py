@@ -61,6 +61,7 @@ LINES: dict[str, str] = {
     "legendary": "legendary",
     "tie_policy": "tie_policy harder|realistic|easier|ask",
     "forced": "forced auto|log|ask",
+    "modules": "modules MODULE…",
     "seed": "seed N",
     "setup": "setup SETUP-CARD",
     "fg": "fg at LOCATION (also: fg health N, fg fear N, fg time N, fg last_breath …)",
@@ -99,7 +100,8 @@ LINES: dict[str, str] = {
     "dice": "dice FACE…",
     "phase": "phase action|planning|killer|panic|upkeep [start]",
 }
-SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed")
+SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed",
+               "modules")
 _SETUP_KILLER_WORDS = ("at", "health", "last_breath", "status")  # 'killer WORD …' is a state line
 _FG_WORDS = ("health", "fear", "time", "last_breath")
 
@@ -364,6 +366,10 @@ class _PositionReader:
         if head == "seed":
             setup["seed"] = r.number(atoms, 1, ln, usage, 0, MAX_SEED, "the seed")
             r.end(atoms, 2, usage)
+            return
+        if head == "modules":  # switched on (dsl/LANGUAGE.md section 10)
+            r.name(atoms, 1, ln, usage)
+            setup["modules"] = sorted(set(r.refs(atoms, 1, ln, usage, rs.modules, "module")))
             return
         known: dict[str, Any] = {
             "killer": rs.killers, "scenario": rs.scenarios, "final_girl": rs.final_girls,

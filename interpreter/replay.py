@@ -3,7 +3,8 @@
 A save is plain JSON::
 
     {"format": "lastbreath-save", "version": 1, "content": "<content hash>",
-     "game": {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"},
+     "game": {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy",
+              "forced", "modules"},                              # the last two only when set
      "seed": 7, "choices": ["play:walk", "end", ...],
      "snapshot": <serialize.to_json(state) of the last state>,         # optional
      "position": {"text", "path"}}    # optional: a game started from a position (Session.from_position)
@@ -26,6 +27,7 @@ import json
 from typing import Any, NamedTuple, Optional, Sequence, Union
 
 from lastbreath.dsl import RulesError, SaveError
+from lastbreath.dsl.modules import pick as pick_modules
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine, serialize
@@ -35,7 +37,7 @@ from .state import Event, GameState
 FORMAT = "lastbreath-save"
 VERSION = 1
 GAME_KEYS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy")
-OPTIONAL_GAME_KEYS = ("forced",)  # saved only when not the default ("auto")
+OPTIONAL_GAME_KEYS = ("forced", "modules")  # saved only when not the default ("auto"; none switched on)
 TOP_KEYS = ("format", "version", "content", "game", "seed", "choices", "snapshot", "position")
 MAX_POSITION = 200_000  # characters of a saved position's text
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
@@ -72,6 +74,8 @@ def setup_of(rs: Ruleset, setup: dict[str, Any]) -> dict[str, Any]:
     out["tie_policy"] = setup.get("tie_policy") or "harder"
     if setup.get("forced", "auto") != "auto":
         out["forced"] = setup["forced"]
+    if setup.get("modules"):
+        out["modules"] = [m.id for m in pick_modules(rs, setup["modules"])]
     return out
 
 
@@ -131,6 +135,7 @@ def _check(rs: Ruleset, data: Any) -> None:
     unknown = sorted(set(data) - set(TOP_KEYS))
     if unknown:
         raise SaveError(f"the save has unknown fields: {', '.join(unknown)}")
+    serialize.modules_loaded(rs, data.get("game"))
     content = data["content"]
     here = serialize.content_hash(rs)
     if not isinstance(content, str):
@@ -147,7 +152,7 @@ def _check(rs: Ruleset, data: Any) -> None:
         extra = sorted(set(game) - set(GAME_KEYS) - set(OPTIONAL_GAME_KEYS))
         raise SaveError(f"the save's game has missing keys {missing} or unknown keys {extra}")
     for k in (*GAME_KEYS, *(k for k in OPTIONAL_GAME_KEYS if k in game)):
-        want = bool if k == "legendary" else str
+        want = bool if k == "legendary" else list if k == "modules" else str
         if type(game[k]) is not want:
             raise SaveError(f"the save's game.{k} is not a {want.__name__} (got {_kind(game[k])})")
     if type(data["seed"]) is not int:
@@ -190,7 +195,7 @@ def replay(rs: Ruleset, data: Any) -> list[Step]:
         state, events = api.new_game(rs, killer=game["killer"], scenario=game["scenario"],
                                      final_girl=game["final_girl"], difficulty=game["difficulty"],
                                      legendary=game["legendary"], seed=data["seed"], tie_policy=game["tie_policy"],
-                                     forced=game.get("forced", "auto"))
+                                     forced=game.get("forced", "auto"), modules=game.get("modules", ()))
     except SaveError:
         raise
     except RulesError as err:

@@ -172,6 +172,8 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
     if setups:
         s0 = setups[0]
         head.append(f"difficulty {s0.get('difficulty', 'normal')}" + (", legendary" if s0.get("legendary") else ""))
+        if s0.get("modules"):
+            head.append("modules " + ", ".join(s0["modules"]))
     if settings.get("content"):
         head.append(f"content {settings['content']}")
     if settings.get("version"):

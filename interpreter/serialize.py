@@ -34,6 +34,7 @@ _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_orig
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
+MAX_MODULES = 100  # modules named in a save
 # fields saved only when set (saves made before them load unchanged)
 _OPTIONAL: dict[str, Any] = {"dice": (),
                              "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
@@ -47,6 +48,26 @@ def content_hash(ruleset) -> str:
     for path in sorted(ruleset.sources):
         h.update(ruleset.sources[path].encode("utf-8"))
     return h.hexdigest()[:16]
+
+
+def modules_loaded(ruleset: Any, game: Any) -> None:
+    """A save's game names its modules (``modules``: a list of ids, written only when some were
+    switched on): each must be a loaded module, in id order, once; ``SaveError`` says which is not
+    (before the content hash, which then differs too, so that the reason is the one to act on)."""
+    if not isinstance(game, dict) or "modules" not in game:
+        return
+    mods = game["modules"]
+    if not isinstance(mods, list) or not mods or not all(isinstance(m, str) for m in mods) \
+            or len(mods) > MAX_MODULES:
+        raise SaveError(f"the save's game.modules is not a list of 1 to {MAX_MODULES} module ids")
+    missing = [m for m in mods if m not in getattr(ruleset, "modules", {})]
+    if missing:
+        shown = ", ".join(repr(m[:60]) for m in missing[:4])
+        raise SaveError(f"the save was played with the module{'s' if len(missing) > 1 else ''} {shown}, which "
+                        f"{'are' if len(missing) > 1 else 'is'} not loaded: load the pack that declares "
+                        f"{'them' if len(missing) > 1 else 'it'} (--content PACK)")
+    if mods != sorted(set(mods)):
+        raise SaveError("the save's game.modules are not in id order, each once (as a save writes them)")
 
 
 def _state_data(state: GameState) -> dict[str, Any]:
@@ -133,16 +154,17 @@ def from_json(ruleset: Any, data: Any) -> GameState:
         raise SaveError("this is not a lastbreath save")
     if data.get("version") != VERSION:
         raise SaveError(f"save version {data.get('version')} is not supported (this build reads {VERSION})")
+    modules_loaded(ruleset, data.get("game"))
     if data.get("content") != content_hash(ruleset):
         raise SaveError("the save was made with different content (the content hash differs)")
     ids = data.get("game")
     if not isinstance(ids, dict):
         raise SaveError("the save names no game")
     keys = {"killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy"}
-    if not keys <= set(ids) <= keys | {"forced"} or not all(
-            type(ids[k]) is (bool if k == "legendary" else str) for k in ids):
+    if not keys <= set(ids) <= keys | {"forced", "modules"} or not all(
+            type(ids[k]) is (bool if k == "legendary" else list if k == "modules" else str) for k in ids):
         raise SaveError("the save's game is not {killer, scenario, final_girl, difficulty: strings, legendary: "
-                        "true or false, tie_policy: a string, forced: a string if saved}")
+                        "true or false, tie_policy: a string, forced: a string if saved, modules: a list if saved}")
     if ids["tie_policy"] not in TIE_POLICIES:
         raise SaveError(f"the save's tie policy {ids['tie_policy'][:40]!r} is none of {', '.join(TIE_POLICIES)}")
     if ids.get("forced", "auto") not in FORCED_POLICIES:
@@ -152,7 +174,7 @@ def from_json(ruleset: Any, data: Any) -> GameState:
         s = ruleset.scenarios[ids["scenario"]]
         fg = ruleset.final_girls[ids["final_girl"]]
         game = Game(ruleset, k, s, fg, ids["difficulty"], ids["legendary"], ids["tie_policy"],
-                    ids.get("forced", "auto"))
+                    ids.get("forced", "auto"), tuple(ids.get("modules", ())))
     except KeyError as err:
         raise SaveError(f"the save names content that is not loaded: {str(err)[:80]}") from None
     except RulesError as err:

@@ -104,6 +104,15 @@ _NOTHING = object()
 
 
 
+def module_rows(rs: Any) -> list[dict[str, Any]]:
+    """The loaded modules as ``content.list`` and ``lastbreath content --json`` give them: id, name,
+    pack, what it is (about) and what it changes, a line each."""
+    from lastbreath.dsl.modules import summary
+
+    return [{"id": m.id, "name": m.name, "pack": rs.pack("modules", m.id), "about": m.about,
+             "changes": summary(m)} for m in (rs.modules[k] for k in sorted(rs.modules))]
+
+
 def _type_name(t: Any) -> str:
     return {str: "a string", int: "an integer", bool: "a boolean", dict: "an object", list: "a list"}.get(t, str(t))
 
@@ -377,12 +386,13 @@ class Server:
 
         sides = [s.id for s in rs.player_board().sides] if rs.player_boards else []
         return {"content": serialize.content_hash(rs), "killers": rows(rs.killers), "scenarios": rows(rs.scenarios),
-                "final_girls": rows(rs.final_girls), "difficulties": sides, "tie_policies": list(engine.TIE_POLICIES)}
+                "final_girls": rows(rs.final_girls), "difficulties": sides, "tie_policies": list(engine.TIE_POLICIES),
+                "modules": module_rows(rs)}
 
     def game_new(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"killer": (str, False), "scenario": (str, False), "final_girl": (str, False),
                              "difficulty": (str, False), "legendary": (bool, False), "seed": (int, False),
-                             "tie_policy": (str, False), "forced": (str, False)})
+                             "tie_policy": (str, False), "forced": (str, False), "modules": (list, False)})
         tie = p.get("tie_policy", "harder")
         if tie not in engine.TIE_POLICIES:
             raise RpcError(INVALID_PARAMS, f"unknown tie_policy '{tie}' (one of {', '.join(engine.TIE_POLICIES)})",
@@ -400,7 +410,8 @@ class Server:
         try:
             s = Session(self.ruleset, killer=p.get("killer"), scenario=p.get("scenario"),
                         final_girl=p.get("final_girl"), difficulty=p.get("difficulty", "normal"),
-                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced)
+                        legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced,
+                        modules=p.get("modules", ()))
         except RulesError as err:
             raise RpcError(UNKNOWN_CONTENT, str(err)) from None
         gid = self._add(s)

@@ -11,7 +11,7 @@ States are immutable, so undo is keeping the states that came before::
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any, Optional, Sequence
 
 from lastbreath.dsl.ruleset import Ruleset
 
@@ -33,12 +33,14 @@ class Session:
 
     def __init__(self, ruleset: Ruleset, *, killer: Optional[str] = None, scenario: Optional[str] = None,
                  final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
-                 seed: int = 0, tie_policy: str = "harder", forced: str = "auto") -> None:
+                 seed: int = 0, tie_policy: str = "harder", forced: str = "auto",
+                 modules: Sequence[str] = ()) -> None:
         """Set up a new game (``api.new_game``, whose options these are: ``forced="log"`` or "ask"
-        makes choices with one option observable); raises ``RulesError`` for an unknown id or option."""
+        makes choices with one option observable; ``modules`` switches modules on); raises
+        ``RulesError`` for an unknown id or option."""
         state, events = api.new_game(ruleset, killer=killer, scenario=scenario, final_girl=final_girl,
                                      difficulty=difficulty, legendary=legendary, seed=seed,
-                                     tie_policy=tie_policy, forced=forced)
+                                     tie_policy=tie_policy, forced=forced, modules=modules)
         self._start(ruleset, [(state, None)], [events])
 
     @classmethod

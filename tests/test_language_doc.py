@@ -11,7 +11,9 @@ diagnostics:
   ``deck``…) or of triggers, replacements and statics (``when``, ``at``, ``instead``, ``rule``,
   ``win``, ``lose``) stands in a small scenario with the map of the reference's scenario
   (``cottage``, ``old-mill``, ``north-gate``; tags ``indoor river``, a path tagged ``bridge``);
-- any other block is effect lines: they stand in a terror card of that scenario.
+- any other block is effect lines: they stand in a terror card of that scenario;
+- a block of modules without a scenario or a killer of its own is loaded with the reference's
+  killer and scenario of section 2 (``grey-wolf``, ``hollow-woods``), which its sections change.
 
 A block right after the line ``<!-- not checked -->`` is skipped (the syntax sketch and the few
 deliberately partial ``…`` sketches). docs/first-killer.md is checked by its own test below:
@@ -38,7 +40,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent", "pile", "recipe", "track", "holding"}
+                  "prevent", "pile", "recipe", "rules", "track", "holding"}
 
 HOST = """\
 killer doc-host-killer {
@@ -132,6 +134,10 @@ def placed(text: str) -> tuple[str, str]:
     """What the file holding a block looks like, and where the block went."""
     hs = heads(text)
     if hs and all(h in TOP_LEVEL for h in hs):
+        if "module" in hs and not {"scenario", "killer"} & set(hs):
+            hosts = [e.text for e in DOC if e.text.startswith(("killer grey-wolf {", "scenario hollow-woods {"))]
+            assert len(hosts) == 2, "the reference's killer and scenario of section 2"
+            return "\n".join([*hosts, text]), "with the reference's killer and scenario"
         return text, "top level"
     body = textwrap.indent(text, "  ")
     if hs and all(h in KILLER_PARTS for h in hs):

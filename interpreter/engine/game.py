@@ -1,8 +1,10 @@
 """The static facts of one game: the content chosen and the tables compiled from it.
 
 A ``Game`` is built once per setup (killer, scenario, Final Girl, difficulty, legendary, tie
-policy) and shared by every state of every game with that setup (``Ruleset.caches.games``).
+policy, modules) and shared by every state of every game with that setup (``Ruleset.caches.games``).
 Nothing in it changes what a game does; its caches only remember answers already worked out.
+The modules switched on are applied here, to the content the tables are built from
+(``dsl.modules.game_content``): the rest of the engine never hears of them.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import RulesError
+from lastbreath.dsl.modules import game_content
 
 from ..board import Board
 from ..state import Option
@@ -31,9 +34,12 @@ class Game:
 
     def __init__(self, ruleset: Ruleset, killer: n.Killer, scenario: n.Scenario, final_girl: n.FinalGirl,
                  difficulty: str = "normal", legendary: bool = False, tie_policy: str = "harder",
-                 forced: str = "auto"):
+                 forced: str = "auto", modules: tuple[str, ...] = ()):
         if forced not in FORCED_POLICIES:
             raise RulesError(f"unknown forced-choice setting '{forced}' (one of {', '.join(FORCED_POLICIES)})")
+        content = game_content(ruleset, killer, scenario, modules)  # RulesError: unknown, or two that clash
+        killer, scenario = content.killer, content.scenario
+        self.modules: tuple[str, ...] = content.modules  # in id order
         self.ruleset = ruleset
         self.killer = killer
         self.scenario = scenario
@@ -50,17 +56,18 @@ class Game:
         self.side: n.Side = sides[difficulty]
         self.dice_by_fear = {f: z.dice for z in self.side.zones for f in range(z.low, z.high + 1)}
         boards = ruleset.caches.boards
-        if scenario.id not in boards:
-            boards[scenario.id] = Board(scenario)
-        self.board: Board = boards[scenario.id]
-        self.cards: dict[str, n.Card] = {cid: c for cid, c in ruleset.cards.items()
+        board_key: Any = (scenario.id, self.modules) if self.modules else scenario.id  # a module may change the map
+        if board_key not in boards:
+            boards[board_key] = Board(scenario)
+        self.board: Board = boards[board_key]
+        self.cards: dict[str, n.Card] = {cid: c for cid, c in content.cards.items()
                                          if c.owner in ("", killer.id, scenario.id)}
-        self.items = ruleset.items
+        self.items = content.items
         self.terror = {t.id: t for t in (*killer.terror, *scenario.terror)}
         self.finales = {f.id: f for f in killer.finales}
         self.dark_powers = {d.id: d for d in killer.dark_powers}
         self.events = {e.id: e for e in scenario.events}
-        self.minions = dict(ruleset.minions)
+        self.minions = dict(content.minions)
         self.tokens = {t.id: t for t in (*killer.tokens, *scenario.tokens)}
         self.actions = (*killer.actions, *scenario.actions)
         self.decks = {d.id: d for d in (*killer.decks, *scenario.decks)}
@@ -125,11 +132,14 @@ class Game:
 
     @property
     def ids(self) -> dict[str, Any]:
-        """The setup; ``forced`` only when it is not the default (saves made before it stay equal)."""
+        """The setup; ``forced`` only when it is not the default, ``modules`` only when some are
+        switched on (saves made before them stay equal)."""
         out = {"killer": self.killer.id, "scenario": self.scenario.id, "final_girl": self.fg.id,
                "difficulty": self.difficulty, "legendary": self.legendary, "tie_policy": self.tie_policy}
         if self.forced != "auto":
             out["forced"] = self.forced
+        if self.modules:  # only when some are on (saves made before modules stay equal)
+            out["modules"] = list(self.modules)
         return out
 
     def loc_name(self, i: int) -> str:
