@@ -1858,10 +1858,11 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
         return n.Scenario(line.span, hid, "", got("tags"), got("locations"), got("paths"), got("links"), got("setups"),
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
-                          groups=got("groups"))
+                          groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
-                    items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"))
+                    items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
+                    tracks=got("tracks"), holdings=got("holdings"))
 
 
 def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:

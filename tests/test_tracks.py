@@ -389,3 +389,27 @@ def test_the_play_screen_shows_tracks_held_victims_kept_blocks_and_closed_paths(
     assert ("Held", "the flight's cabin: 2 victims of 3 (off the board)") in facts
     assert ("Kept for later", "one at the end of the next Killer phase") in facts
     assert ("Closed paths", "Flight Pad–Harbour Hall (for everyone); Flight Pad–Quay (for enemies)") in facts
+
+
+MODULE = """\
+module t-beacon {
+  name "Beacon"
+  about "A beacon track and a hut in the woods."
+  for scenario storybook-woods {
+    track beacon { name "Beacon"; spaces 0 to 2; at 2 { set flag lit } }
+    holding hut { name "Hut"; capacity 2 }
+    action light { name "Light"; time 1; effect { advance track beacon 1; load 1 victims at here onto hut } }
+  }
+}
+"""
+
+
+def test_a_module_may_add_tracks_and_holding_areas_to_a_scenario(tmp_path):
+    """A module's section adds a track and a holding area its own lines use (checked as the
+    module leaves the scenario); a game with the module starts with them."""
+    rs, diags = check(tmp_path, MODULE)
+    assert diags == [] and rs is not None
+    state, _ = api.new_game(rs, scenario="storybook-woods", modules=("t-beacon",), seed=1)
+    assert state.tracks == (("beacon", 0),) and state.holding == (("hut", 0),)
+    rs, diags = check(tmp_path, MODULE.replace("advance track beacon", "advance track beacom"))
+    assert rs is None and [d.code for d in diags] == ["E204"] and "did you mean 'beacon'" in diags[0].hint
