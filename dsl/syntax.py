@@ -365,22 +365,30 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
 
 def parse_file(path: Path | str) -> tuple[tuple[Line, ...], list[Diagnostic], str]:
     """Parse a file; returns lines, diagnostics and the source text (for carets)."""
+    text, diags = read_file(path)
+    if diags:
+        return (), diags, ""
+    lines, diags = parse_text(text, str(path))
+    return lines, diags, text
+
+
+def read_file(path: Path | str) -> tuple[str, list[Diagnostic]]:
+    """A content file's text: a regular file of at most MAX_BYTES, UTF-8 (a byte-order mark
+    dropped); else a diagnostic (E100, E105) and no text."""
     p = Path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):  # a pipe or a device could be endless, or never end
-            return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", "cannot read the file: not a regular file")], ""
+            return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", "cannot read the file: not a regular file")]
         with p.open("rb") as f:
             raw = f.read(MAX_BYTES + 1)  # a larger file is never read whole
     except OSError as err:
-        return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", f"cannot read the file: {err.strerror}")], ""
+        return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", f"cannot read the file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
-        return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} bytes",
-                               "split it into several files")], ""
+        return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} bytes",
+                               "split it into several files")]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         n = raw[: err.start].count(b"\n") + 1
-        return (), [Diagnostic(Span(str(p), n, 1, n, 2), "E100", "the file is not UTF-8 text")], ""
-    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors save it
-    lines, diags = parse_text(text, str(p))
-    return lines, diags, text
+        return "", [Diagnostic(Span(str(p), n, 1, n, 2), "E100", "the file is not UTF-8 text")]
+    return text.removeprefix("\ufeff"), []  # a UTF-8 byte-order mark, as some editors save it
