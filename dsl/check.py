@@ -131,7 +131,8 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in bodies:
                 where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
                 err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
-                    P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
+                    P(_or, P(_hint, r.name, tuple(sorted(bodies))),
+                      "declare it with 'body ID { name \"…\"; health N }'"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
@@ -204,11 +205,11 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     for r in refs:
         if r.kind != "location-number":
             continue
-        sc = scenarios.get(r.scope)
-        declared = ({name for loc in sc.locations for name, _v in loc.numbers} if sc is not None else
+        host = scenarios.get(r.scope)
+        declared = ({name for loc in host.locations for name, _v in loc.numbers} if host is not None else
                     {name for s in scenarios.values() for loc in s.locations for name, _v in loc.numbers})
-        if r.name not in declared and (sc is not None or scenarios):
-            where = f"scenario '{sc.id}'" if sc is not None else "any scenario"
+        if r.name not in declared and (host is not None or scenarios):
+            where = f"scenario '{host.id}'" if host is not None else "any scenario"
             err(r.span, "E204", f"no location of {where} declares the number '{r.name}'",
                 P(_or, P(_hint, r.name, tuple(sorted(declared))),
                   f"declare it on a location: 'location ID {{ …; number {r.name} 3 }}'"))
@@ -227,8 +228,12 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
     seen: set[tuple] = set()  # a line of a module checked in several hosts is reported once
-    diags[:] = [d for d in diags
-                if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
+    unique: list[Diagnostic] = []
+    for d in diags:
+        if (d.span, d.code, d.message) not in seen:
+            seen.add((d.span, d.code, d.message))
+            unique.append(d)
+    diags[:] = unique
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, settle_shown(diags)

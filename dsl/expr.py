@@ -198,7 +198,8 @@ class _Build(Transformer):
         text = str(c[0])
         if len(text) > 7 or int(text) > MAX_AMOUNT:
             raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} in an expression is "
-                         f"above the limit of {MAX_AMOUNT}", "content numbers count cards, moves and points: keep them small")
+                         f"above the limit of {MAX_AMOUNT}",
+                         "content numbers count cards, moves and points: keep them small")
         return int(text)
 
     def that(self, meta: Any, c: list[Any]) -> n.That:

@@ -17,7 +17,7 @@ import re
 import stat
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, cast
 
 import attrs
 
@@ -207,7 +207,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
         text, d = read_file(f)
         cached = load_built(str(f), text) if not d else None
         if cached is not None:  # a clean file built before, from the same text and the same language
-            got, r, d2 = cached[0], cached[1], []
+            got, r, d2 = cached[0], cached[1], cast("list[Diagnostic]", [])
         else:
             if not d:
                 lines, d = parse_text(text, str(f))

@@ -8,14 +8,14 @@ vocabulary in hand, instead of a parser's "unexpected token".
 
 from __future__ import annotations
 
-import functools
 import re
 import stat
+from itertools import pairwise
 from pathlib import Path
 from typing import Optional, Union
 
 import attrs
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
@@ -154,7 +154,7 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
 # tokens (names, numbers, '--', ';', any other character). One match is about one parser token.
 _SCAN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\.)*"?)|(?P<c>#[^\n]*)|(?P<n>\n)|(?P<o>[{(])|(?P<x>[})])'
                    r'|(?P<w>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|[+-]?[0-9]+|--|[^\s"#{}()])')
-_LONG_LINE = re.compile(r"^[^\n]{%d}" % (MAX_LINE + 1), re.M)  # anchored: linear time
+_LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE + 1}}}", re.M)  # anchored: linear time
 
 
 def _prescan(text: str, path: str) -> Optional[Diagnostic]:
@@ -318,7 +318,7 @@ def _glued_numbers(path: str, text: str, lines: tuple[Line, ...]) -> list[Diagno
     source_lines: list[str] = []
 
     def atoms(parts) -> None:
-        for a, b in zip(parts, parts[1:]):
+        for a, b in pairwise(parts):
             if (isinstance(a, Atom) and isinstance(b, Atom) and a.kind == "number" and b.kind == "name"
                     and a.span.end_line == b.span.line and a.span.end_col == b.span.col):
                 if not source_lines:
@@ -347,7 +347,8 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
                                "split it into several files")]
     if "\x00" in text:
         n = text[: text.index("\x00")].count("\n") + 1
-        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data", "content files are UTF-8 text")]
+        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data",
+                               "content files are UTF-8 text")]
     limit = _prescan(text, path)
     if limit is not None:
         return (), [limit]

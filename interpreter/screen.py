@@ -158,7 +158,7 @@ def board_summary(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def choice_text(choice: Choice, menu: Optional[Sequence["MenuEntry"]] = None) -> str:
+def choice_text(choice: Choice, menu: Optional[Sequence[MenuEntry]] = None) -> str:
     """The prompt and the options, each with its key (``menu``; by default numbered in order)."""
     lines = [f"{choice.prompt}:" if not choice.prompt.endswith(("?", ":")) else choice.prompt]
     entries = menu if menu is not None else [MenuEntry(str(i), o, "") for i, o in enumerate(choice.options, 1)]
@@ -223,9 +223,9 @@ def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
             if 0 <= k < len(board.paths):
                 closed.setdefault(k, []).append(who)
         parts = []
-        for k, who in closed.items():
+        for k, movers in closed.items():
             a, b = board.paths[k][0], board.paths[k][1]
-            whom = "everyone" if len(who) == 3 else " and ".join("her" if x == "fg" else x for x in who)
+            whom = "everyone" if len(movers) == 3 else " and ".join("her" if x == "fg" else x for x in movers)
             parts.append(f"{board.names[a]}–{board.names[b]} (for {whom})")
         out.append(("Closed paths", "; ".join(parts)))
     return out

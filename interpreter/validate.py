@@ -226,16 +226,15 @@ def _tracks_and_paths(state: GameState, f: Any) -> None:
     """Tracks on spaces they have, holding areas within their capacity, kept blocks of this game,
     paths closed for known movers (engine/tracks.py)."""
     g = state.game
-    for name, table in (("tracks", g.tracks), ("holding", g.holdings)):
+    bounds = {"tracks": [(t.id, t.low, t.high) for t in g.tracks.values()],
+              "holding": [(h.id, 0, h.capacity) for h in g.holdings.values()]}
+    for name, table in bounds.items():
         pairs = getattr(state, name)
         _seq(f(name), pairs, len(table))
-        for i, (pair, decl) in enumerate(zip(pairs, table.values())):
+        for i, (pair, (ident, low, high)) in enumerate(zip(pairs, table)):
             _seq(f(f"{name}[{i}]"), pair, 2)
-            _str(f(f"{name}[{i}]"), pair[0], (decl.id,), f"'{decl.id}' (this game's {name}, in their order)")
-            if name == "tracks":
-                _int(f(f"{name}[{i}]"), pair[1], decl.low, decl.high)
-            else:
-                _int(f(f"{name}[{i}]"), pair[1], 0, decl.capacity)
+            _str(f(f"{name}[{i}]"), pair[0], (ident,), f"'{ident}' (this game's {name}, in their order)")
+            _int(f(f"{name}[{i}]"), pair[1], low, high)
     _seq(f("delayed"), state.delayed)
     if len(state.delayed) > MAX_DELAYED:
         raise _fail(f("delayed"), f"holds more than {MAX_DELAYED} kept blocks")
