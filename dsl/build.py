@@ -91,6 +91,7 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
+            "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
             "zone": "table|aside"}
 
 
@@ -229,7 +230,7 @@ class Builder:
         word = str(atom.value)
         if kind == "target":
             return (word in TARGETS, word)
-        if kind in ("killer", "minions", "enemies"):
+        if kind in n.LITERAL_SLOTS:
             return (word == kind, word)
         if kind == "way":
             return (word in ("up", "down"), word)
@@ -246,7 +247,7 @@ class Builder:
             elif word not in SPECIAL_LOCS:
                 refs.append(Ref("loc", word, atom.span, self.scope))
             return True, word
-        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck"):
+        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
@@ -395,11 +396,14 @@ class Builder:
             return self._for_each(line, atoms, blocks)
         if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
             return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
+        if head == "at" and blocks:
+            return self._delayed(line, atoms, blocks)
         if head == "all" and [a.value for a in atoms] == ["all", "killers"] and len(blocks) == 1 and len(parts) == 3:
             return n.AllKillers(line.span, self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
-                       "blocks follow if, mode, repeat, choose, roll, spend, for each and all killers")
+                       "blocks follow if, mode, repeat, choose, roll, spend, for each, all killers and "
+                       "at start of next PHASE")
             return None
         self.slot_problem = None
         for pat in EFFECT_PATTERNS:
@@ -411,6 +415,8 @@ class Builder:
                                    "amounts and counts are 0 or more")
                     elif a.kind == "number":
                         self.limit(a.span, f"'{line.text()}':", a.num, MAX_AMOUNT)
+                if isinstance(node, (n.OpenPath, n.ClosePath)):
+                    self._path_ref(node, line)
                 if isinstance(node, n.ShuffleCardInto):  # the card is one of that deck's: checked by check.py
                     self.refs.append(Ref("deck-card", f"{node.deck}/{node.card}", atoms[2].span, self.scope))
                 return node
@@ -421,6 +427,23 @@ class Builder:
         self.error(line.span, "E207", f"unknown effect '{line.text()}'",
                    functools.partial(self._best, EFFECT_PATTERNS, self._generic(atoms)))
         return None
+
+    def _delayed(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.DelayedTrigger]:
+        """at start of next PHASE { … } / at end of next PHASE { … }: kept, and resolved once then."""
+        words = [str(a.value) for a in atoms]
+        if (len(words) != 5 or words[1] not in ("start", "end") or words[2:4] != ["of", "next"]
+                or words[4] not in PHASES or len(blocks) != 1 or not isinstance(line.parts[-1], Block)):
+            self.error(line.span, "E207", f"cannot read '{line.text()}'",
+                       "inside an effect write 'at start of next PHASE { … }' or 'at end of next PHASE { … }' "
+                       f"(PHASE: {', '.join(PHASES)})")
+            return None
+        return n.DelayedTrigger(line.span, words[1], words[4], self.effects(blocks[0]))
+
+    def _path_ref(self, node: Any, line: Line) -> None:
+        """open/close path A B with two location ids: the checker looks for that path in the scenario."""
+        a, z = node.a, node.b
+        if isinstance(a, str) and isinstance(z, str) and a not in SPECIAL_LOCS and z not in SPECIAL_LOCS:
+            self.refs.append(Ref("path", f"{a} {z}", line.span, self.scope))
 
     def _if(self, line: Line) -> Optional[n.If]:
         """if CONDITION { … } [else { … }]: the condition is everything between 'if' and the block
@@ -556,6 +579,11 @@ class Builder:
                 acc.setdefault("replacements", []).append(
                     n.Replacement(line.span, event, cond, self._handler(body)))
             return True
+        if head == "at" and body is not None and words[2:4] == ["of", "next"]:
+            self.error(line.span, "E201", f"'{' '.join(words)}' keeps a block from inside an effect",
+                       f"here write 'at {words[1]} of {words[4] if len(words) > 4 else 'PHASE'} {{ … }}' (every time), "
+                       "or put the line inside an effect block (once)")
+            return True
         if head in ("when", "at") and body is not None and len(parts) > 2:
             got = self.expression("trigger_head", parts[1:-1], it_ok=True)
             if got is None:
@@ -659,7 +687,7 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "rules", "replace", "remove", "for"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
@@ -1073,9 +1101,79 @@ def _owned_card(owner_of: Callable[[], str]) -> Reader:
     return reader
 
 
+def _read_track(b: Builder, line: Line, acc: dict) -> None:
+    """track ID { name "…"; spaces LOW to HIGH; start N; space N "Label"; at N { … } } (K1.2, S2.4)"""
+    def spaces(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        if len(ws) != 4 or ws[1].kind != "number" or ws[2].value != "to" or ws[3].kind != "number":
+            b.error(l.span, "E205", "write 'spaces LOW to HIGH'", "e.g. 'spaces 0 to 3': a marker on spaces 0, 1, 2, 3")
+            return
+        low, high = ws[1].num, ws[3].num
+        if low < 0 or low > high:
+            b.error(l.span, "E209", f"the spaces {low} to {high} are not 0 ≤ LOW ≤ HIGH", "")
+            return
+        if b.limit(ws[3].span, "a track's last space", high, MAX_TRACK):
+            s["spaces"] = (low, high)
+
+    def space(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        if len(ws) != 3 or ws[1].kind != "number" or ws[2].kind != "string":
+            b.error(l.span, "E205", 'write \'space N "Label"\'', "")
+            return
+        s.setdefault("labels", []).append((ws[1].num, str(ws[2].value), ws[1].span))
+
+    def at(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        blk = b.block_of(l)
+        if len(ws) != 2 or ws[1].kind != "number" or blk is None:
+            b.error(l.span, "E205", "write 'at N { … }': what happens when the marker reaches space N", "")
+            return
+        s.setdefault("steps", []).append((n.TrackStep(l.span, ws[1].num, b.effects(blk)), ws[1].span))
+
+    got = _named(b, line, "track", {"spaces": spaces, "start": _set("start", "number", "number"), "space": space,
+                                    "at": at}, abilities=False)
+    if got is None:
+        return
+    tid, sub = got
+    _require(b, sub, line.span, "track", {"spaces": "spaces 0 to 3"})
+    low, high = sub.get("spaces", (0, 0))
+    start = sub.get("start", low)
+    if not low <= start <= high and "spaces" in sub:
+        b.error(line.span, "E209", f"the track starts on space {start}, outside its spaces {low} to {high}", "")
+        start = low
+    labels: list[tuple[int, str]] = []
+    for k, text, sp in sub.get("labels", ()):
+        if not low <= k <= high:
+            b.error(sp, "E209", f"space {k} is beyond the track's spaces {low} to {high}", "")
+        elif k in dict(labels):
+            b.error(sp, "E206", f"space {k} is named twice", "")
+        else:
+            labels.append((k, text))
+    steps = []
+    for step, sp in sub.get("steps", ()):
+        if not low < step.at <= high and "spaces" in sub:
+            b.error(sp, "E209", f"'at {step.at}' is beyond the track's spaces {low} to {high}",
+                    f"the marker can reach the spaces {low + 1} to {high} from below" if low < high else "")
+        else:
+            steps.append(step)
+    acc.setdefault("tracks", []).append(n.Track(line.span, tid, sub.get("name", tid), low, high, start,
+                                                tuple(sorted(labels)), tuple(sorted(steps, key=lambda t: t.at))))
+
+
+def _read_holding(b: Builder, line: Line, acc: dict) -> None:
+    """holding ID { name "…"; capacity N }: victims wait there off the board (S2.3)"""
+    got = _named(b, line, "holding", {"capacity": _count("capacity", 1, MAX_PIECES)}, abilities=False)
+    if got is None:
+        return
+    hid, sub = got
+    _require(b, sub, line.span, "holding", {"capacity": "capacity 3"})
+    acc.setdefault("holdings", []).append(n.HoldingArea(line.span, hid, sub.get("name", hid), sub.get("capacity", 1)))
+
+
 SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action, "deck": _read_deck,
                                    "pile": lambda b, line, acc: _read_pile(b, line, acc),
-                                   "recipe": lambda b, line, acc: _read_recipe(b, line, acc)}
+                                   "recipe": lambda b, line, acc: _read_recipe(b, line, acc),
+                                   "track": _read_track, "holding": _read_holding}
 
 
 def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Killer]:
@@ -1199,7 +1297,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                     tuple(acc.get("minions", ())), b.abilities(acc), tuple(acc.get("tokens", ())),
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                     not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
-                    tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())))
+                    tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())),
+                    tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
 def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Scenario]:
@@ -1218,13 +1317,39 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
             sub["tags"] = tuple(b.names(line))
             for a in line.words()[1:]:
                 b.refs.append(Ref("tag", str(a.value), a.span, sid))
-        got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": _flag("exit")},
-                     abilities=False)
+        def exit_(b: Builder, line: Line, sub: dict) -> None:  # exit | exit while CONDITION
+            sub["exit"] = True
+            if len(line.parts) == 1:
+                return
+            if not _is_word(line.parts[1], "while") or len(line.parts) < 3:
+                b.error(line.span, "E205", "write 'exit', or 'exit while CONDITION'", "")
+                return
+            cond = b.condition(list(line.parts[2:]), it_ok=True)  # 'it': this location
+            if cond is not None:
+                sub["exit_when"] = cond
+
+        def number(b: Builder, line: Line, sub: dict) -> None:  # number NAME N
+            ws = line.words()
+            if len(ws) != 3 or len(line.parts) != 3 or ws[1].kind != "name" or ws[2].kind != "number":
+                b.error(line.span, "E205", "write 'number NAME N' (read by 'number NAME of PLACE')", "")
+                return
+            if ws[2].num < 0:
+                b.error(ws[2].span, "E209", f"a location's number cannot be {ws[2].value}", "0 or more")
+                return
+            if not b.limit(ws[2].span, f"number {ws[1].value}", ws[2].num, MAX_AMOUNT):
+                return
+            if str(ws[1].value) in dict(sub.get("numbers", ())):
+                b.error(line.span, "E206", f"the number '{ws[1].value}' is given twice", "")
+                return
+            sub.setdefault("numbers", []).append((str(ws[1].value), ws[2].num))
+
+        got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": exit_,
+                                           "number": number}, abilities=False)
         if got is not None:
             lid, sub = got
             acc.setdefault("locations", []).append(
                 n.Location(line.span, lid, sub.get("name", lid), sub.get("tags", ()), sub.get("search", False),
-                           sub.get("exit", False)))
+                           sub.get("exit", False), sub.get("exit_when"), tuple(sub.get("numbers", ()))))
 
     def path(b: Builder, line: Line, acc: dict) -> None:
         parts = line.parts
@@ -1360,7 +1485,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       b.abilities(acc), tuple(acc.get("tokens", ())), tuple(acc.get("actions", ())),
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
-                      groups=tuple(acc.get("groups", ())))
+                      groups=tuple(acc.get("groups", ())),
+                      tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
 
 
 
@@ -1744,10 +1870,11 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
         return n.Scenario(line.span, hid, "", got("tags"), got("locations"), got("paths"), got("links"), got("setups"),
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
-                          groups=got("groups"))
+                          groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
-                    items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"))
+                    items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
+                    tracks=got("tracks"), holdings=got("holdings"))
 
 
 def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:

@@ -37,11 +37,11 @@ FORMS = {
                   "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
                   "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
                   "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
-                  "item ITEM aside"),
+                  "item ITEM aside", "phase PHASE", "track TRACK at least N"),
     "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
                "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
                "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
-               "card number"),
+               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE"),
     "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
               "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
     "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
@@ -49,7 +49,7 @@ FORMS = {
               "PIECE leaves [PLACE]", "PIECE crosses TAG", "start of PHASE", "end of PHASE",
               "bloodlust rises [from a kill|the killer|a minion|another cause]", "fear rises", "fear falls",
               "token TOKEN is placed|removed|spent", "item ITEM is gained|used|discarded", "an item is …",
-              "card [DECK] is drawn|revealed", "game starts"),
+              "card [DECK] is drawn|revealed", "game starts", "track TRACK reaches N"),
     "piece": ("fg", "killer", "victim", "minion", "MINION", "enemy"),
 }
 TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a place", "event": "an event",
@@ -408,6 +408,26 @@ class _Build(Transformer):
 
     def game_starts(self, meta: Any, c: list[Any]) -> n.GameStarts:
         return n.GameStarts(self._span(meta))
+
+    # --- tracks, holding areas, location numbers, phases (issue #16) ------------------------------
+    def track_value(self, meta: Any, c: list[Any]) -> n.TrackValue:
+        self._ref("track", c[0])
+        return n.TrackValue(self._span(meta), str(c[0]))
+
+    def held_victims(self, meta: Any, c: list[Any]) -> n.HeldVictims:
+        self._ref("holding", c[0])
+        return n.HeldVictims(self._span(meta), str(c[0]))
+
+    def location_number(self, meta: Any, c: list[Any]) -> n.LocationNumber:
+        self._ref("location-number", c[0])
+        return n.LocationNumber(self._span(meta), str(c[0]), c[1])
+
+    def in_phase(self, meta: Any, c: list[Any]) -> n.InPhase:
+        return n.InPhase(self._span(meta), str(c[1]))
+
+    def track_reaches(self, meta: Any, c: list[Any]) -> n.TrackReaches:
+        self._ref("track", c[0])
+        return n.TrackReaches(self._span(meta), str(c[0]), c[1])
 
     def trigger_head(self, meta: Any, c: list[Any]) -> tuple[Any, Optional[n.Condition]]:
         return c[0], (c[1] if len(c) > 1 else None)

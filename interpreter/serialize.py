@@ -35,9 +35,11 @@ _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "ch
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
 _SETS = {"lust_fired", "flags", "opened"}
 MAX_MODULES = 100  # modules named in a save
-_OPTIONAL = {"dice": (),  # fields saved only when set (saves made before them load unchanged)
-             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (), "cards_aside": (),
-             "card_number": 0}
+# fields saved only when set (saves made before them load unchanged)
+_OPTIONAL: dict[str, Any] = {"dice": (),
+                             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
+                             "cards_aside": (), "card_number": 0,
+                             "tracks": (), "holding": (), "delayed": (), "barred": ()}
 
 
 def content_hash(ruleset) -> str:

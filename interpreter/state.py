@@ -157,6 +157,11 @@ class GameState:
     deck_discards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, its resolved cards, oldest first)
     cards_aside: tuple[str, ...] = ()  # "deck/card" set aside, out of their deck
     card_number: int = 0  # the number on the deck card being resolved or last drawn (K1.6)
+    # counters and tracks, holding areas, delayed effects, closed paths (engine/tracks.py)
+    tracks: tuple[tuple[str, int], ...] = ()  # (track id, the space its marker stands on), in Game.tracks order
+    holding: tuple[tuple[str, int], ...] = ()  # (holding area id, victims held there), in Game.holdings order
+    delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
+    barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

@@ -85,7 +85,8 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "bloodlust", "dead", "deaths_round", "terror", "finale", "finale_revealed", "dark_power", "dark_revealed",
          "secondary", "secondary_health", "events", "events_active", "piles", "setup_card", "mode", "mode_active",
          "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice",
-         "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside"}  # zones: tests/test_zones.py
+         "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",
+         "tracks", "holding", "delayed", "barred"}  # zones: tests/test_zones.py
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep

@@ -25,6 +25,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | phases.py | the round and its phases (C1, C4, C7, C8, C10, C11), state-based checks (C13) |
 | ending.py | the end of the game (C13) |
 | setup.py | setting a game up (C18.3–C18.5, C16.2, C17.3) |
+| tracks.py | tracks, holding areas, blocks kept for a coming phase, paths per mover (K1.2, S1.4, S2.3–S2.5, C5.3) |
 
 The package names no killer, scenario, card or scenario mechanic (the purity rule, DESIGN.md).
 Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` from here.
@@ -33,7 +34,7 @@ Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` fr
 from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
-from . import amounts, conditions, effects, places, zones  # noqa: F401
+from . import amounts, conditions, effects, places, tracks, zones  # noqa: F401
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_name, killer_at, the_killer

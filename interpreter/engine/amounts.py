@@ -12,6 +12,7 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from .bodies import ctx_body, the_killer
+from .places import exits_now, is_exit
 from .resolve import AMOUNT, Ctx, amount, loc
 from .statics import fg_tables
 
@@ -70,7 +71,7 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
             k += sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where))
         return k
     if what == "exits":
-        return len(w.game.board.exits) if where == -2 else int(where in w.game.board.exits)
+        return len(exits_now(w)) if where == -2 else int(is_exit(w, where))
     if what == "items":
         return len(w.held) + len(w.pack)
     if what == "spent":

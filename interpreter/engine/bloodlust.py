@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .continuation import emit, roll_die
 from .resolve import Ctx, run
-from .statics import fg_tables
+from .statics import victim_tables
 from .triggers import fire, would
 from .words import loc_name
 
@@ -86,7 +86,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -
 
 def panic_location(w: Work, loc: int, count: int = -1) -> None:
     """C10.2: each panicking victim rolls a die and flees along the path with that number."""
-    panic = fg_tables(w)[3][loc]
+    panic = victim_tables(w)[3][loc]  # the paths victims may use
     if count < 0:
         count = w.victims[loc]
     for _ in range(min(count, w.victims[loc])):

@@ -29,6 +29,7 @@ from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
 from .statics import mode_active, modified
 from .tokens import collect_token, place_token, spend_tokens
+from .tracks import open_path
 from .triggers import fire, would
 from .words import count_of, loc_name
 
@@ -324,13 +325,8 @@ def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NA
         emit(w, "flag", f"the flag {e.flag} is cleared", "")
 
 
-def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B
-    b = w.game.board
-    a, z = loc(w, e.a, ctx), loc(w, e.b, ctx)
-    for k, p in enumerate(b.paths):
-        if {p[0], p[1]} == {a, z} and p[5] and k not in w.opened:
-            w.opened = w.opened | {k}
-            emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}", "")
+def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B [for fg|victims|enemies]
+    open_path(w, loc(w, e.a, ctx), loc(w, e.b, ctx), e.who)
 
 
 def exec_collect_token(w: Work, e: n.CollectToken, ctx: Ctx) -> None:  # collect token TOKEN at LOC

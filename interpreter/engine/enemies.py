@@ -20,6 +20,7 @@ from .bodies import Piece, active_only, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
+from .tracks import hidden_victims
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
@@ -92,7 +93,8 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
                 break
             name = count_of(len(here), stats.name)
             fg_here = w.fg_loc == loc and w.fg_breath > 0
-            if w.victims[loc] > 0 and (stats.victims_first or target != "fg" or not fg_here):
+            if w.victims[loc] > 0 and loc not in hidden_victims(w) and (
+                    stats.victims_first or target != "fg" or not fg_here):
                 kill_victim(w, loc, f"killed by {name}", minion=kind)
             elif fg_here:
                 dmg = len(here) * stats.damage
@@ -113,7 +115,8 @@ def choose_target(w: Work, at: int, target: str) -> int:
     if target in ("fg", "fg-or-victims") and fg_up:
         cands.append(w.fg_loc)
     if target in ("victims", "fg-or-victims"):
-        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands])
+        hidden = hidden_victims(w)  # rule victims at PLACE cannot be targeted
+        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands and i not in hidden])
     if not cands and target == "victims" and fg_up:
         # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
         # with no victims left, an action aimed at victims aims at the Final Girl
@@ -205,15 +208,16 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    has_target = w.victims[loc] > 0 or (w.fg_loc == loc and w.fg_breath > 0)
+    has_target = (w.victims[loc] > 0 and loc not in hidden_victims(w)) or (w.fg_loc == loc and w.fg_breath > 0)
     if loc != tloc and not has_target:
         return
     victims_first = stats is not None and stats.victims_first
+    hidden = hidden_victims(w)
     for _ in range(attacks):
         if w.result:
             return
         fg_here = w.fg_loc == loc and w.fg_breath > 0
-        if w.victims[loc] > 0 and (target != "fg" or not fg_here or victims_first):
+        if w.victims[loc] > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
                         "" if is_killer else stats.id)  # type: ignore[union-attr]
         elif fg_here:

@@ -14,6 +14,7 @@ from ..state import Option
 from .bloodlust import set_victims
 from .bodies import killer_at
 from .continuation import ask, emit, opt
+from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import fg_tables, modified
 from .triggers import FG, fire
@@ -31,7 +32,7 @@ def fg_moves(w: Work) -> list[tuple[int, int, str]]:
     b = w.game.board
     out: dict[int, tuple[int, str]] = {}
     for dest, k in adj[w.fg_loc]:
-        out[dest] = (modified(w, "followers", 2, b.paths[k][4]), "path")
+        out[dest] = (0 if (k, "victims") in w.barred else modified(w, "followers", 2, b.paths[k][4]), "path")
     for link in w.game.scenario.links:
         members = b.with_tag(link.tag)
         if w.fg_loc in members and (link.cond is None or condition(w, link.cond, Ctx())):
@@ -78,7 +79,7 @@ def move_fg(w: Work, steps: int) -> None:
             fire(w, "enters", FG, 0, dest)
         if "moves" in listens:
             fire(w, "moves", FG, 0, dest)
-        if dest in w.game.board.exits and w.victims[dest] > 0:
+        if w.victims[dest] > 0 and is_exit(w, dest):
             here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
             key = ask(w, "rescue", f"Let {here_now} here escape?",
                       [Option("rescue", "they escape"), Option("stay", "not now")])

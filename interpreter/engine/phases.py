@@ -19,6 +19,7 @@ from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
+from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire, would
@@ -136,7 +137,7 @@ def step_action(w: Work) -> None:
         for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
             if can_make(w, r):
                 opts.append(o)
-        if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0:
+        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])
