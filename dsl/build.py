@@ -87,9 +87,11 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
+_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK",
+            "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
+            "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
             "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES"}
 
 
@@ -233,7 +235,7 @@ class Builder:
         word = str(atom.value)
         if kind == "target":
             return (word in TARGETS, word)
-        if kind in ("killer", "minions", "enemies"):
+        if kind in n.LITERAL_SLOTS:
             return (word == kind, word)
         if kind == "way":
             return (word in ("up", "down"), word)
@@ -250,7 +252,7 @@ class Builder:
             elif word not in SPECIAL_LOCS:
                 refs.append(Ref("loc", word, atom.span, self.scope))
             return True, word
-        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck"):
+        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
@@ -406,11 +408,14 @@ class Builder:
             return self._for_each(line, atoms, blocks)
         if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
             return n.Each(line.span, str(atoms[1].value), self.effects(blocks[0]))
+        if head == "at" and blocks:
+            return self._delayed(line, atoms, blocks)
         if head == "all" and [a.value for a in atoms] == ["all", "killers"] and len(blocks) == 1 and len(parts) == 3:
             return n.AllKillers(line.span, self.effects(blocks[0]))
         if blocks:
             self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
-                       "blocks follow if, mode, repeat, choose, roll, spend, for each and all killers")
+                       "blocks follow if, mode, repeat, choose, roll, spend, for each, all killers and "
+                       "at start of next PHASE")
             return None
         self.slot_problem = None
         for pat in EFFECT_PATTERNS:
@@ -422,6 +427,8 @@ class Builder:
                                    "amounts and counts are 0 or more")
                     elif a.kind == "number":
                         self.limit(a.span, f"'{line.text()}':", a.num, MAX_AMOUNT)
+                if isinstance(node, (n.OpenPath, n.ClosePath)):
+                    self._path_ref(node, line)
                 if isinstance(node, n.ShuffleCardInto):  # the card is one of that deck's: checked by check.py
                     self.refs.append(Ref("deck-card", f"{node.deck}/{node.card}", atoms[2].span, self.scope))
                 return node
@@ -429,9 +436,26 @@ class Builder:
         if problem is not None:  # the words fit a phrase but the expression in parentheses does not read
             self.diags.append(problem)
             return None
-        self.error(line.span, "E207", f"unknown effect '{line.text()}'", 
+        self.error(line.span, "E207", f"unknown effect '{line.text()}'",
                    functools.partial(self._best, EFFECT_PATTERNS, self._generic(atoms)))
         return None
+
+    def _delayed(self, line: Line, atoms: list[Atom], blocks: list[Block]) -> Optional[n.DelayedTrigger]:
+        """at start of next PHASE { … } / at end of next PHASE { … }: kept, and resolved once then."""
+        words = [str(a.value) for a in atoms]
+        if (len(words) != 5 or words[1] not in ("start", "end") or words[2:4] != ["of", "next"]
+                or words[4] not in PHASES or len(blocks) != 1 or not isinstance(line.parts[-1], Block)):
+            self.error(line.span, "E207", f"cannot read '{line.text()}'",
+                       "inside an effect write 'at start of next PHASE { … }' or 'at end of next PHASE { … }' "
+                       f"(PHASE: {', '.join(PHASES)})")
+            return None
+        return n.DelayedTrigger(line.span, words[1], words[4], self.effects(blocks[0]))
+
+    def _path_ref(self, node: Any, line: Line) -> None:
+        """open/close path A B with two location ids: the checker looks for that path in the scenario."""
+        a, z = node.a, node.b
+        if isinstance(a, str) and isinstance(z, str) and a not in SPECIAL_LOCS and z not in SPECIAL_LOCS:
+            self.refs.append(Ref("path", f"{a} {z}", line.span, self.scope))
 
     def _if(self, line: Line) -> Optional[n.If]:
         """if CONDITION { … } [else { … }]: the condition is everything between 'if' and the block
@@ -531,7 +555,7 @@ class Builder:
         parts = list(line.parts)
         body: tuple = ()
         if blocks:
-            if parts[0].value != "spend" or len(blocks) != 1 or not isinstance(parts[-1], Block):
+            if getattr(parts[0], "value", "") != "spend" or len(blocks) != 1 or not isinstance(parts[-1], Block):
                 self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
                            "only 'spend N token … { … }' takes one: it resolves if the tokens were paid")
                 return None
@@ -628,6 +652,11 @@ class Builder:
                 event, cond = got
                 acc.setdefault("replacements", []).append(
                     n.Replacement(line.span, event, cond, self._handler(body)))
+            return True
+        if head == "at" and body is not None and words[2:4] == ["of", "next"]:
+            self.error(line.span, "E201", f"'{' '.join(words)}' keeps a block from inside an effect",
+                       f"here write 'at {words[1]} of {words[4] if len(words) > 4 else 'PHASE'} {{ … }}' (every time), "
+                       "or put the line inside an effect block (once)")
             return True
         if head in ("when", "at") and body is not None and len(parts) > 2:
             got = self.expression("trigger_head", parts[1:-1], it_ok=True)
@@ -732,22 +761,24 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "rules", "replace", "remove", "for", "victim", "not"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
             b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
             continue
-        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS):
-            if b.ability(line, acc, kind):
-                continue
+        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS) and \
+                b.ability(line, acc, kind):
+            continue
         reader = readers.get(head)
         if reader is None:
-            allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
+            allowed = list(readers) + (
+                ["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
             b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
         if head in seen and head not in repeatable:
-            b.error(line.span, "E206", f"'{head}' is given twice in this {kind}", f"the first is at line {seen[head].line}")
+            b.error(line.span, "E206", f"'{head}' is given twice in this {kind}",
+                    f"the first is at line {seen[head].line}")
             continue
         seen[head] = line.span
         before = len(b.diags)
@@ -893,7 +924,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         while i + 1 < len(atoms) and atoms[i].kind == "name" and atoms[i + 1].kind == "number":
             vals[str(atoms[i].value)] = atoms[i + 1].num
             i += 2
-        if i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals or vals["hands"] not in (1, 2):
+        if (i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals
+                or vals["hands"] not in (1, 2)):
             b.error(line.span, "E205", "write 'weapon hands 1 range 0 bonus 1' (hands 1 or 2)", "")
             return
         if vals.get("range", 0) < 0:
@@ -909,7 +941,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
             b.error(line.span, "E205", "write 'use time N { … }'", "")
             return
         if atoms[2].num < 0:
-            b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time", "write 'use time 0 { … }'")
+            b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time",
+                    "write 'use time 0 { … }'")
         b.limit(atoms[2].span, "use time", atoms[2].num, MAX_AMOUNT)
         acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
@@ -970,7 +1003,8 @@ def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], lis
     return fg, items
 
 
-def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader], abilities: bool = True) -> Optional[tuple[str, dict]]:
+def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader],
+           abilities: bool = True) -> Optional[tuple[str, dict]]:
     head = _decl_header(b, line)
     if head is None:
         return None
@@ -1015,7 +1049,8 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
     if got is None:
         return None
     mid, acc = got
-    _require(b, acc, line.span, "minion", {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
+    _require(b, acc, line.span, "minion",
+             {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
     return n.Minion(line.span, mid, acc.get("name", mid), acc.get("health", 1), acc.get("move", 1),
                     acc.get("damage", 1), acc.get("limit", 0), acc.get("together", False),
                     acc.get("victims_first", False), acc.get("wanders", False))
@@ -1057,7 +1092,8 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
                 break
             pairs.append((str(atoms[i].value), atoms[i + 1].num))
             if atoms[i + 1].num < 0:
-                b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
+                b.error(atoms[i + 1].span, "E209",
+                        f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
             elif not b.limit(atoms[i + 1].span, "a supply of", pairs[-1][1], MAX_SUPPLY):
                 pairs[-1] = (pairs[-1][0], 0)
         if not ok:
@@ -1139,9 +1175,79 @@ def _owned_card(owner_of: Callable[[], str]) -> Reader:
     return reader
 
 
+def _read_track(b: Builder, line: Line, acc: dict) -> None:
+    """track ID { name "…"; spaces LOW to HIGH; start N; space N "Label"; at N { … } } (K1.2, S2.4)"""
+    def spaces(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        if len(ws) != 4 or ws[1].kind != "number" or ws[2].value != "to" or ws[3].kind != "number":
+            b.error(l.span, "E205", "write 'spaces LOW to HIGH'", "e.g. 'spaces 0 to 3': a marker on spaces 0, 1, 2, 3")
+            return
+        low, high = ws[1].num, ws[3].num
+        if low < 0 or low > high:
+            b.error(l.span, "E209", f"the spaces {low} to {high} are not 0 ≤ LOW ≤ HIGH", "")
+            return
+        if b.limit(ws[3].span, "a track's last space", high, MAX_TRACK):
+            s["spaces"] = (low, high)
+
+    def space(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        if len(ws) != 3 or ws[1].kind != "number" or ws[2].kind != "string":
+            b.error(l.span, "E205", 'write \'space N "Label"\'', "")
+            return
+        s.setdefault("labels", []).append((ws[1].num, str(ws[2].value), ws[1].span))
+
+    def at(b: Builder, l: Line, s: dict) -> None:
+        ws = l.words()
+        blk = b.block_of(l)
+        if len(ws) != 2 or ws[1].kind != "number" or blk is None:
+            b.error(l.span, "E205", "write 'at N { … }': what happens when the marker reaches space N", "")
+            return
+        s.setdefault("steps", []).append((n.TrackStep(l.span, ws[1].num, b.effects(blk)), ws[1].span))
+
+    got = _named(b, line, "track", {"spaces": spaces, "start": _set("start", "number", "number"), "space": space,
+                                    "at": at}, abilities=False)
+    if got is None:
+        return
+    tid, sub = got
+    _require(b, sub, line.span, "track", {"spaces": "spaces 0 to 3"})
+    low, high = sub.get("spaces", (0, 0))
+    start = sub.get("start", low)
+    if not low <= start <= high and "spaces" in sub:
+        b.error(line.span, "E209", f"the track starts on space {start}, outside its spaces {low} to {high}", "")
+        start = low
+    labels: list[tuple[int, str]] = []
+    for k, text, sp in sub.get("labels", ()):
+        if not low <= k <= high:
+            b.error(sp, "E209", f"space {k} is beyond the track's spaces {low} to {high}", "")
+        elif k in dict(labels):
+            b.error(sp, "E206", f"space {k} is named twice", "")
+        else:
+            labels.append((k, text))
+    steps = []
+    for step, sp in sub.get("steps", ()):
+        if not low < step.at <= high and "spaces" in sub:
+            b.error(sp, "E209", f"'at {step.at}' is beyond the track's spaces {low} to {high}",
+                    f"the marker can reach the spaces {low + 1} to {high} from below" if low < high else "")
+        else:
+            steps.append(step)
+    acc.setdefault("tracks", []).append(n.Track(line.span, tid, sub.get("name", tid), low, high, start,
+                                                tuple(sorted(labels)), tuple(sorted(steps, key=lambda t: t.at))))
+
+
+def _read_holding(b: Builder, line: Line, acc: dict) -> None:
+    """holding ID { name "…"; capacity N }: victims wait there off the board (S2.3)"""
+    got = _named(b, line, "holding", {"capacity": _count("capacity", 1, MAX_PIECES)}, abilities=False)
+    if got is None:
+        return
+    hid, sub = got
+    _require(b, sub, line.span, "holding", {"capacity": "capacity 3"})
+    acc.setdefault("holdings", []).append(n.HoldingArea(line.span, hid, sub.get("name", hid), sub.get("capacity", 1)))
+
+
 SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action, "deck": _read_deck,
                                    "pile": lambda b, line, acc: _read_pile(b, line, acc),
                                    "recipe": lambda b, line, acc: _read_recipe(b, line, acc),
+                                   "track": _read_track, "holding": _read_holding,
                                    "victim": lambda b, line, acc: _read_victim_kind(b, line, acc)}
 
 
@@ -1194,7 +1300,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         on_reveal, ab = _own(ab, "revealed")
         for key in ("back", "face"):
             if key not in sub:
-                b.error(line.span, "E202", f"this finale has no '{key}' block", f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
+                b.error(line.span, "E202", f"this finale has no '{key}' block",
+                        f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
         acc.setdefault("finales", []).append(n.Finale(line.span, fid, sub.get("name", fid), sub.get("legendary", False),
                                                       sub.get("back", ()), tuple(e for t in on_reveal for e in t.body),
                                                       sub.get("face", ()), ab))
@@ -1206,7 +1313,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         did, sub = got
         ab = b.abilities(sub)
         on_reveal, ab = _own(ab, "revealed")
-        acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did), sub.get("legendary", False),
+        acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did),
+                                                             sub.get("legendary", False),
                                                              tuple(e for t in on_reveal for e in t.body), ab))
 
     def terror(b: Builder, line: Line, acc: dict) -> None:
@@ -1236,7 +1344,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                                   "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS,
-                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid), "rules": _rules_group({})}
+                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid),
+                                  "rules": _rules_group({})}
     if part is not None:
         return _part(b, line, n.Killer, readers, part, ("name", "health", "fear", "no", "body", "modes", "bloodlust"))
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
@@ -1264,6 +1373,7 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                     not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
                     tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())),
+                    tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
                     victim_kinds=tuple(acc.get("victim_kinds", ())))
 
 
@@ -1283,13 +1393,39 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
             sub["tags"] = tuple(b.names(line))
             for a in line.words()[1:]:
                 b.refs.append(Ref("tag", str(a.value), a.span, sid))
-        got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": _flag("exit")},
-                     abilities=False)
+        def exit_(b: Builder, line: Line, sub: dict) -> None:  # exit | exit while CONDITION
+            sub["exit"] = True
+            if len(line.parts) == 1:
+                return
+            if not _is_word(line.parts[1], "while") or len(line.parts) < 3:
+                b.error(line.span, "E205", "write 'exit', or 'exit while CONDITION'", "")
+                return
+            cond = b.condition(list(line.parts[2:]), it_ok=True)  # 'it': this location
+            if cond is not None:
+                sub["exit_when"] = cond
+
+        def number(b: Builder, line: Line, sub: dict) -> None:  # number NAME N
+            ws = line.words()
+            if len(ws) != 3 or len(line.parts) != 3 or ws[1].kind != "name" or ws[2].kind != "number":
+                b.error(line.span, "E205", "write 'number NAME N' (read by 'number NAME of PLACE')", "")
+                return
+            if ws[2].num < 0:
+                b.error(ws[2].span, "E209", f"a location's number cannot be {ws[2].value}", "0 or more")
+                return
+            if not b.limit(ws[2].span, f"number {ws[1].value}", ws[2].num, MAX_AMOUNT):
+                return
+            if str(ws[1].value) in dict(sub.get("numbers", ())):
+                b.error(line.span, "E206", f"the number '{ws[1].value}' is given twice", "")
+                return
+            sub.setdefault("numbers", []).append((str(ws[1].value), ws[2].num))
+
+        got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": exit_,
+                                           "number": number}, abilities=False)
         if got is not None:
             lid, sub = got
             acc.setdefault("locations", []).append(
                 n.Location(line.span, lid, sub.get("name", lid), sub.get("tags", ()), sub.get("search", False),
-                           sub.get("exit", False)))
+                           sub.get("exit", False), sub.get("exit_when"), tuple(sub.get("numbers", ()))))
 
     def path(b: Builder, line: Line, acc: dict) -> None:
         parts = line.parts
@@ -1425,7 +1561,9 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       b.abilities(acc), tuple(acc.get("tokens", ())), tuple(acc.get("actions", ())),
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
-                      groups=tuple(acc.get("groups", ())), victim_kinds=tuple(acc.get("victim_kinds", ())))
+                      groups=tuple(acc.get("groups", ())),
+                      tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
+                      victim_kinds=tuple(acc.get("victim_kinds", ())))
 
 
 
@@ -1521,7 +1659,8 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
 
     acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand})
     _require(b, acc, line.span, "player_board", {"sides": "side normal { … }", "last_breath": "last breath 0 0 1 2 3"})
-    return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)), acc.get("hand_limit", 10))
+    return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)),
+                         acc.get("hand_limit", 10))
 
 
 def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:
@@ -1808,11 +1947,12 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
         return n.Scenario(line.span, hid, "", got("tags"), got("locations"), got("paths"), got("links"), got("setups"),
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
-                          groups=got("groups"), victim_kinds=got("victim_kinds"))
+                          groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"),
+                          victim_kinds=got("victim_kinds"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
                     items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
-                    victim_kinds=got("victim_kinds"))
+                    tracks=got("tracks"), holdings=got("holdings"), victim_kinds=got("victim_kinds"))
 
 
 def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:

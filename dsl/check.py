@@ -131,7 +131,8 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in bodies:
                 where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
                 err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
-                    P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
+                    P(_or, P(_hint, r.name, tuple(sorted(bodies))),
+                      "declare it with 'body ID { name \"…\"; health N }'"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
@@ -165,6 +166,21 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
                     if side.fear_min <= side.fear_max and not side.fear_min <= int(r.name) <= side.fear_max:
                         err(r.span, "E209", f"the killer's starting fear {r.name} is outside the fear range "
                             f"{side.fear_min}–{side.fear_max} of player board '{pb.id}' (side '{side.id}')", "")
+        elif r.kind in ("track", "holding"):  # declared in the same killer or scenario, as tokens are
+            owner = scenarios.get(r.scope) or killers.get(r.scope)
+            declared = {x.id for x in (owner.tracks if r.kind == "track" else owner.holdings)} if owner else set()
+            if r.name not in declared:
+                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
+                err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
+                    P(_or, P(_hint, r.name, tuple(declared)),
+                      f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario"))
+        elif r.kind == "path" and r.scope in scenarios:  # open/close path A B: the path must be on the map
+            a, z = r.name.split(" ", 1)
+            sc = scenarios[r.scope]
+            ids = {loc.id for loc in sc.locations}
+            if a in ids and z in ids and not any({p.a, p.b} == {a, z} for p in sc.paths):
+                err(r.span, "E210", f"there is no path between '{a}' and '{z}' to open or close",
+                    "declare it with 'path A (…) -- (…) B' (with 'closed' inside its block if it starts closed)")
         elif r.kind == "pathtag":
             ptags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
             if r.name not in ptags and r.scope in scenarios:
@@ -185,6 +201,18 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
                 diags.append(Diagnostic(lvl.span, "W202", f"the level prints '{name}', but nothing reads "
                                         f"'bloodlust {name}'", "read it in an amount, or drop it",
                                         severity="warning"))
+    # the numbers locations declare ('number cost 3'): read by 'number NAME of PLACE'
+    for r in refs:
+        if r.kind != "location-number":
+            continue
+        host = scenarios.get(r.scope)
+        declared = ({name for loc in host.locations for name, _v in loc.numbers} if host is not None else
+                    {name for s in scenarios.values() for loc in s.locations for name, _v in loc.numbers})
+        if r.name not in declared and (host is not None or scenarios):
+            where = f"scenario '{host.id}'" if host is not None else "any scenario"
+            err(r.span, "E204", f"no location of {where} declares the number '{r.name}'",
+                P(_or, P(_hint, r.name, tuple(sorted(declared))),
+                  f"declare it on a location: 'location ID {{ …; number {r.name} 3 }}'"))
     for fg in tables["final_girls"].values():
         if fg.rescues not in (4, 5, 6):
             err(fg.span, "E209", f"rescues must be 4, 5 or 6, not {fg.rescues}")
@@ -201,8 +229,12 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
     seen: set[tuple] = set()  # a line of a module checked in several hosts is reported once
-    diags[:] = [d for d in diags
-                if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
+    unique: list[Diagnostic] = []
+    for d in diags:
+        if (d.span, d.code, d.message) not in seen:
+            seen.add((d.span, d.code, d.message))
+            unique.append(d)
+    diags[:] = unique
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, settle_shown(diags)

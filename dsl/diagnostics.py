@@ -370,7 +370,8 @@ card windfall {
         "Each line is fine but together they do not make a playable game: a fear value in no zone "
         "or in two, a scenario without an exit, a location no path reaches, a panic number used "
         "twice at one location, fewer slots than rescues, a named pile no item starts in or smaller "
-        "than its row, a recipe making an item that never lies on the table.",
+        "than its row, a recipe making an item that never lies on the table, an 'open path' or 'close "
+        "path' between two locations of the scenario that no path joins.",
         """\
 player_board gappy {
   side normal {
@@ -530,7 +531,9 @@ item lucky-charm {
         """killer howler {
   name "Howler"; health 4; fear 2
   bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
-  finale f { name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 } }
+  finale f {
+    name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 }
+  }
   dark_power d { name "D" }
 }
 """, severity="warning"),

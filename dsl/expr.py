@@ -11,15 +11,16 @@ named as such ("'fg at here' is a condition; a place goes here").
 from __future__ import annotations
 
 import difflib
-import re
 import functools
+import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import nodes as n
+from .cache import parser_file
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_AMOUNT
 
@@ -36,12 +37,13 @@ FORMS = {
                   "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
                   "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
                   "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
-                  "item ITEM aside", "KIND at PLACE", "it has status NAME", "fg has status NAME",
-                  "killer has status NAME", "token TOKEN on HOLDER"),
+                  "item ITEM aside", "phase PHASE", "track TRACK at least N", "KIND at PLACE",
+                  "it has status NAME", "fg has status NAME", "killer has status NAME", "token TOKEN on HOLDER"),
     "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
                "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
                "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
-               "card number", "count tokens TOKEN on HOLDER"),
+               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE",
+               "count tokens TOKEN on HOLDER"),
     "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
               "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
     "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
@@ -49,7 +51,7 @@ FORMS = {
               "PIECE leaves [PLACE]", "PIECE crosses TAG", "start of PHASE", "end of PHASE",
               "bloodlust rises [from a kill|the killer|a minion|another cause]", "fear rises", "fear falls",
               "token TOKEN is placed|removed|spent", "item ITEM is gained|used|discarded", "an item is …",
-              "card [DECK] is drawn|revealed", "game starts"),
+              "card [DECK] is drawn|revealed", "game starts", "track TRACK reaches N"),
     "piece": ("fg", "killer", "victim", "minion", "MINION", "enemy"),
 }
 TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a place", "event": "an event",
@@ -59,10 +61,21 @@ TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a pla
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The one parser of the language: files (start) and every expression start rule."""
+    """The one parser of the language: files (start) and every expression start rule.
+
+    Building its tables takes ~170 ms; Lark keeps them in a file of the cache folder
+    (dsl/cache.py), checks its hash as it loads it, and builds afresh when it does not match or
+    cannot be read."""
     grammar = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                start=["start", *STARTS])
+    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False,
+               "start": ["start", *STARTS]}
+    cache = parser_file(grammar)
+    if cache is not None:
+        try:
+            return Lark(grammar, cache=cache, **options)
+        except OSError:
+            pass
+    return Lark(grammar, **options)
 
 
 class _Error(Exception):
@@ -187,7 +200,8 @@ class _Build(Transformer):
         text = str(c[0])
         if len(text) > 7 or int(text) > MAX_AMOUNT:
             raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} in an expression is "
-                         f"above the limit of {MAX_AMOUNT}", "content numbers count cards, moves and points: keep them small")
+                         f"above the limit of {MAX_AMOUNT}",
+                         "content numbers count cards, moves and points: keep them small")
         return int(text)
 
     def that(self, meta: Any, c: list[Any]) -> n.That:
@@ -397,6 +411,26 @@ class _Build(Transformer):
     def game_starts(self, meta: Any, c: list[Any]) -> n.GameStarts:
         return n.GameStarts(self._span(meta))
 
+    # --- tracks, holding areas, location numbers, phases (issue #16) ------------------------------
+    def track_value(self, meta: Any, c: list[Any]) -> n.TrackValue:
+        self._ref("track", c[0])
+        return n.TrackValue(self._span(meta), str(c[0]))
+
+    def held_victims(self, meta: Any, c: list[Any]) -> n.HeldVictims:
+        self._ref("holding", c[0])
+        return n.HeldVictims(self._span(meta), str(c[0]))
+
+    def location_number(self, meta: Any, c: list[Any]) -> n.LocationNumber:
+        self._ref("location-number", c[0])
+        return n.LocationNumber(self._span(meta), str(c[0]), c[1])
+
+    def in_phase(self, meta: Any, c: list[Any]) -> n.InPhase:
+        return n.InPhase(self._span(meta), str(c[1]))
+
+    def track_reaches(self, meta: Any, c: list[Any]) -> n.TrackReaches:
+        self._ref("track", c[0])
+        return n.TrackReaches(self._span(meta), str(c[0]), c[1])
+
     def trigger_head(self, meta: Any, c: list[Any]) -> tuple[Any, Optional[n.Condition]]:
         return c[0], (c[1] if len(c) > 1 else None)
 
@@ -469,7 +503,7 @@ class _Build(Transformer):
     def at_holder(self, meta: Any, c: list[Any]) -> n.TokenHolder:
         return n.TokenHolder(self._span(meta), "at", loc=c[0])
 
-    _PIECE_WORDS = {"piece": "pieces", "victim": "victims", "enemy": "enemies", "minion": "minions",
+    _PIECE_WORDS: ClassVar = {"piece": "pieces", "victim": "victims", "enemy": "enemies", "minion": "minions",
                     "killer": "killers"}
 
     def pieces_word(self, meta: Any, c: list[Any]) -> str:

@@ -24,6 +24,7 @@ MAX_TRACK = 100  # values on the time or fear track (the length of a range)
 # budgets of a game in play (the engine stops past them with E312, naming the content line)
 MAX_PIECES_IN_PLAY = 1000  # minions and victims on the board together
 MAX_TOKENS_IN_PLAY = 1000  # tokens of every supply together, at setup
+MAX_KEPT = 100  # blocks kept by 'at start of next PHASE { … }' at once
 
 # value -> (lowest, highest) as LANGUAGE.md's table lists them (None: another check says it)
 SLOTS: dict[str, tuple[object, object]] = {
@@ -51,4 +52,7 @@ SLOTS: dict[str, tuple[object, object]] = {
     "a player board's `hand limit`": (1, MAX_AMOUNT),
     "a player board's `last breath` tokens": (0, MAX_AMOUNT),
     "the length of a `time range` or `fear range`": (0, MAX_TRACK),
+    "the spaces of a track (`spaces LOW to HIGH`)": (0, MAX_TRACK),
+    "a holding area's `capacity`": (1, MAX_PIECES),
+    "a location's `number NAME N`": (0, MAX_AMOUNT),
 }

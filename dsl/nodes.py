@@ -280,7 +280,7 @@ class Selector(Place):
     span: Span
     among: Locations
     holding: tuple[Holding, ...] = ()
-    where: Optional["Condition"] = None
+    where: Optional[Condition] = None
     picks: tuple[Pick, ...] = ()
     skip: Loc = ""
 
@@ -501,10 +501,15 @@ class ClearFlag(Effect):
 
 @attrs.frozen
 class OpenPath(Effect):
+    """``open path A B``: a path closed (declared ``closed``, or by ``close path``) opens for every
+    mover; ``for fg`` / ``for victims`` / ``for enemies``: for those only (S1.4)."""
+
     span: Span
     a: Loc
     b: Loc
-    PHRASES: ClassVar = ("open path {a:loc} {b:loc}",)
+    who: str = ""  # "" everyone | fg | victims | enemies
+    PHRASES: ClassVar = ("open path {a:loc} {b:loc}", "open path {a:loc} {b:loc} for {who:fg}",
+                         "open path {a:loc} {b:loc} for {who:victims}", "open path {a:loc} {b:loc} for {who:enemies}")
 
 
 @attrs.frozen
@@ -1069,7 +1074,8 @@ class KillsMayHitKillers(Rule):
 
 
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers, OnlyActiveActs)
+                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers,
+                                OnlyActiveActs)
 
 
 # --- pieces (grammar: piece) ---------------------------------------------------------------------
@@ -1382,6 +1388,8 @@ class Killer(Decl):
     recipes: tuple[Recipe, ...] = ()
     piles: tuple[ItemPile, ...] = ()
     groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``
+    tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
+    holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
 
 
@@ -1461,6 +1469,8 @@ class Location(Decl):
     tags: tuple[str, ...]
     search: bool
     exit: bool
+    exit_when: Optional[Condition] = None  # exit while CONDITION: an exit only while it holds
+    numbers: tuple[tuple[str, int], ...] = ()  # number NAME N: read by the amount 'number NAME of PLACE'
 
 
 @attrs.frozen
@@ -1527,7 +1537,9 @@ class Scenario(Decl):
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
     recipes: tuple[Recipe, ...] = ()
     piles: tuple[ItemPile, ...] = ()
-    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``/``links``
+    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in abilities/links
+    tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
+    holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
 
 
@@ -1756,6 +1768,224 @@ class CardHalf(Decl):
     name: str
     effects: tuple[Effect, ...]
     number: int = 0  # 0 = the card's own number
+
+
+# --- counters and tracks, holding areas, delayed effects, a board that changes (issue #16) --------
+# Slot kinds that take one literal word, the word being the value (``for {who:fg}``).
+LITERAL_SLOTS = ("killer", "minions", "enemies", "fg", "victims", "followers")
+MOVERS = ("fg", "victims", "enemies")  # who a path may be closed or opened for
+
+
+@attrs.frozen
+class TrackStep(Decl):
+    """``at N { … }`` in a track: resolves each time the marker moves up onto or past space N."""
+
+    span: Span
+    at: int
+    effects: tuple[Effect, ...]
+
+
+@attrs.frozen
+class Track(Decl):
+    """A named counter or track of spaces LOW..HIGH with a marker (K1.2 stages, S2.4 spaces a piece
+    moves along), declared in a killer or a scenario: ``track ID { name "…"; spaces 0 to 3; start 0;
+    space 3 "Label"; at 3 { … } }``."""
+
+    span: Span
+    id: str
+    name: str
+    low: int
+    high: int
+    start: int
+    labels: tuple[tuple[int, str], ...]  # (space, its name) for the log and the card text
+    steps: tuple[TrackStep, ...]
+
+
+@attrs.frozen
+class HoldingArea(Decl):
+    """A named place off the board where victims wait, with a capacity (S2.3): held victims are not
+    on the board, so enemies never target, attack or kill them."""
+
+    span: Span
+    id: str
+    name: str
+    capacity: int
+
+
+@attrs.frozen
+class TrackValue(Amount):
+    """``track T``: the space the track's marker stands on."""
+
+    span: Span
+    track: str
+
+
+@attrs.frozen
+class HeldVictims(Amount):
+    """``count victims on H``: the victims held on a holding area."""
+
+    span: Span
+    holding: str
+
+
+@attrs.frozen
+class LocationNumber(Amount):
+    """``number NAME of PLACE``: a number the location declares (``number cost 3``); 0 where it has none."""
+
+    span: Span
+    name: str
+    place: Loc
+
+
+@attrs.frozen
+class InPhase(Condition):
+    """``phase PHASE``: the game is in that phase now."""
+
+    span: Span
+    phase: str
+
+
+@attrs.frozen
+class TrackReaches(Event):
+    """``track T reaches N``: the track's marker moves up onto or past space N; ``that`` is the
+    space it reached."""
+
+    span: Span
+    track: str
+    n: Num
+
+
+@attrs.frozen
+class AdvanceTrack(Effect):
+    """Move a track's marker N spaces up (no further than its last space); the ``at`` steps it
+    reaches or passes resolve, lowest first (K1.2, S2.4)."""
+
+    span: Span
+    track: str
+    n: Num
+    PHRASES: ClassVar = ("advance track {track:track} {n:amount}",)
+
+
+@attrs.frozen
+class RetreatTrack(Effect):
+    """Move a track's marker N spaces down (no further than its first space)."""
+
+    span: Span
+    track: str
+    n: Num
+    PHRASES: ClassVar = ("retreat track {track:track} {n:amount}",)
+
+
+@attrs.frozen
+class SetTrack(Effect):
+    """Put a track's marker on space N (within the track); moving up, the steps passed resolve."""
+
+    span: Span
+    track: str
+    n: Num
+    PHRASES: ClassVar = ("set track {track:track} to {n:amount}",)
+
+
+@attrs.frozen
+class LoadVictims(Effect):
+    """N victims at PLACE leave the board onto a holding area (as many as are there and as it has
+    room for) (S2.3)."""
+
+    span: Span
+    n: Num
+    loc: Loc
+    holding: str
+    PHRASES: ClassVar = ("load {n:amount} victims at {loc:loc} onto {holding:holding}",)
+
+
+@attrs.frozen
+class LoadVictimsUpTo(Effect):
+    """The player loads 0 to N victims at PLACE onto a holding area (S2.3)."""
+
+    span: Span
+    n: Num
+    loc: Loc
+    holding: str
+    PHRASES: ClassVar = ("load up to {n:amount} victims at {loc:loc} onto {holding:holding}",)
+
+
+@attrs.frozen
+class RescueHeld(Effect):
+    """The victims held on a holding area (or N of them) are rescued: each fills a slot of the Final
+    Girl card and gives its reward (C5.4–C5.6, S2.5)."""
+
+    span: Span
+    holding: str
+    n: Num = -1  # -1: every victim held
+    PHRASES: ClassVar = ("rescue victims from {holding:holding}", "rescue {n:amount} victims from {holding:holding}")
+
+
+@attrs.frozen
+class UnloadVictims(Effect):
+    """N victims held on a holding area go back onto the board at PLACE."""
+
+    span: Span
+    n: Num
+    holding: str
+    loc: Loc
+    PHRASES: ClassVar = ("unload {n:amount} victims from {holding:holding} at {loc:loc}",)
+
+
+@attrs.frozen
+class ClosePath(Effect):
+    """``close path A B``: nobody may move along the path between A and B until it is opened; ``for
+    fg`` / ``for victims`` (following her or fleeing in a panic) / ``for enemies``: those only (S1.4)."""
+
+    span: Span
+    a: Loc
+    b: Loc
+    who: str = ""  # "" everyone | fg | victims | enemies
+    PHRASES: ClassVar = ("close path {a:loc} {b:loc}", "close path {a:loc} {b:loc} for {who:fg}",
+                         "close path {a:loc} {b:loc} for {who:victims}",
+                         "close path {a:loc} {b:loc} for {who:enemies}")
+
+
+@attrs.frozen
+class MoveVictims(Effect):
+    """``move N victims from A to B``: up to N victims at A go to B, however far. ``as followers``:
+    only as victims follow the Final Girl (C5.3): along one path open to victims, no more than the
+    path lets follow, never into a killer's location."""
+
+    span: Span
+    n: Num
+    src: Loc
+    dst: Loc
+    follow: str = ""  # "" | followers
+    PHRASES: ClassVar = ("move {n:amount} victims from {src:loc} to {dst:loc}",
+                         "move {n:amount} victims from {src:loc} to {dst:loc} as {follow:followers}")
+
+
+@attrs.frozen
+class DelayedTrigger(Control):
+    """``at start of next PHASE { … }`` (``at end of next PHASE``) inside an effect: the block is kept
+    in the game and resolves once, when that phase next starts (ends) (S2.5)."""
+
+    span: Span
+    edge: str  # start | end
+    phase: str
+    body: tuple[Effect, ...]
+
+
+@attrs.frozen
+class VictimsHidden(Rule):
+    """``rule victims at PLACE cannot be targeted``: enemies neither target nor attack the victims
+    there (a selector: at any of its locations) while the rule is in force; effects still reach them."""
+
+    span: Span
+    loc: Loc
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("victims at {loc:loc} cannot be targeted",)
+
+
+EFFECT_NODES = EFFECT_NODES + (AdvanceTrack, RetreatTrack, SetTrack, LoadVictims, LoadVictimsUpTo, RescueHeld,
+                               UnloadVictims, ClosePath, MoveVictims)
+CONTROL_NODES = CONTROL_NODES + (DelayedTrigger,)
+RULE_NODES = RULE_NODES + (VictimsHidden,)
 
 
 # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3–5) ----------------

@@ -48,6 +48,8 @@ class Names:
     minions: Mapping[str, str] = attrs.field(factory=dict)
     tokens: Mapping[str, str] = attrs.field(factory=dict)
     decks: Mapping[str, str] = attrs.field(factory=dict)
+    tracks: Mapping[str, str] = attrs.field(factory=dict)
+    holdings: Mapping[str, str] = attrs.field(factory=dict)
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
 
     @classmethod
@@ -58,12 +60,15 @@ class Names:
                    {m: mn.name for m, mn in rs.minions.items()},
                    {t.id: t.name for o in owners for t in getattr(o, "tokens", ())},
                    {d.id: d.name for o in owners for d in getattr(o, "decks", ())},
+                   {t.id: t.name for o in owners for t in getattr(o, "tracks", ())},
+                   {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
                    {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
         locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
         tokens, decks = dict(self.tokens), dict(self.decks)
+        tracks, holdings = dict(self.tracks), dict(self.holdings)
         if isinstance(decl, n.Scenario):
             locs.update({loc.id: loc.name for loc in decl.locations})
             items.update({it.id: it.name for it in decl.items})
@@ -74,8 +79,10 @@ class Names:
         if isinstance(decl, (n.Scenario, n.Killer)):
             tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
+            tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
+            holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
             victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
-        return Names(locs, items, minions, tokens, decks, victims)
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, victims)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
@@ -107,6 +114,12 @@ class Names:
 
     def deck(self, deck: str) -> str:
         return self.decks.get(deck, deck)
+
+    def track(self, track: str) -> str:
+        return self.tracks.get(track, track)
+
+    def holding(self, holding: str) -> str:
+        return self.holdings.get(holding, holding)
 
 
 NO_NAMES = Names()
@@ -202,7 +215,7 @@ def _counted(node: n.Count, r: Names) -> str:
 
 
 def _render_count(node: n.Count, r: Names) -> str:
-    where = {"": "", "it": " there"}.get(node.where if isinstance(node.where, str) else "-", None)
+    where = {"": "", "it": " there"}.get(node.where if isinstance(node.where, str) else "-")
     if where is None:
         where = f" at {r.loc(node.where)}"
     return f"the number of {_counted(node, r)}{where}"
@@ -428,8 +441,11 @@ def _render_clear_flag(node: n.ClearFlag, r: Names) -> str:
     return f"clear the flag {node.flag}"
 
 
+_FOR_MOVERS = {"": "", "fg": " for you", "victims": " for victims", "enemies": " for enemies"}
+
+
 def _render_open_path(node: n.OpenPath, r: Names) -> str:
-    return f"open the path between {r.loc(node.a)} and {r.loc(node.b)}"
+    return f"open the path between {r.loc(node.a)} and {r.loc(node.b)}{_FOR_MOVERS[node.who]}"
 
 
 def _render_panic_at(node: n.PanicAt, r: Names) -> str:
@@ -905,7 +921,8 @@ def _render_card_event(node: n.CardEvent, r: Names) -> str:
 
 
 def _render_own_event(node: n.OwnEvent, r: Names) -> str:
-    return {"revealed": "this card is revealed", "drawn": "this card is drawn", "gained": "you gain this item"}[node.how]
+    return {"revealed": "this card is revealed", "drawn": "this card is drawn",
+            "gained": "you gain this item"}[node.how]
 
 
 def _render_game_starts(node: n.GameStarts, r: Names) -> str:
@@ -1155,6 +1172,8 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
     lines += _section("Item piles", [_clause(p, r) for p in getattr(node, "piles", ())])
     lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
+    lines += _section("Tracks", [_clause(t, r) for t in getattr(node, "tracks", ())])
+    lines += _section("Holding areas", [_clause(h, r) for h in getattr(node, "holdings", ())])
     lines += _section("Victim kinds", [_clause(v, r) for v in getattr(node, "victim_kinds", ())])
     return lines
 
@@ -1188,6 +1207,9 @@ def _render_killer(node: n.Killer, r: Names) -> str:
 
 def _render_location(node: n.Location, r: Names) -> str:
     facts = (["search location (it has an item pile)"] if node.search else []) + (["exit"] if node.exit else [])
+    if node.exit and node.exit_when is not None:
+        facts[-1] = f"an exit while {_cond(node.exit_when, r)}"
+    facts += [f"{name} {v}" for name, v in node.numbers]
     if node.tags:
         facts.append("tagged " + ", ".join(node.tags))
     return f"{node.name} [{node.id}]" + (": " + "; ".join(facts) if facts else "")
@@ -1370,7 +1392,7 @@ def _pattern_for(node: Any) -> str:
         for field, value in values.items():
             if field in slots:
                 kind = slots[field]
-                if kind in ("killer", "minions", "enemies") and value != kind:
+                if kind in n.LITERAL_SLOTS and value != kind:
                     ok = False
             elif field == "op":  # the one field spelled by literal words ("at least" / "at most")
                 ok = ok and value == "at-" + literal[-1]
@@ -1874,6 +1896,127 @@ def _dsl_card_number(node: n.CardNumber, indent: str) -> str:
     return "card number"
 
 
+# --- counters and tracks, holding areas, delayed effects, a board that changes (issue #16) -------
+def _space(node: n.Track, k: int) -> str:
+    label = dict(node.labels).get(k)
+    return f"{k} ({label})" if label else str(k)
+
+
+def _render_track_step(node: n.TrackStep, r: Names) -> str:
+    return f"on reaching space {node.at}: {_block(node.effects, r)}"
+
+
+def _render_track(node: n.Track, r: Names) -> str:
+    head = (f"{node.name} [{node.id}]: a track of spaces {node.low} to {node.high}, the marker starting on "
+            f"{_space(node, node.start)}")
+    named = [f"{k} is {label}" for k, label in node.labels if k != node.start]
+    lines = [head + (f"; space {', '.join(named)}" if named else "")]
+    lines += _indent([_sentence(_clause(s, r)) for s in node.steps])
+    return "\n".join(lines)
+
+
+def _render_holding_area(node: n.HoldingArea, r: Names) -> str:
+    return (f"{node.name} [{node.id}]: holds up to {_count(node.capacity, 'victim')} off the board "
+            "(enemies cannot target, attack or kill them there)")
+
+
+def _render_track_value(node: n.TrackValue, r: Names) -> str:
+    return f"the space of the {r.track(node.track)} track"
+
+
+def _render_held_victims(node: n.HeldVictims, r: Names) -> str:
+    return f"the number of victims on {r.holding(node.holding)}"
+
+
+def _render_location_number(node: n.LocationNumber, r: Names) -> str:
+    return f"the {node.name} number of {r.loc(node.place)}"
+
+
+def _render_in_phase(node: n.InPhase, r: Names, neg: bool = False) -> str:
+    return f"it is {'not ' if neg else ''}{_phase(node.phase)}"
+
+
+def _render_track_reaches(node: n.TrackReaches, r: Names) -> str:
+    return f"the {r.track(node.track)} track reaches space {_value(node.n, r)}"
+
+
+def _render_advance_track(node: n.AdvanceTrack, r: Names) -> str:
+    return _amt(node.n, r, f"advance the {r.track(node.track)} track by {{n}}")
+
+
+def _render_retreat_track(node: n.RetreatTrack, r: Names) -> str:
+    return _amt(node.n, r, f"move the {r.track(node.track)} track back by {{n}}")
+
+
+def _render_set_track(node: n.SetTrack, r: Names) -> str:
+    return _amt(node.n, r, f"put the {r.track(node.track)} track on space {{n}}")
+
+
+def _render_load_victims(node: n.LoadVictims, r: Names) -> str:
+    where, onto = r.loc(node.loc), r.holding(node.holding)
+    return _amt(node.n, r, f"{{n}} victims at {where} go onto {onto} (as many as there are and it has room for)",
+                f"1 victim at {where} goes onto {onto} (if it has room)")
+
+
+def _render_load_victims_up_to(node: n.LoadVictimsUpTo, r: Names) -> str:
+    return _amt(node.n, r, f"you may put up to {{n}} victims at {r.loc(node.loc)} onto {r.holding(node.holding)} "
+                           "(as it has room for)")
+
+
+def _render_rescue_held(node: n.RescueHeld, r: Names) -> str:
+    if node.n == -1:
+        return f"the victims on {r.holding(node.holding)} are rescued"
+    return _amt(node.n, r, f"{{n}} victims on {r.holding(node.holding)} are rescued",
+                f"1 victim on {r.holding(node.holding)} is rescued")
+
+
+def _render_unload_victims(node: n.UnloadVictims, r: Names) -> str:
+    return _amt(node.n, r, f"{{n}} victims on {r.holding(node.holding)} go back to {r.loc(node.loc)}",
+                f"1 victim on {r.holding(node.holding)} goes back to {r.loc(node.loc)}")
+
+
+def _render_close_path(node: n.ClosePath, r: Names) -> str:
+    return f"close the path between {r.loc(node.a)} and {r.loc(node.b)}{_FOR_MOVERS[node.who]}"
+
+
+def _render_move_victims(node: n.MoveVictims, r: Names) -> str:
+    how = " as if they followed you (along one path, never into a killer's location)" if node.follow else ""
+    return _amt(node.n, r, f"move {{n}} victims from {r.loc(node.src)} to {r.loc(node.dst)}{how}",
+                f"move 1 victim from {r.loc(node.src)} to {r.loc(node.dst)}{how}")
+
+
+def _render_delayed_trigger(node: n.DelayedTrigger, r: Names) -> str:
+    return f"at the {node.edge} of the next {node.phase.capitalize()} phase: {_block(node.body, r)}"
+
+
+def _render_victims_hidden(node: n.VictimsHidden, r: Names) -> str:
+    return f"enemies neither target nor attack the victims at {r.loc(node.loc)}"
+
+
+def _dsl_track_value(node: n.TrackValue, indent: str) -> str:
+    return f"track {node.track}"
+
+
+def _dsl_held_victims(node: n.HeldVictims, indent: str) -> str:
+    return f"count victims on {node.holding}"
+
+
+def _dsl_location_number(node: n.LocationNumber, indent: str) -> str:
+    return f"number {node.name} of {_place_text(node.place)}"
+
+
+def _dsl_in_phase(node: n.InPhase, indent: str) -> str:
+    return f"phase {node.phase}"
+
+
+def _dsl_track_reaches(node: n.TrackReaches, indent: str) -> str:
+    return f"track {node.track} reaches {_amount_in(node.n)}"
+
+
+def _dsl_delayed_trigger(node: n.DelayedTrigger, indent: str) -> str:
+    return f"at {node.edge} of next {node.phase} {_dsl_block(node.body, indent)}"
+
+
 # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) ----------------
 def _a(word: str) -> str:
     return ("an " if word[:1].lower() in "aeiou" else "a ") + word
@@ -1913,7 +2056,8 @@ def _render_reveal_victims(node: n.RevealVictims, r: Names) -> str:
 
 
 def _render_kind_at(node: n.KindAt, r: Names, neg: bool = False) -> str:
-    return f"there is {'no' if neg else _a(r.kind(node.kind)).split(' ', 1)[0]} {r.kind(node.kind)} at {r.loc(node.loc)}"
+    what = r.kind(node.kind)
+    return f"there is {'no' if neg else _a(what).split(' ', 1)[0]} {what} at {r.loc(node.loc)}"
 
 
 def _dsl_kind_at(node: n.KindAt, indent: str) -> str:
@@ -2049,9 +2193,10 @@ def _render_move_tokens(node: n.MoveTokens, r: Names) -> str:
 
 def _render_spend_to(node: n.SpendTo, r: Names) -> str:
     them = "it" if node.n == 1 else "them"
+    stays = "" if node.to.kind in ("supply", "discard", "collection") else \
+        f" (placed, {them} stay{'s' if them == 'it' else ''} there)"
     text = (f"spend {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)}, putting {them} "
-            f"{_onto(node.to, r)}{_where(node.n, r)}" + ("" if node.to.kind in ("supply", "discard", "collection")
-                                                          else f" (placed, {them} stay{'s' if them == 'it' else ''} there)"))
+            f"{_onto(node.to, r)}{_where(node.n, r)}" + stays)
     return text + (f"; if you do: {_block(node.body, r)}" if node.body else "")
 
 

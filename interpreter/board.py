@@ -36,20 +36,27 @@ class Board:
         )
         self.n = len(self.ids)
         self._tables: dict = {}
+        # exits only while a condition holds ('exit while …'), and the numbers locations declare
+        self.exit_when = {i: loc.exit_when for i, loc in enumerate(scenario.locations) if loc.exit_when is not None}
+        self.numbers: dict[tuple[int, str], int] = {(i, name): v for i, loc in enumerate(scenario.locations)
+                                                     for name, v in loc.numbers}
 
-    def usable(self, opened: frozenset[int], forbidden: frozenset[str] = frozenset()) -> tuple[int, ...]:
-        """Indices of the paths that can be used: open or opened, and not carrying a forbidden tag."""
+    def usable(self, opened: frozenset[int], forbidden: frozenset[str] = frozenset(),
+               shut: frozenset[int] = frozenset()) -> tuple[int, ...]:
+        """Indices of the paths that can be used: open or opened, not carrying a forbidden tag, and
+        not shut (closed by an effect for the mover asking)."""
         return tuple(
             k for k, p in enumerate(self.paths)
-            if (not p[5] or k in opened) and not (p[4] & forbidden)
+            if (not p[5] or k in opened) and not (p[4] & forbidden) and k not in shut
         )
 
-    def tables(self, opened: frozenset[int], forbidden: frozenset[str] = frozenset()):
+    def tables(self, opened: frozenset[int], forbidden: frozenset[str] = frozenset(),
+               shut: frozenset[int] = frozenset()):
         """(adjacency, distance, next_hop, panic) for a set of usable paths; cached."""
-        key = (opened, forbidden)
+        key = (opened, forbidden, shut)
         got = self._tables.get(key)
         if got is None:
-            got = self._compile(self.usable(opened, forbidden))
+            got = self._compile(self.usable(opened, forbidden, shut))
             self._tables[key] = got
         return got
 

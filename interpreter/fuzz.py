@@ -7,7 +7,7 @@
 
 After every transition (``check_transition``):
 
-- ``victims``: every victim is on the board, dead or rescued: their number is the setup's, plus
+- ``victims``: every victim is on the board, held off it, dead or rescued: their number is the setup's, plus
   the victims ``place N victims`` added, less the victims turned into minions, plus the minions
   turned back into victims; exactly so where the game is between steps (an action, buy or swap
   choice, or the end), at most so while a step is paused half-way; the dead stay dead, the
@@ -77,7 +77,12 @@ class Tracker:
     @classmethod
     def start(cls, state: GameState, events: Sequence[Event] = ()) -> Tracker:
         """For the first state of a game and its events (``check_state`` then counts the events)."""
-        return cls(sum(state.victims) + state.dead + state.rescued - victims_moved(events))
+        return cls(accounted_victims(state) - victims_moved(events))
+
+
+def accounted_victims(state: GameState) -> int:
+    """The victims on the board, held off it (a holding area), dead or rescued."""
+    return sum(state.victims) + sum(k for _h, k in state.holding) + state.dead + state.rescued
 
 
 def victims_moved(events: Sequence[Event]) -> int:
@@ -122,12 +127,12 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     if before is not None and (state.dead < before.dead or state.rescued < before.rescued):
         raise Violation("victims", f"dead {before.dead} -> {state.dead}, rescued {before.rescued} -> {state.rescued}: "
                                    "the dead stay dead and the rescued stay rescued")
-    accounted = sum(state.victims) + state.dead + state.rescued
+    accounted = accounted_victims(state)
     if accounted > tracker.expected:
-        raise Violation("victims", f"victims appeared from nowhere: {accounted} on the board, dead or rescued, "
+        raise Violation("victims", f"victims appeared from nowhere: {accounted} on the board, held, dead or rescued, "
                                    f"{tracker.expected} expected")
     if (state.choice is None or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != tracker.expected:
-        raise Violation("victims", f"victims vanished: {accounted} on the board, dead or rescued, "
+        raise Violation("victims", f"victims vanished: {accounted} on the board, held, dead or rescued, "
                                    f"{tracker.expected} expected")
     # bounds
     if not 0 <= state.fg_health <= g.fg.health:
@@ -293,7 +298,7 @@ def play_checked(rs: Ruleset, setup: dict, bot: str, index: int = 0, max_choices
         except Exception as err:
             return GameResult(index, setup, bot, len(choices), "", f"bot:{type(err).__name__}",
                               f"the {bot} bot raised {type(err).__name__}: {err}", tuple(choices), False)
-        if key not in state.choice.keys():
+        if key not in state.choice.keys():  # noqa: SIM118 (Choice.keys(): the option keys)
             return GameResult(index, setup, bot, len(choices), "", "bot", f"the {bot} bot answered {key!r}, "
                               f"not an option of {state.choice.keys()}", tuple(choices), False)
         choices.append(key)
@@ -319,7 +324,7 @@ def reproduce(rs: Ruleset, setup: dict, choices: Sequence[str], check: str,
     for key in choices:
         if state.choice is None:
             return None
-        if key not in state.choice.keys():
+        if key not in state.choice.keys():  # noqa: SIM118 (Choice.keys(): the option keys)
             continue
         used.append(key)
         try:

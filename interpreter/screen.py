@@ -158,7 +158,7 @@ def board_summary(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def choice_text(choice: Choice, menu: Optional[Sequence["MenuEntry"]] = None) -> str:
+def choice_text(choice: Choice, menu: Optional[Sequence[MenuEntry]] = None) -> str:
     """The prompt and the options, each with its key (``menu``; by default numbered in order)."""
     lines = [f"{choice.prompt}:" if not choice.prompt.endswith(("?", ":")) else choice.prompt]
     entries = menu if menu is not None else [MenuEntry(str(i), o, "") for i, o in enumerate(choice.options, 1)]
@@ -222,6 +222,39 @@ def _piece_facts(state: GameState) -> list[tuple[str, str]]:
     return out
 
 
+def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
+    """Tracks, holding areas, blocks kept for a coming phase, paths closed by effects."""
+    g = state.game
+    board = g.board
+    out: list[tuple[str, str]] = []
+    for tid, v in state.tracks:
+        t = g.tracks.get(tid)
+        if t is not None:
+            label = dict(t.labels).get(v)
+            out.append(("Track", f"{t.name}: space {v}" + (f" ({label})" if label else "") + f" of {t.low}–{t.high}"))
+    for hid, k in state.holding:
+        h = g.holdings.get(hid)
+        if h is not None:
+            out.append(("Held", f"{h.name}: {_plural(k, 'victim')} of {h.capacity} (off the board)"))
+    if state.delayed:
+        kept = Counter(f"{g.delayed[i].edge} of the next {g.delayed[i].phase.capitalize()} phase"
+                       for i, _it, _that in state.delayed if 0 <= i < len(g.delayed))
+        out.append(("Kept for later", ", ".join(f"{k} at the {when}" if k > 1 else f"one at the {when}"
+                                                for when, k in kept.items())))
+    if state.barred:
+        closed: dict[int, list[str]] = {}
+        for k, who in state.barred:
+            if 0 <= k < len(board.paths):
+                closed.setdefault(k, []).append(who)
+        parts = []
+        for k, movers in closed.items():
+            a, b = board.paths[k][0], board.paths[k][1]
+            whom = "everyone" if len(movers) == 3 else " and ".join("her" if x == "fg" else x for x in movers)
+            parts.append(f"{board.names[a]}–{board.names[b]} (for {whom})")
+        out.append(("Closed paths", "; ".join(parts)))
+    return out
+
+
 def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str, str]]:
     """Every counter, flag, status and token in play as ``(label, text)`` rows, read generically.
 
@@ -273,6 +306,7 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
         out.append(("Token supply", "; ".join(parts)))
     if state.kept:
         out.append(("Kept cards", ", ".join(_deck_card(state, k) for k in state.kept)))
+    out += _tracks_and_paths(state)
     for deck, cards in state.decks:
         out.append(("Deck", f"{_name(g.decks, deck)}: {_plural(len(cards), 'card')} left"
                     + _discards_text(state, deck)))
@@ -462,7 +496,7 @@ def map_rows(state: GameState) -> list[MapRow]:
     for i in range(board.n):
         facts = []
         if i in board.exits:
-            facts.append("exit")
+            facts.append("exit" if i not in board.exit_when or _exit_now(state, i) else "exit (not now)")
         if i in board.pile_of:
             k = board.pile_of[i]
             left = len(state.piles[k]) if k < len(state.piles) else 0
@@ -483,7 +517,8 @@ def map_rows(state: GameState) -> list[MapRow]:
             if i not in (a, b):
                 continue
             other, faces = (b, ap) if a == i else (a, bp)
-            paths.append((other + 1, tuple(faces), bool(closed and k not in state.opened), tuple(sorted(tags))))
+            shut = (closed and k not in state.opened) or (k, "fg") in state.barred
+            paths.append((other + 1, tuple(faces), bool(shut), tuple(sorted(tags))))
         rows.append(MapRow(i + 1, board.names[i], " ".join(facts), ", ".join(here), tuple(sorted(paths)),
                            state.fg_loc == i, i in killers or i in minions))
     return rows
@@ -724,6 +759,16 @@ def pick(text: str, menu: Sequence[MenuEntry]) -> tuple[Optional[str], str]:
         return top[0].option.key, ""
     shown = ", ".join(f"{e.key} {e.option.label}" for e in top[:6])
     return None, f"'{text}' could be {shown}: type more of it, or the number"
+
+
+def _exit_now(state: GameState, i: int) -> bool:
+    """Whether a location that is an exit only while a condition holds is one now."""
+    try:
+        from . import engine
+        from .engine.places import is_exit
+        return is_exit(engine.work(state), i)
+    except Exception:  # a state the engine cannot read (a front end's own): show it as printed
+        return True
 
 
 # --- the Killer phase, step by step ---------------------------------------------------------------

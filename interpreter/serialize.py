@@ -36,10 +36,13 @@ _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions
             "marked": MarkedVictim}
 _SETS = {"lust_fired", "flags", "opened", "fg_status"}
 MAX_MODULES = 100  # modules named in a save
-_OPTIONAL = {"dice": (),  # fields saved only when set (saves made before them load unchanged)
-             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (), "cards_aside": (),
-             "card_number": 0,
-             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": ()}  # issue #16 items 3-5
+# fields saved only when set (saves made before them load unchanged)
+_OPTIONAL: dict[str, Any] = {"dice": (),
+                             "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
+                             "cards_aside": (), "card_number": 0,
+                             "tracks": (), "holding": (), "delayed": (), "barred": (),
+                             # victim kinds, statuses, tokens on things (issue #16 items 3-5)
+                             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": ()}
 
 
 def content_hash(ruleset) -> str:

@@ -166,7 +166,8 @@ class GameState:
     marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
     victim_seq: int = 0  # the last uid given to a marked victim
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
-    token_on: tuple[tuple[str, str, str, bool], ...] = ()  # tokens on items, cards, pieces: (holder, type, kind, face up)
+    # tokens on items, cards, pieces: (holder, type, kind, face up)
+    token_on: tuple[tuple[str, str, str, bool], ...] = ()
     # item and card zones (issue #16 item 6)
     table: tuple[str, ...] = ()  # items face up on the table, to be taken or made (S1.1, S3.1–S3.4)
     aside: tuple[str, ...] = ()  # items set aside, out of play until an effect takes them
@@ -175,6 +176,11 @@ class GameState:
     deck_discards: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (deck id, its resolved cards, oldest first)
     cards_aside: tuple[str, ...] = ()  # "deck/card" set aside, out of their deck
     card_number: int = 0  # the number on the deck card being resolved or last drawn (K1.6)
+    # counters and tracks, holding areas, delayed effects, closed paths (engine/tracks.py)
+    tracks: tuple[tuple[str, int], ...] = ()  # (track id, the space its marker stands on), in Game.tracks order
+    holding: tuple[tuple[str, int], ...] = ()  # (holding area id, victims held there), in Game.holdings order
+    delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
+    barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

@@ -26,8 +26,10 @@ from typing import Any, Iterable, Optional
 
 from lastbreath.dsl import SaveError
 from lastbreath.dsl.limits import MAX_AMOUNT, MAX_HEALTH
+from lastbreath.dsl.nodes import MOVERS
 
 from . import engine
+from .engine.tracks import MAX_DELAYED
 from .state import GameState
 
 MAX_COUNT = 1_000_000  # counters the rules do not bound (rounds, draws, the dead…): far above any game
@@ -206,6 +208,7 @@ def check_values(state: GameState, where: str = "") -> None:
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _check_zones(state, f)
     _check_pieces(state, f)
+    _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
     for i, a in enumerate(state.answers):
         _str(f(f"answers[{i}]"), a)
@@ -218,6 +221,36 @@ def check_values(state: GameState, where: str = "") -> None:
         for i, o in enumerate(c.options):
             _str(f(f"choice.options[{i}].key"), o.key)
             _str(f(f"choice.options[{i}].label"), o.label)
+
+
+def _tracks_and_paths(state: GameState, f: Any) -> None:
+    """Tracks on spaces they have, holding areas within their capacity, kept blocks of this game,
+    paths closed for known movers (engine/tracks.py)."""
+    g = state.game
+    bounds = {"tracks": [(t.id, t.low, t.high) for t in g.tracks.values()],
+              "holding": [(h.id, 0, h.capacity) for h in g.holdings.values()]}
+    for name, table in bounds.items():
+        pairs = getattr(state, name)
+        _seq(f(name), pairs, len(table))
+        for i, (pair, (ident, low, high)) in enumerate(zip(pairs, table)):
+            _seq(f(f"{name}[{i}]"), pair, 2)
+            _str(f(f"{name}[{i}]"), pair[0], (ident,), f"'{ident}' (this game's {name}, in their order)")
+            _int(f(f"{name}[{i}]"), pair[1], low, high)
+    _seq(f("delayed"), state.delayed)
+    if len(state.delayed) > MAX_DELAYED:
+        raise _fail(f("delayed"), f"holds more than {MAX_DELAYED} kept blocks")
+    for i, d in enumerate(state.delayed):
+        _seq(f(f"delayed[{i}]"), d, 3)
+        _int(f(f"delayed[{i}]"), d[0], 0, len(g.delayed) - 1)
+        _int(f(f"delayed[{i}]"), d[1], -1, g.board.n - 1)
+        _int(f(f"delayed[{i}]"), d[2], 0, MAX_COUNT)
+    _seq(f("barred"), state.barred)
+    for i, b in enumerate(state.barred):
+        _seq(f(f"barred[{i}]"), b, 2)
+        _int(f(f"barred[{i}]"), b[0], 0, len(g.board.paths) - 1)
+        _str(f(f"barred[{i}]"), b[1], MOVERS, "fg, victims or enemies")
+    if list(state.barred) != sorted(set(state.barred)):
+        raise _fail(f("barred"), "is not sorted, or has repeats")
 
 
 def _statuses(field: str, v: Any) -> None:

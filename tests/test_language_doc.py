@@ -40,7 +40,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent", "pile", "recipe", "rules"}
+                  "prevent", "pile", "recipe", "rules", "track", "holding"}
 
 HOST = """\
 killer doc-host-killer {
@@ -188,13 +188,18 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "NAME": "hunting", "TOKEN": "pill", "DECK": "side-effects", "KIND": "yellow", "…": "",
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
-                "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "VKIND": "doc-victim"}
+                "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
+                "HOLDING": "doc-hold", "VKIND": "doc-victim"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
   deck side-effects { name "Side Effects"; card shakes { name "Shakes"; effect { lose 1 time } } }
+  track doc-track { name "Doc Track"; spaces 0 to 3 }
+  holding doc-hold { name "Doc Hold"; capacity 2 }
+  location doc-place { name "Doc Place"; number hunting 1 }
+  path cottage (4) -- () doc-place
   victim doc-victim { name "Doc Victim" }
   when game starts { turn 1 random victims into doc-victim; gain 1 token pill at cottage }
 """

@@ -265,6 +265,32 @@ EFFECT_SAMPLES.update({
 CONDITION_SAMPLES.update({n.ItemIn: ["item raft on table", "item raft aside"]})
 AMOUNT_SAMPLES.update({n.CardNumber: ["card number"]})
 AMOUNT_SAMPLES[n.Arith].append("card number plus 1")
+# counters and tracks, holding areas, delayed effects, a board that changes (issue #16)
+EFFECT_SAMPLES.update({
+    n.AdvanceTrack: ["advance track chopper 1", "advance track stage (count dead)"],
+    n.RetreatTrack: ["retreat track chopper 2"],
+    n.SetTrack: ["set track stage to 2", "set track stage to (track chopper plus 1)"],
+    n.LoadVictims: ["load 3 victims at here onto cabin", "load (count victims at here) victims at old-mill onto cabin"],
+    n.LoadVictimsUpTo: ["load up to 3 victims at here onto cabin"],
+    n.RescueHeld: ["rescue victims from cabin", "rescue 1 victims from cabin"],
+    n.UnloadVictims: ["unload 2 victims from cabin at north-gate"],
+    n.ClosePath: ["close path willow-ford millpond", "close path here old-mill for fg",
+                  "close path here old-mill for victims", "close path here (adjacent to here chosen) for enemies"],
+    n.MoveVictims: ["move 2 victims from here to old-mill", "move 1 victims from old-mill to here as followers"],
+    n.DelayedTrigger: ["at start of next action { rescue victims from cabin }",
+                       "at end of next killer {\n  if flag a { heal 1 }\n}"],
+})
+EFFECT_SAMPLES[n.OpenPath] = [*EFFECT_SAMPLES[n.OpenPath], "open path here old-mill for enemies",
+                              "open path here old-mill for fg", "open path here old-mill for victims"]
+CONDITION_SAMPLES[n.InPhase] = ["phase action", "phase upkeep"]
+CONDITION_SAMPLES[n.Compare] = [*CONDITION_SAMPLES[n.Compare], "track chopper at least 2",
+                                "count victims on cabin at most 0", "number beam of here more than fear"]
+AMOUNT_SAMPLES.update({n.TrackValue: ["track chopper"], n.HeldVictims: ["count victims on cabin"],
+                       n.LocationNumber: ["number beam of here", "number cost of (any with victims nearest to fg)"]})
+EVENT_SAMPLES[n.TrackReaches] = ["track chopper reaches 3", "track stage reaches (count dead plus 1)"]
+RULE_SAMPLES[n.VictimsHidden] = ["victims at old-mill cannot be targeted",
+                                 "victims at (any where it has tag river) cannot be targeted"]
+
 # victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5)
 EFFECT_SAMPLES.update({
     n.TurnRandomVictims: ["turn 3 random victims into exposed", "turn (count dead) random victims into cub"],

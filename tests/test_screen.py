@@ -86,6 +86,7 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "secondary", "secondary_health", "events", "events_active", "piles", "setup_card", "mode", "mode_active",
          "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice",
          "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",  # zones: tests/test_zones.py
+         "tracks", "holding", "delayed", "barred",  # tracks: tests/test_tracks.py
          "marked", "fg_status", "token_on"}  # victim kinds, statuses, tokens on things: tests/test_pieces.py
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player

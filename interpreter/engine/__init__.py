@@ -17,7 +17,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | items.py | items and search (C6) |
 | tokens.py | token supplies, collecting and spending (S5.1–S5.3) |
 | zones.py | item and card zones, recipes, usable while, deck fates and halves (S1–S3, K1.6–K1.7, K2.2–K2.7) |
-| victims.py | victims that are not plain: kinds, statuses, who follows, dies, escapes, is targeted (C5, C9, C10, K2.4) |
+| victims.py | victims not plain: kinds, statuses, who follows, dies, escapes, is targeted (C5, C9, C10, K2.4) |
 | pieces.py | victim kinds turned and replaced, statuses on every piece, ``for each`` piece (K2.1, K2.6, K2.7, S2.6) |
 | holders.py | tokens on items, cards and pieces, in the supply; gain, remove, move, spend (S1.1–S1.6, K1.7) |
 | cards.py | dark power, finale, events, named decks (C11.1, C17.3, C18.5) |
@@ -28,6 +28,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | phases.py | the round and its phases (C1, C4, C7, C8, C10, C11), state-based checks (C13) |
 | ending.py | the end of the game (C13) |
 | setup.py | setting a game up (C18.3–C18.5, C16.2, C17.3) |
+| tracks.py | tracks, holding areas, blocks kept for a coming phase, paths per mover (K1.2, S1.4, S2.3–S2.5, C5.3) |
 
 The package names no killer, scenario, card or scenario mechanic (the purity rule, DESIGN.md).
 Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` from here.
@@ -36,7 +37,7 @@ Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` fr
 from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
-from . import amounts, conditions, effects, holders, pieces, places, zones  # noqa: F401
+from . import amounts, conditions, effects, holders, pieces, places, tracks, zones  # noqa: F401
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_name, killer_at, the_killer

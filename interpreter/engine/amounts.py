@@ -12,6 +12,7 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from .bodies import ctx_body, the_killer
+from .places import exits_now, is_exit
 from .resolve import AMOUNT, Ctx, amount, loc
 from .statics import fg_tables
 
@@ -64,14 +65,15 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         kind = a.kind
         if kind and kind in w.game.victim_kinds:  # count KIND of a victim kind (issue #16 item 3)
             return sum(1 for m in w.marked if m.kind == kind and (where == -2 or m.loc == where))
-        return sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
+        return sum(1 for m in w.minions
+                   if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
     if what in ("killers", "enemies"):
         k = sum(1 for b in w.killers if b.alive and b.loc >= 0 and (where == -2 or b.loc == where))
         if what == "enemies":
             k += sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where))
         return k
     if what == "exits":
-        return len(w.game.board.exits) if where == -2 else int(where in w.game.board.exits)
+        return len(exits_now(w)) if where == -2 else int(is_exit(w, where))
     if what == "items":
         return len(w.held) + len(w.pack)
     if what == "spent":

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from .continuation import emit, roll_die
 from .resolve import Ctx, run
-from .statics import fg_tables
+from .statics import victim_tables
 from .triggers import fire, would
 from .victims import NONE, describe, marks_at, move, pick, take, victim_piece
 from .words import loc_name
@@ -28,7 +28,8 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
     ``cause``: kill (a victim's death), killer or minion (a victim they killed), other."""
     if k <= 0:
         return
-    got = would(w, "bloodlust-rises", k, f"bloodlust rising by {k}", cause=cause)
+    got = (would(w, "bloodlust-rises", k, f"bloodlust rising by {k}", cause=cause)
+           if "bloodlust-rises" in w.game.listens else k)
     if not got:
         return
     k = got
@@ -74,7 +75,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "", w
         which = pick(w, loc, "Which victim dies?", "victim-dies")
     m = None if which is NONE else which
     victim = victim_piece(w, m, loc)
-    if would(w, "dies", 1, f"{describe(w, m)} dying", victim, loc) is None:
+    if "dies" in w.game.listens and would(w, "dies", 1, f"{describe(w, m)} dying", victim, loc) is None:
         return
     if m is not None and not any(x.uid == m.uid for x in w.marked):
         return  # the replacement took it off the board, or changed it: it did not die
@@ -96,7 +97,7 @@ def panic_location(w: Work, loc: int, count: int = -1, marked: Any = None) -> No
     """C10.2: each panicking victim rolls a die and flees along the path with that number.
     ``count``: how many plain ones panic (-1: all); ``marked``: the uids of those not plain that do
     (None: all there)."""
-    panic = fg_tables(w)[3][loc]
+    panic = victim_tables(w)[3][loc]  # the paths victims may use
     if w.marked and (marked or (marked is None and marks_at(w, loc))):
         _panic_marked(w, loc, count, marked, panic)
         return

@@ -46,11 +46,11 @@ def the_killer(w: Work, near: int = -1) -> int:
     body; the active one (K3.2); with several on the board (K6.7) the one nearest to ``near``
     (default: the Final Girl), ties to the first; -1 if none."""
     ks = w.killers
+    if len(ks) == 1:
+        return 0 if ks[0].alive else -1
     b = w.scope.body
     if 0 <= b < len(ks) and ks[b].alive:
         return b
-    if len(ks) == 1:
-        return 0 if ks[0].alive else -1
     if active_only(w):
         a = w.active
         return a if 0 <= a < len(ks) and ks[a].alive else next((i for i, k in enumerate(ks) if k.alive), -1)

@@ -13,6 +13,7 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from .bodies import body_index, ctx_body, the_killer
+from .places import is_exit
 from .resolve import EVAL, Ctx, amount, condition, loc
 from .statics import enemy_tables, fg_tables, mode_active
 
@@ -107,7 +108,7 @@ def eval_spent_covers(w: Work, c: n.SpentCovers, ctx: Ctx) -> bool:  # spent cov
 def eval_place_is(w: Work, c: n.PlaceIs, ctx: Ctx) -> bool:  # PLACE is exit|search
     where = loc(w, c.place, ctx)
     b = w.game.board
-    return where >= 0 and (where in b.exits if c.kind == "exit" else where in b.pile_of)
+    return where >= 0 and (is_exit(w, where) if c.kind == "exit" else where in b.pile_of)
 
 
 def eval_has_tag(w: Work, c: n.HasTag, ctx: Ctx) -> bool:  # PLACE has tag TAG
@@ -131,7 +132,7 @@ def eval_within(w: Work, c: n.Within, ctx: Ctx) -> bool:  # fg|killer within N o
     return any(b.alive and b.loc >= 0 and dist[b.loc] <= k < INF for b in w.killers)
 
 
-def eval_cause_is(w: Work, c: n.CauseIs, ctx: Ctx) -> bool:  # the cause is a kill | the killer | a minion | another cause
+def eval_cause_is(w: Work, c: n.CauseIs, ctx: Ctx) -> bool:  # the cause is a kill | the killer | a minion | …
     cause = ctx.cause
     if c.cause == "kill":
         return cause in ("killer", "minion", "kill")

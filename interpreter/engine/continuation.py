@@ -215,6 +215,10 @@ class Work:
         deck_discards: tuple[tuple[str, tuple[str, ...]], ...]
         cards_aside: tuple[str, ...]
         card_number: int
+        tracks: tuple[tuple[str, int], ...]
+        holding: tuple[tuple[str, int], ...]
+        delayed: tuple[tuple[int, int, int], ...]
+        barred: tuple[tuple[int, str], ...]
         choice: Optional[Choice]
         answers: tuple[str, ...]
         checkpoint: Optional[GameState]

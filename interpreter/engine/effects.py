@@ -25,11 +25,12 @@ from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise
 from .items import discard_item, gain_item, search
 from .killers import absorb, damage_killer, defeat_killer, enemies_at, heal_killer, max_health, update_piece
 from .movement import move_fg
+from .pieces import clear_everywhere, turn_back, turn_victims
 from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
 from .statics import mode_active, modified
-from .pieces import clear_everywhere, turn_back, turn_victims
 from .tokens import collect_token, place_token, spend_tokens
+from .tracks import open_path
 from .triggers import fire, would
 from .words import count_of, loc_name
 
@@ -118,7 +119,9 @@ def exec_lower_bloodlust(w: Work, e: n.LowerBloodlust, ctx: Ctx) -> None:  # low
 
 def exec_hunt(w: Work, e: n.Hunt, ctx: Ctx) -> None:
     # killer hunts / minions hunt / enemies hunt TARGET moves N attacks N
-    hunt(w, e.who, e.target, amount(w, e.moves, ctx), amount(w, e.attacks, ctx))
+    moves, attacks = e.moves, e.attacks
+    hunt(w, e.who, e.target, moves if isinstance(moves, int) else amount(w, moves, ctx),
+         attacks if isinstance(attacks, int) else amount(w, attacks, ctx))
 
 
 def exec_kill_victims(w: Work, e: n.KillVictims, ctx: Ctx) -> None:  # kill N victims at LOC
@@ -331,13 +334,8 @@ def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NA
         emit(w, "flag", f"the flag {e.flag} is cleared", "")
 
 
-def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B
-    b = w.game.board
-    a, z = loc(w, e.a, ctx), loc(w, e.b, ctx)
-    for k, p in enumerate(b.paths):
-        if {p[0], p[1]} == {a, z} and p[5] and k not in w.opened:
-            w.opened = w.opened | {k}
-            emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}", "")
+def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B [for fg|victims|enemies]
+    open_path(w, loc(w, e.a, ctx), loc(w, e.b, ctx), e.who)
 
 
 def exec_collect_token(w: Work, e: n.CollectToken, ctx: Ctx) -> None:  # collect token TOKEN at LOC

@@ -20,6 +20,7 @@ from .bodies import Piece, active_only, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
+from .tracks import hidden_victims
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
 
@@ -34,10 +35,12 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
     (K6.5) all move first; then each group attacks from its location. Rules may add moves and
     attacks to the action's own numbers (``rule killer moves 1 more``)."""
     own_moves, own_attacks = moves, attacks
+    extra = "extra-moves" in w.game.rule_queries or "extra-attacks" in w.game.rule_queries
     if who in ("minions", "enemies"):
         g = w.game
-        moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
-        attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
+        if extra:
+            moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
+            attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
         order = [m.uid for m in w.minions]
         stable = len(set(order)) == len(order) and 0 not in order
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
@@ -56,8 +59,11 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
-        moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
-        attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        if extra:
+            moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
+            attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        else:
+            moves, attacks = own_moves, own_attacks
         only = w.active if len(w.killers) > 1 and active_only(w) else -1  # K3.2: only the active one acts
         for i, body in enumerate(w.killers):
             if only >= 0 and i != only:
@@ -89,7 +95,8 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
             name = count_of(len(here), stats.name)
             fg_here = w.fg_loc == loc and w.fg_breath > 0
             attacker = ("minion", here[0])
-            if targetable(w, loc, attacker) > 0 and (stats.victims_first or target != "fg" or not fg_here):
+            if targetable(w, loc, attacker) > 0 and loc not in hidden_victims(w) and (
+                    stats.victims_first or target != "fg" or not fg_here):
                 kill_victim(w, loc, f"killed by {name}", minion=kind, which=_victim(w, loc, attacker, name))
             elif fg_here:
                 dmg = len(here) * stats.damage
@@ -111,7 +118,8 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     if target in ("fg", "fg-or-victims") and fg_up:
         cands.append(w.fg_loc)
     if target in ("victims", "fg-or-victims"):
-        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands])
+        hidden = hidden_victims(w)  # rule victims at PLACE cannot be targeted
+        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands and i not in hidden])
     if not cands and target == "victims" and fg_up:
         # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
         # with no victims left, an action aimed at victims aims at the Final Girl
@@ -173,7 +181,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
     name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
     tloc = choose_target(w, at, target, piece)
-    stopped = modified(w, "stops-moves", False, piece_status(w, piece))
+    stopped = "stops-moves" in w.game.rule_queries and modified(w, "stops-moves", False, piece_status(w, piece))
     steps = moves * movement
     if stopped and tloc >= 0 and at != tloc:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
@@ -203,15 +211,17 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    has_target = targetable(w, loc, piece) > 0 or (w.fg_loc == loc and w.fg_breath > 0)
+    has_target = (targetable(w, loc, piece) > 0 and loc not in hidden_victims(w)) or (
+        w.fg_loc == loc and w.fg_breath > 0)
     if loc != tloc and not has_target:
         return
     victims_first = stats is not None and stats.victims_first
+    hidden = hidden_victims(w)
     for _ in range(attacks):
         if w.result:
             return
         fg_here = w.fg_loc == loc and w.fg_breath > 0
-        if targetable(w, loc, piece) > 0 and (target != "fg" or not fg_here or victims_first):
+        if targetable(w, loc, piece) > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
                         "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
         elif fg_here:

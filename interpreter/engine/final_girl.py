@@ -25,27 +25,29 @@ def gain_time(w: Work, k: int) -> None:
     if w.time < 0:
         emit(w, "time", "time is below 0 and cannot be gained", "C3.7")
         return
-    got = would(w, "gains-time", k, f"gaining {k} time", FG)
+    got = would(w, "gains-time", k, f"gaining {k} time", FG) if "gains-time" in w.game.listens else k
     if not got:
         return
     new = min(w.game.side.time_max, w.time + got)
     if new != w.time:
         emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
         gained, w.time = new - w.time, new
-        fire(w, "gains-time", FG, gained)
+        if "gains-time" in w.game.listens:
+            fire(w, "gains-time", FG, gained)
 
 
 def lose_time(w: Work, k: int) -> None:
     if k <= 0:
         return
-    got = would(w, "loses-time", k, f"losing {k} time", FG)
+    got = would(w, "loses-time", k, f"losing {k} time", FG) if "loses-time" in w.game.listens else k
     if not got:
         return
     new = max(w.game.side.time_min, w.time - got)
     lost = w.time - new
     emit(w, "time", f"loses {lost} time (now {new})", "C3.4")
     w.time = new
-    fire(w, "loses-time", FG, lost)
+    if "loses-time" in w.game.listens:
+        fire(w, "loses-time", FG, lost)
     if new < 0 and w.phase != "action" and not w.skip_action:
         w.skip_action = True
         emit(w, "time", "time fell below 0 outside the Action phase: the next Action phase is skipped", "C11.4")
@@ -61,7 +63,7 @@ def heal(w: Work, k: int) -> None:
 def raise_fear(w: Work, k: int) -> None:
     if k <= 0:
         return
-    got = would(w, "fear-rises", k, f"fear rising by {k}")
+    got = would(w, "fear-rises", k, f"fear rising by {k}") if "fear-rises" in w.game.listens else k
     if not got:
         return
     before = w.fear
@@ -80,7 +82,7 @@ def raise_fear(w: Work, k: int) -> None:
 def lower_fear(w: Work, k: int) -> None:
     if k <= 0:
         return
-    got = would(w, "fear-falls", k, f"fear falling by {k}")
+    got = would(w, "fear-falls", k, f"fear falling by {k}") if "fear-falls" in w.game.listens else k
     if not got:
         return
     before = w.fear
@@ -102,11 +104,13 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
     if k <= 0 or w.result or w.fg_breath == 0:
         return
     if damage:
-        got = would(w, "takes-damage", k, f"{k} damage to the Final Girl", FG, w.fg_loc)
+        got = (would(w, "takes-damage", k, f"{k} damage to the Final Girl", FG, w.fg_loc)
+               if "takes-damage" in w.game.listens else k)
         if not got:
             return
         k = got
-    got = would(w, "loses-health", k, f"the Final Girl losing {k} health", FG, w.fg_loc)
+    got = (would(w, "loses-health", k, f"the Final Girl losing {k} health", FG, w.fg_loc)
+           if "loses-health" in w.game.listens else k)
     if not got:
         return
     k = got

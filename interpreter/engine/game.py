@@ -106,6 +106,8 @@ class Game:
                                  for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
                                            *(m.event for m in a.modifications)))
         self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
+        # phases a replacement takes whole ('instead of killer phase'): asked at each such phase's start
+        self.whole_phases = frozenset(k[6:] for k in self.listens if k.startswith("whole:"))
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
@@ -121,6 +123,18 @@ class Game:
         self.recipes = (*killer.recipes, *scenario.recipes)
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)
+        # counters and tracks, holding areas, delayed blocks (engine/tracks.py)
+        self.tracks = {t.id: t for t in (*killer.tracks, *scenario.tracks)}
+        self.holdings = {h.id: h for h in (*killer.holdings, *scenario.holdings)}
+        delayed: dict[Any, n.DelayedTrigger] = {}  # 'at start of next PHASE' blocks, by their line
+        for x in n.walk((killer, scenario, final_girl, *self.cards.values(), *self.items.values())):
+            if isinstance(x, n.DelayedTrigger):
+                delayed.setdefault(x.span, x)
+        self.delayed: tuple[n.DelayedTrigger, ...] = tuple(delayed.values())
+        self.delayed_index = {x.span: i for i, x in enumerate(self.delayed)}
+        self.delayed_kinds = tuple(f"{x.edge}:{x.phase}" for x in self.delayed)
+        self.listens = self.listens | frozenset(self.delayed_kinds)
+        self.shut_cache: dict[tuple[Any, str], frozenset[int]] = {}  # (barred paths, mover) -> path indices
 
     @property
     def ids(self) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from ..state import Option
 from .bloodlust import set_victims
 from .bodies import killer_at
 from .continuation import ask, emit, opt
+from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import fg_tables, modified
 from .triggers import FG, fire
@@ -32,7 +33,7 @@ def fg_moves(w: Work) -> list[tuple[int, int, str]]:
     b = w.game.board
     out: dict[int, tuple[int, str]] = {}
     for dest, k in adj[w.fg_loc]:
-        out[dest] = (modified(w, "followers", 2, b.paths[k][4]), "path")
+        out[dest] = (0 if (k, "victims") in w.barred else modified(w, "followers", 2, b.paths[k][4]), "path")
     for link in w.game.scenario.links:
         members = b.with_tag(link.tag)
         if w.fg_loc in members and (link.cond is None or condition(w, link.cond, Ctx())):
@@ -60,7 +61,9 @@ def move_fg(w: Work, steps: int) -> None:
             top = min(lim, w.victims[here])
             fopts = [opt(w, f"follow:{i}", _FOLLOW[i] if i < 3 else f"{i} victims follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
-        fire(w, "leaves", FG, 0, here)  # 'here' is still the location she leaves
+        listens = w.game.listens
+        if "leaves" in listens:
+            fire(w, "leaves", FG, 0, here)  # 'here' is still the location she leaves
         w.fg_loc = dest
         with_them = f" with {count_of(follow, 'victim')}" if follow else ""
         emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
@@ -71,14 +74,15 @@ def move_fg(w: Work, steps: int) -> None:
             set_victims(w, dest, w.victims[dest] + follow)
             emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
                  "C5.3")
-        listens = w.game.listens
         if "crosses" in listens:
             path = next((k for d, k in fg_tables(w)[0][here] if d == dest), -1)
             if path >= 0:
                 fire(w, "crosses", FG, 0, dest, extra=w.game.board.paths[path][4])
-        fire(w, "enters", FG, 0, dest)
-        fire(w, "moves", FG, 0, dest)
-        if dest in w.game.board.exits and w.victims[dest] > 0 and (not w.marked or rescuable(w, dest) > 0):
+        if "enters" in listens:
+            fire(w, "enters", FG, 0, dest)
+        if "moves" in listens:
+            fire(w, "moves", FG, 0, dest)
+        if w.victims[dest] > 0 and is_exit(w, dest) and (not w.marked or rescuable(w, dest) > 0):
             here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
             key = ask(w, "rescue", f"Let {here_now} here escape?",
                       [Option("rescue", "they escape"), Option("stay", "not now")])

@@ -19,6 +19,7 @@ from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
+from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire, would
@@ -40,7 +41,7 @@ _DONE_SWAPPING = Option("done", "done rearranging")
 
 
 def next_phase(w: Work) -> None:
-    if any(k.aside for k in w.killers):  # K2.9: the bodies set aside flip their tokens as the phase ends
+    if w.game.bodies and any(k.aside for k in w.killers):  # K2.9: bodies set aside flip their tokens now
         flip_aside(w)
         if w.result:
             return
@@ -72,8 +73,9 @@ def phase_ended(w: Work, text: str = "the phase ends at once") -> None:
 def replaced(w: Work, phase: str) -> bool:
     """A replacement of the whole phase ('instead of killer phase { … }'): its block is the phase
     (K1.6: a vanished killer's phase is replaced by other cards); then the next phase."""
-    kind = f"whole:{phase}"
-    if kind not in w.game.listens or would(w, kind, 0, f"the {phase.capitalize()} phase") is not None:
+    if phase not in w.game.whole_phases:
+        return False
+    if would(w, f"whole:{phase}", 0, f"the {phase.capitalize()} phase") is not None:
         return False
     next_phase(w)
     return True
@@ -106,7 +108,7 @@ def step_action(w: Work) -> None:
             emit(w, "phase", "the Action phase is skipped", "C11.4")
             next_phase(w)
             return
-        if replaced(w, "action"):
+        if w.game.whole_phases and replaced(w, "action"):
             return
         fire(w, "start:action")
         return
@@ -122,11 +124,12 @@ def step_action(w: Work) -> None:
         distinct = dict.fromkeys(w.hand)
         cards = g.cards
         for cid in distinct:
-            if cards[cid].kind == "action" and usable(w, cards[cid].usable):  # K1.7
+            c = cards[cid]
+            if c.kind == "action" and (c.usable is None or usable(w, c.usable)):  # K1.7
                 opts.append(g.play_opts[cid])
         for h in (*w.held, *w.pack):
             it = g.items[h.id]
-            if it.use is not None and usable(w, it.usable):  # K2.5
+            if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
         for a, o in zip(g.actions, g.action_opts):
@@ -135,7 +138,7 @@ def step_action(w: Work) -> None:
         for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
             if can_make(w, r):
                 opts.append(o)
-        if w.fg_loc in g.board.exits and w.victims[w.fg_loc] > 0 and (not w.marked or rescuable(w, w.fg_loc)):
+        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])
@@ -180,7 +183,7 @@ def step_planning(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Planning phase", "C1.1")
-        if replaced(w, "planning"):
+        if w.game.whole_phases and replaced(w, "planning"):
             return
         fire(w, "start:planning")
         return
@@ -223,7 +226,7 @@ def step_killer(w: Work) -> None:
             emit(w, "phase", "Killer phase", "C1.1")
             w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
             w.sub = 1
-            if replaced(w, "killer"):
+            if w.game.whole_phases and replaced(w, "killer"):
                 return
             fire(w, "start:killer")
         elif w.sub == 1:
@@ -260,7 +263,7 @@ def step_panic(w: Work) -> None:
     if w.sub == END_DUE:
         next_phase(w)  # the Panic phase has no end triggers
         return
-    if replaced(w, "panic"):
+    if w.game.whole_phases and replaced(w, "panic"):
         return
     if w.marked:
         _panic_marked(w)
@@ -300,7 +303,7 @@ def step_upkeep(w: Work) -> None:
     if w.sub == 0:
         w.sub = 1
         emit(w, "phase", "Upkeep phase", "C1.1")
-        if replaced(w, "upkeep"):
+        if w.game.whole_phases and replaced(w, "upkeep"):
             return
         if not w.terror and not w.finale_revealed:  # C11.1
             reveal_finale(w)

@@ -127,7 +127,8 @@ def exec_replace_victim(w: Work, e: n.ReplaceVictim, ctx: Ctx) -> None:
         i = body_index(w, e.body)
     else:
         i = next((j for j, k in enumerate(w.killers) if k.alive and k.loc < 0), -1)
-    m = pick(w, where, "Which victim is replaced?", "victim-turns", eligible=lambda x: x is not None and x.kind == e.kind)
+    m = pick(w, where, "Which victim is replaced?", "victim-turns",
+             eligible=lambda x: x is not None and x.kind == e.kind)
     if m is NONE or m is None or i < 0:
         return
     name = describe(w, m)
@@ -409,4 +410,4 @@ EXEC.update(n.functions(n.Effect, globals(), "exec_"))
 EVAL.update(n.functions(n.Condition, globals(), "eval_"))
 AMOUNT.update(n.functions(n.Amount, globals(), "amount_"))
 
-__all__ = ["clear_everywhere", "count_kind", "pieces_of", "piece_loc", "present", "turn_back", "turn_victims"]
+__all__ = ["clear_everywhere", "count_kind", "piece_loc", "pieces_of", "present", "turn_back", "turn_victims"]

@@ -29,7 +29,7 @@ def _base(w: Work, among: n.Locations, ctx: Ctx) -> list[int]:
     b = w.game.board
     kind = among.kind
     if kind == "exit":
-        return sorted(b.exits)
+        return exits_now(w)
     if kind == "search":
         return list(b.search_locs)
     if kind == "any":
@@ -43,6 +43,32 @@ def _base(w: Work, among: n.Locations, ctx: Ctx) -> list[int]:
     reach = 1 if kind == "adjacent" else amount(w, among.n, ctx)
     return [i for i in range(b.n) if i != near and dist[i] <= reach] if kind == "adjacent" else [
         i for i in range(b.n) if dist[i] <= reach]
+
+
+def is_exit(w: Work, where: int) -> bool:
+    """Whether a location is an exit now: marked ``exit``, and its ``while`` condition (if any) holds,
+    with ``it`` that location."""
+    b = w.game.board
+    if where not in b.exits:
+        return False
+    cond = b.exit_when.get(where)
+    if cond is None:
+        return True
+    scope = w.scope
+    saved = scope.it
+    scope.it = where
+    try:
+        return condition(w, cond, Ctx())
+    finally:
+        scope.it = saved
+
+
+def exits_now(w: Work) -> list[int]:
+    """The exits of the map now, in board order."""
+    b = w.game.board
+    if not b.exit_when:
+        return sorted(b.exits)
+    return [i for i in sorted(b.exits) if is_exit(w, i)]
 
 
 def _holds(w: Work, h: n.Holding, where: int) -> bool:

@@ -105,6 +105,9 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
         place_token(w, token, board.index[loc])
     set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
     w.decks = tuple((d.id, shuffled(w, deck_cards_at_setup(d))) for d in game.decks.values())
+    # tracks on their starting spaces, holding areas empty
+    w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
+    w.holding = tuple((h.id, 0) for h in game.holdings.values())
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)

@@ -24,10 +24,13 @@ NO_CAP = 1 << 30  # a health with no maximum (K5.1)
 
 
 # --- the questions rules answer, and how each rule answers -------------------------------------
+_QUERIES: dict[str, str] = {}  # rule function name -> the question it answers
+
+
 def answers(query: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a rule function with the question it answers."""
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.query = query  # type: ignore[attr-defined]
+        _QUERIES[fn.__name__] = query
         return fn
     return mark
 
@@ -97,8 +100,18 @@ def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str
     return value or r.minion == minion
 
 
+@answers("hidden-victims")
+def rule_victims_hidden(r: n.VictimsHidden, value: frozenset[int], w: Work) -> frozenset[int]:
+    # rule victims at PLACE cannot be targeted: the locations whose victims enemies leave alone
+    from .places import candidates  # places depends on this module: imported when first needed
+    from .resolve import Ctx, loc
+
+    where = candidates(w, r.loc, Ctx()) if isinstance(r.loc, n.Selector) else [loc(w, r.loc)]
+    return value | frozenset(x for x in where if x >= 0)
+
+
 RULE_FUNCTIONS: dict[type, Callable[..., Any]] = n.functions(n.Rule, globals(), "rule_")
-QUERY_OF: dict[type, str] = {cls: fn.query for cls, fn in RULE_FUNCTIONS.items()}  # type: ignore[attr-defined]
+QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNCTIONS.items()}
 
 
 # --- what is in play ------------------------------------------------------------------------
@@ -177,11 +190,33 @@ def mode_active(w: Work, mode: str) -> bool:
 _NO_TAGS: frozenset[str] = frozenset()
 
 
+_NO_PATHS: frozenset[int] = frozenset()
+
+
+def shut_for(w: Work, mover: str) -> frozenset[int]:
+    """The paths effects closed for a mover (fg | victims | enemies: ``close path A B for …``)."""
+    barred = w.barred
+    if not barred:
+        return _NO_PATHS
+    cache = w.game.shut_cache
+    got = cache.get((barred, mover))
+    if got is None:
+        got = cache[(barred, mover)] = frozenset(k for k, m in barred if m == mover)
+    return got
+
+
 def enemy_tables(w: Work) -> Any:
-    """The board's tables for enemies: opened paths, without those the rules bar them from."""
-    return w.game.board.tables(w.opened, modified(w, "enemy-bans", _NO_TAGS))
+    """The board's tables for enemies: opened paths, without those the rules bar them from and
+    those closed for them."""
+    return w.game.board.tables(w.opened, modified(w, "enemy-bans", _NO_TAGS), shut_for(w, "enemies"))
 
 
 def fg_tables(w: Work) -> Any:
-    """The board's tables for the Final Girl and victims: every open or opened path."""
-    return w.game.board.tables(w.opened)
+    """The board's tables for the Final Girl: every open or opened path not closed for her."""
+    return w.game.board.tables(w.opened, _NO_TAGS, shut_for(w, "fg"))
+
+
+def victim_tables(w: Work) -> Any:
+    """The board's tables for victims moving (following her, fleeing in a panic): every open or
+    opened path not closed for them."""
+    return w.game.board.tables(w.opened, _NO_TAGS, shut_for(w, "victims"))

@@ -34,7 +34,7 @@ FG: Piece = ("fg", "", -1)
 class Happening:
     """One event as the content sees it; made only when some content listens to its kind."""
 
-    __slots__ = ("kind", "piece", "number", "place", "cause", "extra")
+    __slots__ = ("cause", "extra", "kind", "number", "piece", "place")
 
     def __init__(self, kind: str, piece: Optional[Piece], number: int, place: int, cause: str, extra: Any):
         self.kind = kind
@@ -65,6 +65,8 @@ def event_kind(e: n.Event) -> str:
         return f"card-{e.how}"  # type: ignore[attr-defined]
     if t is n.OwnEvent:
         return f"own-{e.how}"  # type: ignore[attr-defined]
+    if t is n.TrackReaches:
+        return "track-reaches"
     return "game-starts"
 
 
@@ -129,6 +131,11 @@ def match_game_starts(e: n.GameStarts, w: Work, h: Happening) -> bool:  # game s
     return True
 
 
+def match_track_reaches(e: n.TrackReaches, w: Work, h: Happening) -> bool:  # track T reaches N
+    track, old, new = h.extra
+    return track == e.track and old < amount(w, e.n, Ctx()) <= new
+
+
 MATCH: dict[type, Callable[..., bool]] = {**n.functions(n.Event, globals(), "match_"),
                                           **n.functions(n.Piece, globals(), "match_")}
 
@@ -186,6 +193,33 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         ctx = _ctx(h)
         if _holds(w, t, h, ctx):
             _with_it(w, h, partial(run, w, t.body, ctx))
+    if w.delayed:
+        fire_delayed(w, kind)
+
+
+def fire_delayed(w: Work, kind: str) -> None:
+    """The blocks kept by ``at start of next PHASE { … }`` for this happening: each resolves once,
+    with the ``it`` and ``that`` it was kept with, in the order they were kept."""
+    g = w.game
+    kinds = g.delayed_kinds
+    due = [d for d in w.delayed if kinds[d[0]] == kind]  # kept before this happening: the ones it answers
+    scope = w.scope
+    for d in due:
+        if d not in w.delayed:  # resolved meanwhile (a kept block that set this happening off again)
+            continue
+        index, it, that = d
+        at = w.delayed.index(d)
+        w.delayed = w.delayed[:at] + w.delayed[at + 1:]  # once: gone before it resolves
+        node = g.delayed[index]
+        emit(w, "delayed", f"an effect kept for the {node.edge} of this {node.phase.capitalize()} phase resolves", "")
+        saved = scope.it
+        scope.it = it
+        try:
+            run(w, node.body, Ctx(source=kind, that=that))
+        finally:
+            scope.it = saved
+        if w.result:
+            return
 
 
 def fire_item(w: Work, item: n.Item, how: str) -> None:

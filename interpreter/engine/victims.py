@@ -204,10 +204,8 @@ def shielded(w: Work, m: Optional[MarkedVictim], attacker: tuple[str, int]) -> b
         own = f"killer:{w.killers[attacker[1]].body}" if 0 <= attacker[1] < len(w.killers) else ""
     else:
         own = f"minion:{w.minions[attacker[1]].kind}" if 0 <= attacker[1] < len(w.minions) else ""
-    for who in k.untargeted:
-        if who == "enemies" or who == own or who == ("killers" if is_killer else "minions"):
-            return True
-    return False
+    mine = "killers" if is_killer else "minions"
+    return any(who in ("enemies", own, mine) for who in k.untargeted)
 
 
 def targetable(w: Work, loc: int, attacker: tuple[str, int]) -> int:
