@@ -2172,7 +2172,7 @@ def _tokens(k: Any, token: str, kind: str, r: Names) -> str:
 
 
 def _onto(h: n.TokenHolder, r: Names) -> str:
-    return ("into " if h.kind in ("supply", "discard") else "on ") + _clause(h, r)
+    return ("into " if h.kind in ("supply", "discard", "collection") else "on ") + _clause(h, r)
 
 
 def _render_gain_tokens(node: n.GainTokens, r: Names) -> str:

@@ -277,8 +277,9 @@ def exec_spend_to(w: Work, e: n.SpendTo, ctx: Ctx) -> None:  # spend N token T [
     got = _take(w, place, detail, e.token, e.kind, k)
     _put(w, dest, there, e.token, got)
     if got:
+        prep = {"supply": "back to", "discard": "to", "collection": "to"}.get(dest, "onto")
         emit(w, "token", f"spends {_words(len(got), e.token, w, got)} from {_name(w, place, detail)}, "
-                         f"onto {_name(w, dest, there)}", "S1.3")
+                         f"{prep} {_name(w, dest, there)}", "S1.3")
         fire(w, "token-spent", None, len(got), extra=e.token)
     if e.body:
         run(w, e.body, ctx)
