@@ -203,6 +203,20 @@ def test_replacing_a_victim_of_a_kind_by_a_named_body_is_one_effect(station):
     assert w.killers[2].loc < 0 and w.marked == st.marked
 
 
+def test_a_body_set_aside_restores_no_more_than_its_own_health(station):
+    """K2.9, C17.1: a body whose black token shows more than its health (the Grey Shape, health 2,
+    token 3) turns white back at full health, never above it (found by the fuzzer on this pack)."""
+    from lastbreath.interpreter.engine.killers import flip_aside
+
+    red, black, grey = station.killers
+    st = settle(station, killers=(red, black, attrs.evolve(grey, loc=L(station, "pc-lab"), health=0, aside=True,
+                                                           breath=2, breath_value=3)))
+    w = make_work(st)
+    flip_aside(w)
+    assert (w.killers[2].health, w.killers[2].breath, w.killers[2].aside) == (2, 1, False)
+    assert "Grey Shape's black token shows 3: it turns white and Grey Shape restores 2 health" in texts(w)
+
+
 def test_turning_victims_into_a_kind_and_back_keeps_their_statuses(station):
     """K2.1, K2.6: a plain victim with a status turned into a kind keeps the status; turned back it
     is a victim of no kind with its status; with neither, it is plain again."""
