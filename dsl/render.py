@@ -107,7 +107,7 @@ class Names:
         return self.tokens.get(token, token)
 
     def kind(self, kind: str) -> str:
-        """A kind of piece: "Cub minion", "Exposed victim" (a victim kind), or the id."""
+        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), or the id."""
         if kind in self.victims:
             return f"{self.victims[kind]} victim"
         return f"{self.minion(kind)} minion"

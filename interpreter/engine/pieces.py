@@ -77,7 +77,7 @@ def _turn_one(w: Work, where: int, m: Optional[MarkedVictim], kind: str) -> None
 
 def turn_back(w: Work, where: int, k: int, kind: str) -> None:
     """``turn N KIND at PLACE into victims``: victims of a kind there become victims of no kind (K2.6:
-    an exposed victim tested safe), keeping their statuses; or minions of a kind become victims."""
+    a victim of a kind found safe), keeping their statuses; or minions of a kind become victims."""
     g = w.game
     for _ in range(k):
         if where < 0:

@@ -67,7 +67,7 @@ def _tokens_on(w: Work, uid: int) -> tuple[str, ...]:
 
 
 def describe(w: Work, m: Optional[MarkedVictim]) -> str:
-    """'a victim', 'an Exposed victim', 'a victim (cold)': as the log and the choices say it."""
+    """'a victim', 'a Stray victim', 'a victim (cold)': as the log and the choices say it."""
     if m is None:
         return "a victim"
     kind = shown_kind(w, m)
