@@ -348,3 +348,16 @@ def test_K3_2_the_killer_she_attacks_becomes_active_even_if_the_blow_is_softened
     engine.fg_attack(w, 1, Ctx(source="weak-attack"))
     assert w.killers[1].health == 4
     assert w.active == 1
+
+
+@pytest.mark.xfail(strict=True, reason="dsl/render.py: a killer with declared bodies renders as 'Killer · health 1' "
+                   "without its bodies, and 'killer BODY becomes active' as 'The body red …' (the id, not its name)")
+def test_K3_1_the_killer_in_english_names_its_three_bodies_and_their_health(rs):
+    """K3.1: the rendered killer board shows each killer with its own health; card text names them."""
+    from lastbreath.dsl.render import Names, render
+
+    text = render(rs.killers["intruders"], Names.from_ruleset(rs))
+    assert "health 1" not in text.splitlines()[1]
+    for name, health in (("Vera in Red", 4), ("The Sackcloth Man", 4), ("Little Abel", 3)):
+        assert f"{name} (killer body): health {health}" in text
+    assert "Vera in Red becomes the active killer" in text
