@@ -87,7 +87,8 @@ class Pattern:
         return cls(node_cls, tuple(parts), " ".join(display))
 
 
-_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK", "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
+_DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TEXT"', "token": "TOKEN", "deck": "DECK",
+            "names": "NAME…", "int": "N", "amount": "N", "loc": "PLACE",
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "zone": "table|aside"}
@@ -417,7 +418,7 @@ class Builder:
         if problem is not None:  # the words fit a phrase but the expression in parentheses does not read
             self.diags.append(problem)
             return None
-        self.error(line.span, "E207", f"unknown effect '{line.text()}'", 
+        self.error(line.span, "E207", f"unknown effect '{line.text()}'",
                    functools.partial(self._best, EFFECT_PATTERNS, self._generic(atoms)))
         return None
 
@@ -664,16 +665,18 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
         if not head:
             b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
             continue
-        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS):
-            if b.ability(line, acc, kind):
-                continue
+        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS) and \
+                b.ability(line, acc, kind):
+            continue
         reader = readers.get(head)
         if reader is None:
-            allowed = list(readers) + (["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
+            allowed = list(readers) + (
+                ["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
             b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
         if head in seen and head not in repeatable:
-            b.error(line.span, "E206", f"'{head}' is given twice in this {kind}", f"the first is at line {seen[head].line}")
+            b.error(line.span, "E206", f"'{head}' is given twice in this {kind}",
+                    f"the first is at line {seen[head].line}")
             continue
         seen[head] = line.span
         before = len(b.diags)
@@ -819,7 +822,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         while i + 1 < len(atoms) and atoms[i].kind == "name" and atoms[i + 1].kind == "number":
             vals[str(atoms[i].value)] = atoms[i + 1].num
             i += 2
-        if i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals or vals["hands"] not in (1, 2):
+        if (i != len(atoms) or set(vals) - {"hands", "range", "bonus"} or "hands" not in vals
+                or vals["hands"] not in (1, 2)):
             b.error(line.span, "E205", "write 'weapon hands 1 range 0 bonus 1' (hands 1 or 2)", "")
             return
         if vals.get("range", 0) < 0:
@@ -835,7 +839,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
             b.error(line.span, "E205", "write 'use time N { … }'", "")
             return
         if atoms[2].num < 0:
-            b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time", "write 'use time 0 { … }'")
+            b.error(atoms[2].span, "E209", f"using an item cannot cost {atoms[2].value} time",
+                    "write 'use time 0 { … }'")
         b.limit(atoms[2].span, "use time", atoms[2].num, MAX_AMOUNT)
         acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
@@ -896,7 +901,8 @@ def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], lis
     return fg, items
 
 
-def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader], abilities: bool = True) -> Optional[tuple[str, dict]]:
+def _named(b: Builder, line: Line, kind: str, extra: dict[str, Reader],
+           abilities: bool = True) -> Optional[tuple[str, dict]]:
     head = _decl_header(b, line)
     if head is None:
         return None
@@ -941,7 +947,8 @@ def build_minion(b: Builder, line: Line) -> Optional[n.Minion]:
     if got is None:
         return None
     mid, acc = got
-    _require(b, acc, line.span, "minion", {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
+    _require(b, acc, line.span, "minion",
+             {"health": "health 1", "move": "move 1", "damage": "damage 1", "limit": "limit 6"})
     return n.Minion(line.span, mid, acc.get("name", mid), acc.get("health", 1), acc.get("move", 1),
                     acc.get("damage", 1), acc.get("limit", 0), acc.get("together", False),
                     acc.get("victims_first", False), acc.get("wanders", False))
@@ -983,7 +990,8 @@ def _read_token(b: Builder, line: Line, acc: dict) -> None:
                 break
             pairs.append((str(atoms[i].value), atoms[i + 1].num))
             if atoms[i + 1].num < 0:
-                b.error(atoms[i + 1].span, "E209", f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
+                b.error(atoms[i + 1].span, "E209",
+                        f"a supply of {atoms[i + 1].value} tokens: it cannot be negative", "")
             elif not b.limit(atoms[i + 1].span, "a supply of", pairs[-1][1], MAX_SUPPLY):
                 pairs[-1] = (pairs[-1][0], 0)
         if not ok:
@@ -1119,7 +1127,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         on_reveal, ab = _own(ab, "revealed")
         for key in ("back", "face"):
             if key not in sub:
-                b.error(line.span, "E202", f"this finale has no '{key}' block", f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
+                b.error(line.span, "E202", f"this finale has no '{key}' block",
+                        f"add '{key} {{ killer hunts fg moves 1 attacks 1 }}'")
         acc.setdefault("finales", []).append(n.Finale(line.span, fid, sub.get("name", fid), sub.get("legendary", False),
                                                       sub.get("back", ()), tuple(e for t in on_reveal for e in t.body),
                                                       sub.get("face", ()), ab))
@@ -1131,7 +1140,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         did, sub = got
         ab = b.abilities(sub)
         on_reveal, ab = _own(ab, "revealed")
-        acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did), sub.get("legendary", False),
+        acc.setdefault("dark_powers", []).append(n.DarkPower(line.span, did, sub.get("name", did),
+                                                             sub.get("legendary", False),
                                                              tuple(e for t in on_reveal for e in t.body), ab))
 
     def terror(b: Builder, line: Line, acc: dict) -> None:
@@ -1161,7 +1171,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                                   "bloodlust": bloodlust,
                                   "finale": finale, "dark_power": dark_power, "terror": terror, "minion": minion,
                                   "card": _owned_card(lambda: kid), **SHARED_PARTS,
-                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid), "rules": _rules_group({})}
+                                  "item": lambda b, line, acc: _read_owned_item(b, line, acc, kid),
+                                  "rules": _rules_group({})}
     if part is not None:
         return _part(b, line, n.Killer, readers, part, ("name", "health", "fear", "no", "body", "modes", "bloodlust"))
     acc = _read_body(b, "killer", head[1], readers, abilities=True)
@@ -1445,7 +1456,8 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
 
     acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand})
     _require(b, acc, line.span, "player_board", {"sides": "side normal { … }", "last_breath": "last breath 0 0 1 2 3"})
-    return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)), acc.get("hand_limit", 10))
+    return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)),
+                         acc.get("hand_limit", 10))
 
 
 def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:

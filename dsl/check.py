@@ -131,7 +131,8 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             if r.name not in bodies:
                 where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
                 err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
-                    P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
+                    P(_or, P(_hint, r.name, tuple(sorted(bodies))),
+                      "declare it with 'body ID { name \"…\"; health N }'"))
         elif r.kind == "mode":
             modes = killers[r.scope].modes if r.scope in killers else all_modes
             if r.name not in modes:
@@ -200,8 +201,12 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     if decls and not tables["player_boards"]:
         pass  # a partial pack may rely on another pack's board; new_game checks presence
     seen: set[tuple] = set()  # a line of a module checked in several hosts is reported once
-    diags[:] = [d for d in diags
-                if (d.span, d.code, d.message) not in seen and not seen.add((d.span, d.code, d.message))]
+    unique: list[Diagnostic] = []
+    for d in diags:
+        if (d.span, d.code, d.message) not in seen:
+            seen.add((d.span, d.code, d.message))
+            unique.append(d)
+    diags[:] = unique
     if file_pack is not None:
         tables["pack_of"] = {name: {i: pack(d.span) for i, d in table.items()} for name, table in tables.items()}
     return tables, settle_shown(diags)

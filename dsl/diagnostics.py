@@ -530,7 +530,9 @@ item lucky-charm {
         """killer howler {
   name "Howler"; health 4; fear 2
   bloodlust { level move 1 damage 1 attacks 2; at max { lose 1 time } }
-  finale f { name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 } }
+  finale f {
+    name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 }
+  }
   dark_power d { name "D" }
 }
 """, severity="warning"),

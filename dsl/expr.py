@@ -11,8 +11,8 @@ named as such ("'fg at here' is a condition; a place goes here").
 from __future__ import annotations
 
 import difflib
-import re
 import functools
+import re
 from pathlib import Path
 from typing import Any, Optional
 
@@ -20,6 +20,7 @@ from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from . import nodes as n
+from .cache import parser_file
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_AMOUNT
 
@@ -58,10 +59,21 @@ TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a pla
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The one parser of the language: files (start) and every expression start rule."""
+    """The one parser of the language: files (start) and every expression start rule.
+
+    Building its tables takes ~170 ms; Lark keeps them in a file of the cache folder
+    (dsl/cache.py), checks its hash as it loads it, and builds afresh when it does not match or
+    cannot be read."""
     grammar = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=False,
-                start=["start", *STARTS])
+    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False,
+               "start": ["start", *STARTS]}
+    cache = parser_file(grammar)
+    if cache is not None:
+        try:
+            return Lark(grammar, cache=cache, **options)
+        except OSError:
+            pass
+    return Lark(grammar, **options)
 
 
 class _Error(Exception):
@@ -186,7 +198,8 @@ class _Build(Transformer):
         text = str(c[0])
         if len(text) > 7 or int(text) > MAX_AMOUNT:
             raise _Error(meta, "E209", f"the number {text[:12]}{'…' if len(text) > 12 else ''} in an expression is "
-                         f"above the limit of {MAX_AMOUNT}", "content numbers count cards, moves and points: keep them small")
+                         f"above the limit of {MAX_AMOUNT}",
+                         "content numbers count cards, moves and points: keep them small")
         return int(text)
 
     def that(self, meta: Any, c: list[Any]) -> n.That:

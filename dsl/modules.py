@@ -17,7 +17,7 @@ they cannot be played together, and ``game_content`` refuses it).
 from __future__ import annotations
 
 import difflib
-from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterable, Iterator, Optional, Sequence, cast
 
 import attrs
 
@@ -140,7 +140,7 @@ def apply_section(host: Any, sec: n.ModuleSection, tables: _Tables, matched: set
         matched.add(id(ch))
         old = seq[at]
         if ch.kind == "rules":
-            new_group = ch.new if ch.how == "replace" else None
+            new_group = cast(Optional[n.RuleGroup], ch.new) if ch.how == "replace" else None
             new_ab = new_group.abilities if new_group is not None else n.NO_ABILITIES
             upd["abilities"] = _swap_abilities(cur("abilities"), old.abilities, new_ab)
             if old.links or (new_group is not None and new_group.links):
@@ -505,7 +505,9 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
             err(ch.span, "E230", f"there is no {ch.kind} '{ch.id}' {where} to {ch.how}",
                 _did_you_mean(ch.id, known, f"{ch.kind}s"))
     # every host a section applies to, as the module leaves it
-    for kind, hosts, check in (("scenario", scenarios, check_scenario), ("killer", killers, check_killer)):
+    host_kind: str
+    for host_kind, hosts, check in (("scenario", scenarios, check_scenario), ("killer", killers, check_killer)):
+        kind = host_kind
         secs = [(i, s) for i, s in enumerate(mod.sections) if s.host == kind]
         if not secs:
             continue
@@ -514,11 +516,11 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
             mine = [(i, s) for i, s in secs if _applies(s, host)]
             if not mine:
                 continue
-            t = _Tables(dict(tables["cards"]), dict(tables["items"]), dict(tables["minions"]))
+            tabs = _Tables(dict(tables["cards"]), dict(tables["items"]), dict(tables["minions"]))
             matched: set[int] = set()
             eff = host
             for _i, s in mine:
-                eff = apply_section(eff, s, t, matched)
+                eff = apply_section(eff, s, tabs, matched)
             matched_anywhere |= matched
             for i, s in mine:
                 scope = section_scope(mod.id, i)
@@ -531,7 +533,7 @@ def _check_one(mod: n.Module, tables: dict[str, dict], refs: Sequence[Any], err:
                             if ch.deck and ch.deck not in {d.id for d in eff.decks}:
                                 continue  # the deck itself is unknown: said by the names' check (E204)
                             err(ch.span, "E230", f"the {kind} '{host.id}' has no {what} to {ch.how}",
-                                _did_you_mean(ch.id, _ids_of(host, kind, ch.kind, t, ch.deck),
+                                _did_you_mean(ch.id, _ids_of(host, kind, ch.kind, tabs, ch.deck),
                                               f"{_kind_word(ch.kind)}s"))
             base = {(c, m) for _s, c, m, _h in _host_problems(host, kind, check)}
             seen: set[tuple[str, str]] = set()

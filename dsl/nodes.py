@@ -280,7 +280,7 @@ class Selector(Place):
     span: Span
     among: Locations
     holding: tuple[Holding, ...] = ()
-    where: Optional["Condition"] = None
+    where: Optional[Condition] = None
     picks: tuple[Pick, ...] = ()
     skip: Loc = ""
 
@@ -1067,7 +1067,8 @@ class KillsMayHitKillers(Rule):
 
 
 RULE_NODES: tuple[type, ...] = (DiceModifier, AllModes, FollowerLimit, EnemiesCannotCross, DamageTaken, NoHealthCap,
-                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers, OnlyActiveActs)
+                                StatusStopsMoves, ExtraMoves, ExtraAttacks, KillersAbsorb, KillsMayHitKillers,
+                                OnlyActiveActs)
 
 
 # --- pieces (grammar: piece) ---------------------------------------------------------------------
@@ -1524,7 +1525,7 @@ class Scenario(Decl):
     body: str = ""  # the name of the killer bodies formed during the game (K6.6); "" = the killer's name
     recipes: tuple[Recipe, ...] = ()
     piles: tuple[ItemPile, ...] = ()
-    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``/``links``
+    groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in abilities/links
 
 
 @attrs.frozen

@@ -192,7 +192,7 @@ def _counted(node: n.Count, r: Names) -> str:
 
 
 def _render_count(node: n.Count, r: Names) -> str:
-    where = {"": "", "it": " there"}.get(node.where if isinstance(node.where, str) else "-", None)
+    where = {"": "", "it": " there"}.get(node.where if isinstance(node.where, str) else "-")
     if where is None:
         where = f" at {r.loc(node.where)}"
     return f"the number of {_counted(node, r)}{where}"
@@ -887,7 +887,8 @@ def _render_card_event(node: n.CardEvent, r: Names) -> str:
 
 
 def _render_own_event(node: n.OwnEvent, r: Names) -> str:
-    return {"revealed": "this card is revealed", "drawn": "this card is drawn", "gained": "you gain this item"}[node.how]
+    return {"revealed": "this card is revealed", "drawn": "this card is drawn",
+            "gained": "you gain this item"}[node.how]
 
 
 def _render_game_starts(node: n.GameStarts, r: Names) -> str:

@@ -17,15 +17,16 @@ import re
 import stat
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, cast
 
 import attrs
 
 from . import nodes as n
 from .build import Ref, build_file
+from .cache import load_built, store_built
 from .check import CORE, check_content
 from .diagnostics import ContentError, Diagnostic, Span, cap_per_file
-from .syntax import parse_file
+from .syntax import parse_text, read_file
 
 CONTENT_PACKAGES = ("cards", "killers", "scenarios")
 PACK_FILE = "pack.fg"
@@ -203,13 +204,22 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
     declared: dict[Path, list[n.Pack]] = {}
     parsed: set[str] = set()
     for f in files:
-        lines, d, text = parse_file(f)
+        text, d = read_file(f)
+        cached = load_built(str(f), text) if not d else None
+        if cached is not None:  # a clean file built before, from the same text and the same language
+            got, r, d2 = cached[0], cached[1], cast("list[Diagnostic]", [])
+        else:
+            if not d:
+                lines, d = parse_text(text, str(f))
+            if d:
+                texts[str(f)] = text  # "" for a file that could not be read
+                diags.extend(d)
+                continue
+            got, r, d2 = build_file(lines, str(f), text)
+            if not d2:
+                store_built(str(f), text, list(got), list(r))
         texts[str(f)] = text
-        diags.extend(d)
-        if d:
-            continue
         parsed.add(str(f))
-        got, r, d2 = build_file(lines, str(f), text)
         for decl in got:
             if not isinstance(decl, n.Pack):
                 decls.append(decl)

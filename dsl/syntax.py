@@ -8,14 +8,14 @@ vocabulary in hand, instead of a parser's "unexpected token".
 
 from __future__ import annotations
 
-import functools
 import re
 import stat
+from itertools import pairwise
 from pathlib import Path
 from typing import Optional, Union
 
 import attrs
-from lark import Lark, Token, Tree
+from lark import Token, Tree
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
@@ -154,7 +154,7 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
 # tokens (names, numbers, '--', ';', any other character). One match is about one parser token.
 _SCAN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\.)*"?)|(?P<c>#[^\n]*)|(?P<n>\n)|(?P<o>[{(])|(?P<x>[})])'
                    r'|(?P<w>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|[+-]?[0-9]+|--|[^\s"#{}()])')
-_LONG_LINE = re.compile(r"^[^\n]{%d}" % (MAX_LINE + 1), re.M)  # anchored: linear time
+_LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE + 1}}}", re.M)  # anchored: linear time
 
 
 def _prescan(text: str, path: str) -> Optional[Diagnostic]:
@@ -318,7 +318,7 @@ def _glued_numbers(path: str, text: str, lines: tuple[Line, ...]) -> list[Diagno
     source_lines: list[str] = []
 
     def atoms(parts) -> None:
-        for a, b in zip(parts, parts[1:]):
+        for a, b in pairwise(parts):
             if (isinstance(a, Atom) and isinstance(b, Atom) and a.kind == "number" and b.kind == "name"
                     and a.span.end_line == b.span.line and a.span.end_col == b.span.col):
                 if not source_lines:
@@ -347,7 +347,8 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
                                "split it into several files")]
     if "\x00" in text:
         n = text[: text.index("\x00")].count("\n") + 1
-        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data", "content files are UTF-8 text")]
+        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data",
+                               "content files are UTF-8 text")]
     limit = _prescan(text, path)
     if limit is not None:
         return (), [limit]
@@ -365,22 +366,30 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
 
 def parse_file(path: Path | str) -> tuple[tuple[Line, ...], list[Diagnostic], str]:
     """Parse a file; returns lines, diagnostics and the source text (for carets)."""
+    text, diags = read_file(path)
+    if diags:
+        return (), diags, ""
+    lines, diags = parse_text(text, str(path))
+    return lines, diags, text
+
+
+def read_file(path: Path | str) -> tuple[str, list[Diagnostic]]:
+    """A content file's text: a regular file of at most MAX_BYTES, UTF-8 (a byte-order mark
+    dropped); else a diagnostic (E100, E105) and no text."""
     p = Path(path)
     try:
         if not stat.S_ISREG(p.stat().st_mode):  # a pipe or a device could be endless, or never end
-            return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", "cannot read the file: not a regular file")], ""
+            return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", "cannot read the file: not a regular file")]
         with p.open("rb") as f:
             raw = f.read(MAX_BYTES + 1)  # a larger file is never read whole
     except OSError as err:
-        return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", f"cannot read the file: {err.strerror}")], ""
+        return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E100", f"cannot read the file: {err.strerror}")]
     if len(raw) > MAX_BYTES:
-        return (), [Diagnostic(Span(str(p), 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} bytes",
-                               "split it into several files")], ""
+        return "", [Diagnostic(Span(str(p), 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} bytes",
+                               "split it into several files")]
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as err:
         n = raw[: err.start].count(b"\n") + 1
-        return (), [Diagnostic(Span(str(p), n, 1, n, 2), "E100", "the file is not UTF-8 text")], ""
-    text = text.removeprefix("\ufeff")  # a UTF-8 byte-order mark, as some editors save it
-    lines, diags = parse_text(text, str(p))
-    return lines, diags, text
+        return "", [Diagnostic(Span(str(p), n, 1, n, 2), "E100", "the file is not UTF-8 text")]
+    return text.removeprefix("\ufeff"), []  # a UTF-8 byte-order mark, as some editors save it

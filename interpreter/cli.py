@@ -464,7 +464,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     try:
         ref = rr.load_reference()
     except (OSError, rr.RulesPageError) as err:
-        raise CliError(f"the rules reference cannot be read: {err}", 1)
+        raise CliError(f"the rules reference cannot be read: {err}", 1) from None
     if not args.id:
         print(json.dumps(rr.listing_data(ref), indent=2) if args.json else rr.listing_text(ref))
         return 0
@@ -888,7 +888,7 @@ def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, o
     """
     from lastbreath.dsl.render import KIND_NAMES
 
-    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in s.items}
+    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in getattr(s, "items", ())}
     nested |= {id(x) for k in rs.killers.values() for x in k.minions}
     nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
     out: list[tuple[str, str, object]] = []

@@ -259,7 +259,7 @@ def report(items: Sequence[Item], reached: set, fold: bool = True) -> dict:
     hit = [it.key in reached for it in items]
     folded: list[list[int]] = [[] for _ in items]
     listed = []
-    for i, it in enumerate(items):
+    for i, _it in enumerate(items):
         if hit[i]:
             continue
         top = i  # fold into the outermost unreached ancestor whose parent is reached

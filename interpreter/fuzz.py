@@ -290,7 +290,7 @@ def play_checked(rs: Ruleset, setup: dict, bot: str, index: int = 0, max_choices
         except Exception as err:
             return GameResult(index, setup, bot, len(choices), "", f"bot:{type(err).__name__}",
                               f"the {bot} bot raised {type(err).__name__}: {err}", tuple(choices), False)
-        if key not in state.choice.keys():
+        if key not in state.choice.keys():  # noqa: SIM118 (Choice.keys(): the option keys)
             return GameResult(index, setup, bot, len(choices), "", "bot", f"the {bot} bot answered {key!r}, "
                               f"not an option of {state.choice.keys()}", tuple(choices), False)
         choices.append(key)
@@ -316,7 +316,7 @@ def reproduce(rs: Ruleset, setup: dict, choices: Sequence[str], check: str,
     for key in choices:
         if state.choice is None:
             return None
-        if key not in state.choice.keys():
+        if key not in state.choice.keys():  # noqa: SIM118 (Choice.keys(): the option keys)
             continue
         used.append(key)
         try:

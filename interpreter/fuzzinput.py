@@ -344,31 +344,23 @@ class Runner:
     """What runs cases, in one process: the ruleset, the parsed bundled files, a copy of them to mutate."""
 
     def __init__(self) -> None:
+        import os
+
         from lastbreath.dsl import load_ruleset
-        from lastbreath.dsl import ruleset as ruleset_module
-        from lastbreath.dsl.syntax import parse_file
 
         self.rs = load_ruleset()
         self.folder = Path(tempfile.mkdtemp(prefix="lastbreath-fuzz-input-")) / "fuzz"
         self.folder.mkdir()
+        # the content built by this runner (mutated files among it) is cached in its own folder,
+        # removed with it: the files not mutated are built once, and the user's cache stays clean
+        os.environ["LASTBREATH_CACHE"] = str(self.folder.parent / "cache")
         self.files = {}
         for f in bundled_files():
             target = self.folder / f.parent.name / f.name
             target.parent.mkdir(exist_ok=True)
             shutil.copyfile(f, target)
             self.files[f.name] = target
-        cache: dict[tuple[str, bytes], Any] = {}
         self.mutated: Optional[Path] = None
-
-        def cached_parse_file(path):  # the files not mutated are parsed once
-            p = Path(path)
-            if p == self.mutated:
-                return parse_file(p)
-            key = (str(p), p.read_bytes() if p.is_file() else b"")
-            if key not in cache:
-                cache[key] = parse_file(p)
-            return cache[key]
-        ruleset_module.parse_file = cached_parse_file  # (this process only runs cases)
 
     def close(self) -> None:
         shutil.rmtree(self.folder.parent, ignore_errors=True)
@@ -405,7 +397,7 @@ class Runner:
                 self.tag = "refused with diagnostics"
                 return None
             mine = str(target)
-            setup = {}
+            setup: dict[str, Any] = {}
             for table, key in ((rs.killers, "killer"), (rs.scenarios, "scenario"), (rs.final_girls, "final_girl")):
                 ids = sorted(i for i, d in table.items() if d.span.path == mine)
                 if ids:

@@ -314,7 +314,9 @@ class _PositionReader:
                 atoms = r.atoms_only(ln)
                 head = ln.head()
                 if not head:
-                    raise r.error(ln.span, "E401", f"a position line starts with a word, not {ln.parts[0].text()}",
+                    first = ln.parts[0]
+                    shown = first.text() if isinstance(first, Atom) else "a block"
+                    raise r.error(ln.span, "E401", f"a position line starts with a word, not {shown}",
                                   "see docs/positions.md for the lines")
                 if head not in LINES:
                     raise r.error(atoms[0].span, "E401", f"unknown line '{head}' in a position",
@@ -371,7 +373,7 @@ class _PositionReader:
             r.name(atoms, 1, ln, usage)
             setup["modules"] = sorted(set(r.refs(atoms, 1, ln, usage, rs.modules, "module")))
             return
-        known: dict[str, Any] = {
+        known: Any = {
             "killer": rs.killers, "scenario": rs.scenarios, "final_girl": rs.final_girls,
             "difficulty": [s.id for s in rs.player_board().sides] if rs.player_boards else [],
             "tie_policy": engine.TIE_POLICIES, "forced": engine.FORCED_POLICIES}[head]
@@ -473,7 +475,7 @@ class _PositionReader:
                 if self.game.items[iid].weapon is None:
                     raise self.r.error(atom.span, "E406", f"{iid} is not a weapon: only weapons are held in hand",
                                        "put it in the backpack (C6.5)")
-            if sum(self.game.items[i].weapon.hands for i in items) > 2:
+            if sum(w.hands for i in items if (w := self.game.items[i].weapon) is not None) > 2:
                 raise self.r.error(ln.span, "E406", "her hands hold more than two hands' worth of weapons",
                                    "two one-handed weapons or one two-handed weapon (C6.5)")
         self._set(key, tuple(items), ln, what)

@@ -177,7 +177,8 @@ def _ruling(rs: Ruleset, r: Reader, ln: Line) -> Ruling:
         head = sl.head()
         try:
             if head not in HEADS:
-                word = sl.parts[0].text() if sl.parts else ""
+                first = sl.parts[0] if sl.parts else None
+                word = first.text() if isinstance(first, Atom) else ("{ … }" if first is not None else "")
                 raise r.error(sl.span, "E401", f"unknown line '{word}' in a ruling", _close(word, list(HEADS)))
             if head in ("says", "rules", "position"):
                 if head in seen:

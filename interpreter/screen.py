@@ -158,7 +158,7 @@ def board_summary(state: GameState) -> str:
     return "\n".join(lines)
 
 
-def choice_text(choice: Choice, menu: Optional[Sequence["MenuEntry"]] = None) -> str:
+def choice_text(choice: Choice, menu: Optional[Sequence[MenuEntry]] = None) -> str:
     """The prompt and the options, each with its key (``menu``; by default numbered in order)."""
     lines = [f"{choice.prompt}:" if not choice.prompt.endswith(("?", ":")) else choice.prompt]
     entries = menu if menu is not None else [MenuEntry(str(i), o, "") for i, o in enumerate(choice.options, 1)]

@@ -441,7 +441,8 @@ class Server:
         try:
             s.apply(p["key"])
         except IllegalChoice as err:
-            raise RpcError(ILLEGAL_OPTION, str(err), {"key": p["key"], "options": s.choice.keys() if s.choice else []}) from None
+            raise RpcError(ILLEGAL_OPTION, str(err),
+                           {"key": p["key"], "options": s.choice.keys() if s.choice else []}) from None
         return _view(gid, s)
 
     def game_undo(self, params: Any) -> dict[str, Any]:

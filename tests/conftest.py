@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import engine, rng
 from lastbreath.interpreter.api import new_game
@@ -58,28 +57,9 @@ def rules_of(w):
 
 @pytest.fixture(scope="module")
 def bundled_parse_cache():
-    """Parse each bundled file once for a module that loads content many times (~0.25 s a load
-    otherwise); use it with ``pytestmark = pytest.mark.usefixtures("bundled_parse_cache")``.
-
-    Parsed lines are frozen values, so sharing them changes nothing; other files, and building
-    and checking of everything, run afresh on every load."""
-    from lastbreath.dsl import ruleset as ruleset_module
-    from lastbreath.dsl.syntax import parse_file
-
-    bundled = {str(f.resolve()) for root in bundled_paths() for f in Path(root).rglob("*.fg")}
-    cache: dict[str, tuple] = {}
-
-    def cached_parse_file(path):
-        key = str(Path(path).resolve())
-        if key not in bundled:
-            return parse_file(path)
-        if key not in cache:
-            cache[key] = parse_file(path)
-        return cache[key]
-
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ruleset_module, "parse_file", cached_parse_file)
-        yield
+    """Kept for the modules that ask for it: loading content many times is cheap now that clean
+    files are built once and kept in the cache folder (dsl/cache.py)."""
+    yield
 
 
 def settle(state, **fields):

@@ -31,8 +31,6 @@ from typing import Optional
 import attrs
 import pytest
 from lastbreath.dsl import Diagnostic, Span, bundled_paths, load_content, parse_text
-from lastbreath.dsl import ruleset as ruleset_module
-from lastbreath.dsl.syntax import parse_file
 from lastbreath.interpreter import rulings
 from lastbreath.interpreter.position import Reader, _Stop, parse_position
 
@@ -214,16 +212,6 @@ def _log_lines(case: Case) -> list[tuple[int, str]]:
 
 # --- the content: the host with the case's lines, diagnostics pointing back into the case --------
 _CARDS = [p for p in bundled_paths() if p.name == "cards"]  # the core deck, the player board, the Final Girls
-_parsed: dict[str, tuple] = {}
-
-
-def _cached_parse_file(path):
-    key = str(Path(path).resolve())
-    if not any(key.startswith(str(c.resolve())) for c in _CARDS):
-        return parse_file(path)
-    if key not in _parsed:
-        _parsed[key] = parse_file(path)
-    return _parsed[key]
 
 
 def build_content(case: Case) -> tuple[str, list[Optional[tuple[int, int]]]]:
@@ -279,9 +267,7 @@ def load_case_content(case: Case, tmp: Path):
     text, origin = build_content(case)
     f = tmp / f"{case.name}.fg"
     f.write_text(text, encoding="utf-8")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(ruleset_module, "parse_file", _cached_parse_file)
-        rs, diags = load_content([*_CARDS, f])
+    rs, diags = load_content([*_CARDS, f])  # the core files come built from the cache (dsl/cache.py)
     found = [_moved(case, d, origin, str(f)) for d in diags]  # warnings too: a case's content is clean
     if rs is None or found:
         raise CaseError("the case's content does not check:\n" + "\n".join(d.format(case.text) for d in found))

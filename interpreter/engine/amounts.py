@@ -62,7 +62,8 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         return w.rescued
     if what in ("minions", "minion"):
         kind = a.kind
-        return sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
+        return sum(1 for m in w.minions
+                   if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
     if what in ("killers", "enemies"):
         k = sum(1 for b in w.killers if b.alive and b.loc >= 0 and (where == -2 or b.loc == where))
         if what == "enemies":

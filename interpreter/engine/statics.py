@@ -24,10 +24,13 @@ NO_CAP = 1 << 30  # a health with no maximum (K5.1)
 
 
 # --- the questions rules answer, and how each rule answers -------------------------------------
+_QUERIES: dict[str, str] = {}  # rule function name -> the question it answers
+
+
 def answers(query: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a rule function with the question it answers."""
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
-        fn.query = query  # type: ignore[attr-defined]
+        _QUERIES[fn.__name__] = query
         return fn
     return mark
 
@@ -98,7 +101,7 @@ def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str
 
 
 RULE_FUNCTIONS: dict[type, Callable[..., Any]] = n.functions(n.Rule, globals(), "rule_")
-QUERY_OF: dict[type, str] = {cls: fn.query for cls, fn in RULE_FUNCTIONS.items()}  # type: ignore[attr-defined]
+QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNCTIONS.items()}
 
 
 # --- what is in play ------------------------------------------------------------------------

@@ -34,7 +34,7 @@ FG: Piece = ("fg", "", -1)
 class Happening:
     """One event as the content sees it; made only when some content listens to its kind."""
 
-    __slots__ = ("kind", "piece", "number", "place", "cause", "extra")
+    __slots__ = ("cause", "extra", "kind", "number", "piece", "place")
 
     def __init__(self, kind: str, piece: Optional[Piece], number: int, place: int, cause: str, extra: Any):
         self.kind = kind
