@@ -370,15 +370,10 @@ def _content_nodes():
 def test_to_dsl_round_trips_all_bundled_content():
     effects, conds, rules = _content_nodes()
     assert effects and conds and rules
-    # a rule with 'while' cannot be written back yet: test_to_dsl_writes_a_rule_with_its_while_condition
-    rules = [r for r in rules if getattr(r, "cond", None) is None]
     for node in [*effects, *conds, *rules]:
         assert unspan(reparse(node)) == unspan(node), to_dsl(node)
 
 
-@pytest.mark.xfail(strict=True, reason="dsl/render.py: _pattern_for finds no phrase for a rule node whose 'cond' "
-                   "is set ('rule dice +1 while …', LANGUAGE.md section 7: every rule takes 'while'), so to_dsl "
-                   "raises ValueError; the bundled Final Girls Sadie Park and Wren Halvorsen have such rules")
 @pytest.mark.parametrize("text", ["dice +1 while count victims at here at least 1", "dice +1 while killer at here",
                                   "killer moves 1 more while fear at least 2"])
 def test_to_dsl_writes_a_rule_with_its_while_condition(text):

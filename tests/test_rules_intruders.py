@@ -162,8 +162,6 @@ def test_K3_2_a_dead_active_killer_passes_the_marker_up_to_the_topmost(trio):
 
 
 # === K3.3 all killers ==============================================================================
-@pytest.mark.xfail(strict=True, reason="engine: under 'rule only the active killer acts' a hunt inside 'all killers { … }' "
-                   "moves the active body once per body (enemies.hunt reads w.active, not the block's body, K3.3)")
 def test_K3_3_all_killers_cards_wake_all_three_top_to_bottom(trio):
     """K3.3: 'Game Night' ignores the marker: each killer hunts, red, then grey, then black."""
     s = settle(trio, killers=bodies_at(trio, "porch", "woodpile", "boathouse"), active=2,
@@ -336,9 +334,6 @@ def test_K3_a_whole_game_ends_in_every_scenario(rs, scenario):
             assert state.over and state.result in ("fg", "killer")
 
 
-@pytest.mark.xfail(strict=True, reason="engine: killers.damage_killer makes the body active only once damage gets "
-                   "through; a blow reduced to nothing (Shoulder to Shoulder) leaves the marker, though K3.2 says "
-                   "the one she attacks becomes active")
 def test_K3_2_the_killer_she_attacks_becomes_active_even_if_the_blow_is_softened_to_nothing(trio):
     """K3.2: 'when the Final Girl attacks one of them, that one becomes active': attacking counts,
     whatever damage gets through (here 1 damage, reduced to 0 by Shoulder to Shoulder)."""
@@ -350,8 +345,6 @@ def test_K3_2_the_killer_she_attacks_becomes_active_even_if_the_blow_is_softened
     assert w.active == 1
 
 
-@pytest.mark.xfail(strict=True, reason="dsl/render.py: a killer with declared bodies renders as 'Killer · health 1' "
-                   "without its bodies, and 'killer BODY becomes active' as 'The body red …' (the id, not its name)")
 def test_K3_1_the_killer_in_english_names_its_three_bodies_and_their_health(rs):
     """K3.1: the rendered killer board shows each killer with its own health; card text names them."""
     from lastbreath.dsl.render import Names, render
