@@ -370,3 +370,19 @@ def test_K3_the_final_girl_wins_10_to_70_percent_against_the_trio_in_every_scena
         assert not any(r.error for r in records), setup
         wins = sum(r.result == "fg" for r in records)
         assert 0.10 * games <= wins <= 0.70 * games, (setup, wins)
+
+
+def test_K3_S3_content_json_lists_the_third_film(capsys):
+    """Issue #17: `lastbreath content --json` lists the Intruders (K3), Wingard Cottage (S3) and the
+    film's two Final Girls among the bundled content."""
+    import json
+
+    from lastbreath.interpreter.cli import main
+
+    assert main(["content", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ids = {key: {r["id"]: r for r in data[key]} for key in ("killers", "scenarios", "final_girls")}
+    assert ids["killers"]["intruders"] == {"id": "intruders", "name": "The Intruders", "pack": "core"}
+    assert ids["scenarios"]["wingard-cottage"] == {"id": "wingard-cottage", "name": "Wingard Cottage",
+                                                   "pack": "core"}
+    assert {"sadie-park", "wren-halvorsen"} <= set(ids["final_girls"])
