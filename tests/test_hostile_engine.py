@@ -203,3 +203,19 @@ def test_the_step_limit_names_the_content_line_that_loops(tmp_path, capsys):
     assert "error[E311]" in err and "Traceback" not in err
     assert any(f"loop.fg:{line}:" in err for line in (6, 7, 8)), err
     assert "end this phase" in err and "^~~~" in err
+
+
+def test_a_bloodlust_level_that_raises_bloodlust_again_never_climbs_past_the_top(tmp_path):
+    """C17.2 (found by `lastbreath fuzz-input`, content case 645): a level's own effect raises
+    bloodlust while a rise of several levels is under way; the climb looks at the top again before
+    each step instead of counting the levels left once (an IndexError past the last level)."""
+    lust = ("bloodlust { level move 1 damage 1; level move 1 damage 1 { raise bloodlust 1 }; "
+            "level move 1 damage 1; at max { raise fear 1 } }")
+    rs, (state, _) = killer_game(tmp_path, "", bloodlust=lust)
+    w = make_work(state)
+    engine.raise_bloodlust(w, 2)
+    assert w.bloodlust == len(w.game.levels) - 1
+    rises = [e.text for e in w.ctl.events if e.kind == "bloodlust"]
+    # 1 -> 2, whose effect climbs 2 -> 3; the outer rise's second point finds the top: its effect once
+    assert rises == ["bloodlust rises to 2", "bloodlust rises to 3",
+                     "bloodlust is at its maximum: the top effect resolves"], rises
