@@ -118,6 +118,9 @@ class Replay:
         self.pos = self.count = self.skip = 0
 
 
+_NOT_ASKING: frozenset[str] = frozenset()
+
+
 class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
@@ -134,7 +137,7 @@ class Scope:
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, frozenset(), -1
+        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, _NOT_ASKING, -1
 
 
 class Work:
