@@ -50,6 +50,7 @@ class Names:
     decks: Mapping[str, str] = attrs.field(factory=dict)
     tracks: Mapping[str, str] = attrs.field(factory=dict)
     holdings: Mapping[str, str] = attrs.field(factory=dict)
+    bodies: Mapping[str, str] = attrs.field(factory=dict)
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
 
     @classmethod
@@ -62,19 +63,21 @@ class Names:
                    {d.id: d.name for o in owners for d in getattr(o, "decks", ())},
                    {t.id: t.name for o in owners for t in getattr(o, "tracks", ())},
                    {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
+                   {b.id: b.name for k in rs.killers.values() for b in k.bodies},
                    {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
         locs, items, minions = dict(self.locations), dict(self.items), dict(self.minions)
         tokens, decks = dict(self.tokens), dict(self.decks)
-        tracks, holdings = dict(self.tracks), dict(self.holdings)
+        tracks, holdings, bodies = dict(self.tracks), dict(self.holdings), dict(self.bodies)
         if isinstance(decl, n.Scenario):
             locs.update({loc.id: loc.name for loc in decl.locations})
             items.update({it.id: it.name for it in decl.items})
         elif isinstance(decl, n.Killer):
             minions.update({m.id: m.name for m in decl.minions})
             items.update({it.id: it.name for it in decl.items})
+            bodies.update({b.id: b.name for b in decl.bodies})
         victims = dict(self.victims)
         if isinstance(decl, (n.Scenario, n.Killer)):
             tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
@@ -82,7 +85,7 @@ class Names:
             tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
             holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
             victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
-        return Names(locs, items, minions, tokens, decks, tracks, holdings, victims)
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
@@ -506,8 +509,10 @@ def _render_form_killers(node: n.FormKillers, r: Names) -> str:
             "killer, with health equal to their number and no last-breath token")
 
 
-def _body(body: str) -> str:
-    return f"the body {body}" if body else "the killer"
+def _body(body: str, r: Names) -> str:
+    if not body:
+        return "the killer"
+    return r.bodies.get(body) or f"the body {body}"
 
 
 def _render_all_killers(node: n.AllKillers, r: Names) -> str:
@@ -519,15 +524,15 @@ def _render_switch_active(node: n.SwitchActive, r: Names) -> str:
 
 
 def _render_make_active(node: n.MakeActive, r: Names) -> str:
-    return f"{_body(node.body)} becomes the active killer"
+    return f"{_body(node.body, r)} becomes the active killer"
 
 
 def _render_killer_vanishes(node: n.KillerVanishes, r: Names) -> str:
-    return f"{_body(node.body)} vanishes from the board (in a Killer phase, the phase ends at once)"
+    return f"{_body(node.body, r)} vanishes from the board (in a Killer phase, the phase ends at once)"
 
 
 def _render_killer_appears(node: n.KillerAppears, r: Names) -> str:
-    return f"{_body(node.body)} appears at {r.loc(node.loc)}"
+    return f"{_body(node.body, r)} appears at {r.loc(node.loc)}"
 
 
 def _render_end_this_phase(node: n.EndThisPhase, r: Names) -> str:
@@ -539,15 +544,15 @@ def _render_set_mode_now(node: n.SetModeNow, r: Names) -> str:
 
 
 def _render_set_killer_health(node: n.SetKillerHealth, r: Names) -> str:
-    return _amt(node.n, r, f"{_body(node.body)} now has {{n}} health")
+    return _amt(node.n, r, f"{_body(node.body, r)} now has {{n}} health")
 
 
 def _render_set_killer_max_health(node: n.SetKillerMaxHealth, r: Names) -> str:
-    return _amt(node.n, r, f"{_body(node.body)} may now have up to {{n}} health")
+    return _amt(node.n, r, f"{_body(node.body, r)} may now have up to {{n}} health")
 
 
 def _render_defeat_killer(node: n.DefeatKiller, r: Names) -> str:
-    return f"{_body(node.body)} is defeated outright"
+    return f"{_body(node.body, r)} is defeated outright"
 
 
 def _render_end_game(node: n.EndGame, r: Names) -> str:
@@ -723,7 +728,7 @@ def _render_victims_at(node: n.VictimsAt, r: Names, neg: bool = False) -> str:
 
 
 def _render_killer_at(node: n.KillerAt, r: Names, neg: bool = False) -> str:
-    return f"{_body(node.body)} is {'not ' if neg else ''}at {r.loc(node.loc)}"
+    return f"{_body(node.body, r)} is {'not ' if neg else ''}at {r.loc(node.loc)}"
 
 
 _KILLER_IS = {"on-board": "on the board", "off-board": "off the board", "active": "the active killer",
@@ -731,7 +736,7 @@ _KILLER_IS = {"on-board": "on the board", "off-board": "off the board", "active"
 
 
 def _render_killer_is(node: n.KillerIs, r: Names, neg: bool = False) -> str:
-    return f"{_body(node.body)} is {'not ' if neg else ''}{_KILLER_IS[node.what]}"
+    return f"{_body(node.body, r)} is {'not ' if neg else ''}{_KILLER_IS[node.what]}"
 
 
 def _render_flag_set(node: n.FlagSet, r: Names, neg: bool = False) -> str:
@@ -1189,8 +1194,12 @@ def _section(title: str, parts: list[str]) -> list[str]:
 
 def _render_killer(node: n.Killer, r: Names) -> str:
     r = r.within(node)
-    body = f"health {node.health}" if node.board else "no killer board (its bodies form during the game)"
+    if node.bodies and not all(b.formed for b in node.bodies):
+        body = f"{len(node.bodies)} bodies, each with its own health"
+    else:
+        body = f"health {node.health}" if node.board else "no killer board (its bodies form during the game)"
     lines = [node.name, f"Killer · {body} · the Final Girl starts at fear {node.fear}"]
+    lines += [_render_body(b, r) for b in node.bodies]
     if node.modes:
         lines.append("Modes: " + ", ".join(f"{m} (starting)" if i == 0 else m for i, m in enumerate(node.modes)))
     lines += _abilities(node.abilities, r)
@@ -1390,6 +1399,8 @@ def _pattern_for(node: Any) -> str:
         literal = [w for w in words if not _SLOT.fullmatch(w)]
         ok = True
         for field, value in values.items():
+            if field == "cond" and isinstance(node, n.Rule):  # 'while …' is written after the phrase
+                continue
             if field in slots:
                 kind = slots[field]
                 if kind in n.LITERAL_SLOTS and value != kind:
@@ -2027,7 +2038,7 @@ def _render_victim_kind(node: n.VictimKind, r: Names) -> str:
             (["it panics in every Panic phase"] if node.panics else [])
     shields = {"killers": "killers", "minions": "minions", "enemies": "enemies"}
     for who in node.untargeted:
-        what = shields.get(who) or (f"the body {who[7:]}" if who.startswith("killer:") else
+        what = shields.get(who) or (_body(who[7:], r) if who.startswith("killer:") else
                                     f"{r.minion(who[7:])} minions")
         facts.append(f"{what} never target nor kill it")
     if node.hidden:
@@ -2046,7 +2057,7 @@ def _render_turn_random_victims(node: n.TurnRandomVictims, r: Names) -> str:
 
 
 def _render_replace_victim(node: n.ReplaceVictim, r: Names) -> str:
-    who = f"the body {node.body}" if node.body else "the first killer body off the board"
+    who = _body(node.body, r) if node.body else "the first killer body off the board"
     name = r.victims.get(node.kind, node.kind)
     return f"{_a(name)} victim at {r.loc(node.loc)} leaves the board (it does not die) and {who} appears there"
 
@@ -2134,7 +2145,7 @@ def _render_kill_pieces(node: n.KillPieces, r: Names) -> str:
 
 
 def _render_has_status(node: n.HasStatus, r: Names, neg: bool = False) -> str:
-    who = {"it": "that piece", "fg": "you", "killer": _body(node.body)}[node.who]
+    who = {"it": "that piece", "fg": "you", "killer": _body(node.body, r)}[node.who]
     verb = ("do not have" if neg else "have") if node.who == "fg" else ("does not have" if neg else "has")
     return f"{who} {verb} the status {node.status}"
 

@@ -1,6 +1,13 @@
 """Benchmark: games per second with a bot, in one process and on every core.
 
     python examples/benchmark.py [--games 300] [--jobs N] [--bot random] [--killer ID] [--scenario ID] [--json]
+    python examples/benchmark.py --pairs [--toy DIR] [--rounds 3] [--json]
+
+``--pairs``: for every bundled killer × scenario pair, games per second with the random bot in
+one process, and when the rules-free toy engine of ../shared/bench/toy is present (or ``--toy
+DIR``), its games per second in the same run and the ratio of the two. Toy and engine rounds
+alternate and the medians are compared, so that load on the machine hits both alike (the method
+of ../shared/bench/ratio.py).
 
 One process: the games played in this process; its CPU seconds (``time.process_time``) give the
 figures that other work on the machine disturbs least, and its wall time the base of the speed-up.
@@ -15,16 +22,84 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import json
 import os
 import statistics
+import sys
 import time
+from pathlib import Path
+from typing import Any, Callable, Optional
 
 from lastbreath.dsl import load_ruleset
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.bots import BOTS
 from lastbreath.interpreter.serialize import to_json
-from lastbreath.interpreter.simulate import Simulator
+from lastbreath.interpreter.simulate import Simulator, run_games
+
+DEFAULT_TOY = Path(__file__).resolve().parent.parent.parent / "shared" / "bench" / "toy"
+TOY_GAMES = 150  # toy games a round (as ratio.py)
+MAX_ROUNDS = 50
+MAX_GAMES = 100_000
+
+
+def load_toy(folder: Path) -> Optional[Callable[[int], Any]]:
+    """The toy engine's ``play_game`` set up as ratio.py sets it up, or None if it is not there."""
+    if not (folder / "engine.py").is_file():
+        return None
+    import attrs
+
+    spec = importlib.util.spec_from_file_location(f"toy_engine_{abs(hash(str(folder)))}", folder / "engine.py")
+    if spec is None or spec.loader is None:
+        return None
+    toy = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(folder))  # the toy imports its neighbours (its card language)
+    try:
+        spec.loader.exec_module(toy)
+    finally:
+        sys.path.remove(str(folder))
+    toy.PATHS, toy.RNG, toy.EVOLVE = "pre", "splitmix", attrs.evolve
+    toy.play_game(0)
+    return toy.play_game
+
+
+def pairs_report(rs: Any, games: int, rounds: int, toy_dir: Path) -> dict[str, Any]:
+    """Games per second for every bundled killer × scenario pair, and the ratio to the toy."""
+    play_toy = load_toy(toy_dir)
+    pairs = [(k, s) for k in sorted(rs.killers) for s in sorted(rs.scenarios)]
+    rows = []
+    for n, (killer, scenario) in enumerate(pairs, 1):
+        setup = {"killer": killer, "scenario": scenario}
+        run_games(rs, setup, games=5, seed=0, bot="random", jobs=1)  # the board compiled, caches warm
+        toy_rates, rates = [], []
+        for r in range(rounds):
+            if play_toy is not None:
+                c = time.process_time()
+                for seed in range(TOY_GAMES):
+                    play_toy(seed)
+                toy_rates.append(TOY_GAMES / (time.process_time() - c))
+            c = time.process_time()
+            run_games(rs, setup, games=games, seed=r * games, bot="random", jobs=1)
+            rates.append(games / (time.process_time() - c))
+        row: dict[str, Any] = {"killer": killer, "scenario": scenario,
+                               "games_per_second": round(statistics.median(rates), 1)}
+        if toy_rates:
+            row["toy_games_per_second"] = round(statistics.median(toy_rates), 1)
+            row["ratio"] = round(statistics.median(rates) / statistics.median(toy_rates), 2)
+        rows.append(row)
+        print(f"[{n}/{len(pairs)}] {killer} / {scenario}: {row['games_per_second']} games/s"
+              + (f", ratio {row['ratio']}" if "ratio" in row else ""), file=sys.stderr, flush=True)
+    return {"games": games, "rounds": rounds, "bot": "random", "toy": str(toy_dir) if play_toy else None,
+            "pairs": rows}
+
+
+def print_pairs(out: dict[str, Any]) -> None:
+    if out["toy"] is None:
+        print("the toy engine was not found (--toy DIR): games per second only, no ratio")
+    print(f"{'killer':<16} {'scenario':<20} {'games/s':>9} {'toy/s':>7} {'ratio':>6}")
+    for row in out["pairs"]:
+        print(f"{row['killer']:<16} {row['scenario']:<20} {row['games_per_second']:>9} "
+              f"{row.get('toy_games_per_second', '-'):>7} {row.get('ratio', '-'):>6}")
 
 
 def main() -> None:
@@ -35,9 +110,27 @@ def main() -> None:
     ap.add_argument("--bot", choices=tuple(BOTS), default="random")
     ap.add_argument("--killer")
     ap.add_argument("--scenario")
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    ap.add_argument("--pairs", action="store_true",
+                    help="every bundled killer × scenario pair, with the ratio to the toy engine")
+    ap.add_argument("--toy", type=Path, default=DEFAULT_TOY,
+                    help=f"the toy engine's folder for --pairs (default: {DEFAULT_TOY})")
+    ap.add_argument("--rounds", type=int, default=3, help="alternating rounds for --pairs (median taken)")
     args = ap.parse_args()
+    if not 1 <= args.games <= MAX_GAMES:
+        ap.error(f"--games must be 1..{MAX_GAMES}")
+    if not 1 <= args.rounds <= MAX_ROUNDS:
+        ap.error(f"--rounds must be 1..{MAX_ROUNDS}")
     setup = {k: v for k, v in (("killer", args.killer), ("scenario", args.scenario)) if v}
+    if args.pairs:
+        rs = load_ruleset()
+        gc.freeze()
+        out = pairs_report(rs, args.games, args.rounds, args.toy)
+        if args.json:
+            print(json.dumps(out))
+        else:
+            print_pairs(out)
+        return
 
     t0 = time.process_time()
     rs = load_ruleset()

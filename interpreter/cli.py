@@ -225,6 +225,9 @@ def cmd_play(args: argparse.Namespace) -> int:
         try:
             session = Session(rs, seed=seed, **setup)
         except RulesError as err:
+            d = err.diagnostic
+            if d is not None and d.span.line > 0:  # content at fault while setting up (E31x)
+                raise CliError(f"the game stopped (seed {seed}):\n{err.format(rs.sources)}", 1) from err
             raise CliError(str(err), 1) from err
     if not args.json:
         print(f"seed: {seed}")

@@ -191,9 +191,6 @@ def test_bots_play_the_v2_fan_killer_and_every_ability_fires():
     assert burned > 0 and wins > 0
 
 
-@pytest.mark.xfail(strict=True, reason="engine: when a replacement answers 'killer would be defeated' the log "
-                                       "has already said 'its last-breath token is lost', yet the token stays "
-                                       "white (interpreter/engine/killers.py damage_killer)")
 def test_a_replaced_defeat_leaves_log_and_token_agreeing():
     """C17.1: the log and the state say the same of the killer's last-breath token after the Corn
     Warden's defeat is replaced: lost (gone) in both, or not lost in either."""

@@ -176,3 +176,46 @@ def test_token_supplies_past_the_budget_are_a_rules_error_naming_the_line(tmp_pa
     supply = " ".join(f"k{i} 100" for i in range(30))
     with pytest.raises(RulesError, match=r"extra\.fg:\d+"):
         killer_game(tmp_path, f'  token heap {{ name "Heap"; kinds {kinds}; supply {supply} }}')
+
+
+def test_the_step_limit_names_the_content_line_that_loops(tmp_path, capsys):
+    """Issue #14 (a game's step budget ends it with a rules error naming the content line): every
+    phase replaced by 'end this phase' never reaches a decision; E311 points at the last line resolved."""
+    from lastbreath.interpreter.cli import main
+
+    pack = tmp_path / "loop"
+    pack.mkdir()
+    (pack / "loop.fg").write_text('''killer loop-test {
+  name "Loop Test"
+  health 5
+  fear 2
+  bloodlust { level move 1 damage 1; at max { raise fear 1 } }
+  instead of action phase { end this phase }
+  instead of planning phase { end this phase }
+  instead of killer phase { end this phase }
+  finale f { name "F"; back { raise fear 1 }; face { raise fear 1 } }
+  dark_power d { name "D" }
+}
+''', encoding="utf-8")
+    code = main(["play", "--content", str(pack), "--killer", "loop-test", "--bot", "random", "--seed", "1"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "error[E311]" in err and "Traceback" not in err
+    assert any(f"loop.fg:{line}:" in err for line in (6, 7, 8)), err
+    assert "end this phase" in err and "^~~~" in err
+
+
+def test_a_bloodlust_level_that_raises_bloodlust_again_never_climbs_past_the_top(tmp_path):
+    """C17.2 (found by `lastbreath fuzz-input`, content case 645): a level's own effect raises
+    bloodlust while a rise of several levels is under way; the climb looks at the top again before
+    each step instead of counting the levels left once (an IndexError past the last level)."""
+    lust = ("bloodlust { level move 1 damage 1; level move 1 damage 1 { raise bloodlust 1 }; "
+            "level move 1 damage 1; at max { raise fear 1 } }")
+    rs, (state, _) = killer_game(tmp_path, "", bloodlust=lust)
+    w = make_work(state)
+    engine.raise_bloodlust(w, 2)
+    assert w.bloodlust == len(w.game.levels) - 1
+    rises = [e.text for e in w.ctl.events if e.kind == "bloodlust"]
+    # 1 -> 2, whose effect climbs 2 -> 3; the outer rise's second point finds the top: its effect once
+    assert rises == ["bloodlust rises to 2", "bloodlust rises to 3",
+                     "bloodlust is at its maximum: the top effect resolves"], rises

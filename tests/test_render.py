@@ -47,6 +47,8 @@ def effects_of(body: str) -> tuple:
 
 
 def condition_of(text: str):
+    if "it" in text.split():  # 'it' (a modification's location, a loop's) means something only inside a 'for each'
+        return effects_of(f"for each any {{\nif {text} {{ lose 1 time }}\n}}")[0].body[0].cond
     return effects_of(f"if {text} {{ lose 1 time }}")[0].cond
 
 
@@ -403,6 +405,14 @@ def test_to_dsl_round_trips_all_bundled_content():
     assert effects and conds and rules
     for node in [*effects, *conds, *rules]:
         assert unspan(reparse(node)) == unspan(node), to_dsl(node)
+
+
+@pytest.mark.parametrize("text", ["dice +1 while count victims at here at least 1", "dice +1 while killer at here",
+                                  "killer moves 1 more while fear at least 2"])
+def test_to_dsl_writes_a_rule_with_its_while_condition(text):
+    node = rule_of(text)
+    assert to_dsl(node) == text
+    assert unspan(reparse(node)) == unspan(node)
 
 
 def test_to_dsl_phrases():

@@ -184,6 +184,7 @@ def test_simulate_jobs_do_not_change_results(capsys):
 
 def test_simulate_matrix_json_and_csv(capsys):
     args = ["simulate", "--matrix", "--games", "3", "--jobs", "1", "--killer", "big-bad-wolf",
+            "--scenario", "storybook-woods", "--scenario", "wolfe-asylum",
             "--final-girl", "nell-arden", "--final-girl", "ruth-okafor"]
     assert main(args + ["--json"]) == 0
     data = json.loads(capsys.readouterr().out)

@@ -34,14 +34,16 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
         return
     k = got
     levels = w.game.levels
-    climb = max(0, min(k, len(levels) - 1 - w.bloodlust))  # the levels left: a few, never more
-    for _ in range(climb):
+    top = k
+    # the levels left, a few, never more; a level's effect may itself raise bloodlust, so the top
+    # is looked at again before each step
+    while top > 0 and w.bloodlust < len(levels) - 1:
+        top -= 1
         w.bloodlust += 1
         emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
             run(w, levels[w.bloodlust].effects, Ctx(source="bloodlust"))
-    top = k - climb
     if top > MAX_TOP_EFFECTS:  # a rise computed in play may be huge: the top effect runs a bounded number of times
         emit(w, "bloodlust", f"bloodlust is at its maximum {top} times: the top effect resolves "
                              f"{MAX_TOP_EFFECTS} times (the limit), {top - MAX_TOP_EFFECTS} are dropped", "C17.2")

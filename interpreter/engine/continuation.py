@@ -74,6 +74,7 @@ class Replay:
         "events",
         "given",
         "hook",
+        "last",
         "policy",
         "pos",
         "run",
@@ -100,6 +101,7 @@ class Replay:
         self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
         self.budget = 0  # answers play_out may still give inside the run
+        self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
         self.given = 0  # answers given inside the run since play_out last looked
 
     def start_state(self) -> GameState:
@@ -114,6 +116,9 @@ class Replay:
         self.start, self.start_fields = None, fields
         self.answers = ()
         self.pos = self.count = self.skip = 0
+
+
+_NOT_ASKING: frozenset[str] = frozenset()
 
 
 class Scope:
@@ -133,7 +138,7 @@ class Scope:
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, frozenset(), -1
+        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, _NOT_ASKING, -1
         self.piece = None
 
 
@@ -529,8 +534,10 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             pass
         ctl.next_step(w.__dict__.copy())
         scope.reset()
+    last = getattr(ctl.last[0], "span", None) if ctl.last else None
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
-                        f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?")
+                        f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?"
+                        + (" The line named is the last one resolved" if last is not None else ""), last)
 
 
 def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:

@@ -54,7 +54,7 @@ def exec_heal(w: Work, e: n.Heal, ctx: Ctx) -> None:  # heal N
 
 
 def exec_lose_health(w: Work, e: n.LoseHealth, ctx: Ctx) -> None:  # lose N health
-    fg_damage(w, amount(w, e.n, ctx), "C3.4")
+    fg_damage(w, amount(w, e.n, ctx), "C3.4", damage=False)  # a loss of health, not damage
 
 
 def exec_raise_fear(w: Work, e: n.RaiseFear, ctx: Ctx) -> None:  # raise fear N
@@ -152,8 +152,7 @@ def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N
             break
         if not fixed:
             where = loc(w, e.loc, ctx)
-        if where < 0:
-            emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
+        if where < 0:  # the place names no location: nothing to place there (tokens are not the reason)
             break
         if len(w.minions) + sum(w.victims) >= MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", len(w.minions) + sum(w.victims) + 1, MAX_PIECES_IN_PLAY)

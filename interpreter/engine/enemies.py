@@ -64,7 +64,9 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
             attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
         else:
             moves, attacks = own_moves, own_attacks
-        only = w.active if len(w.killers) > 1 and active_only(w) else -1  # K3.2: only the active one acts
+        only = w.scope.body  # K3.3: inside 'all killers { … }' the killer is the block's body
+        if only < 0 and len(w.killers) > 1 and active_only(w):
+            only = w.active  # K3.2: only the active one acts
         for i, body in enumerate(w.killers):
             if only >= 0 and i != only:
                 continue

@@ -77,6 +77,7 @@ class Game:
         self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
         self.events_cache: dict[tuple[int, str, str], tuple[Any, tuple[Any, ...]]] = {}  # (id(sources), field, kind)
+        self.ends_cache: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(sources) -> the win and lose lines in play
         self.option_cache: dict[tuple[str, str], Option] = {}
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
         self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys

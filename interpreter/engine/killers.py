@@ -15,7 +15,7 @@ from ..state import KillerState, MinionState
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import defeated, killer_defeated
-from .statics import modified
+from .statics import NO_CAP, modified
 from .triggers import fire, would
 from .words import count_of, loc_name
 
@@ -34,10 +34,14 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
     """Damage to a body: the secondary dark power first (C17.4), then health and last breath (C17.1).
     A body already defeated takes no more (C13.2: the game may not have ended yet). The body hit
     becomes the active one when the Final Girl dealt it (``by_fg``: her attack, her card or item,
-    K3.2). With other bodies still in the game, a body whose last breath is gone is set aside until
-    the phase ends (K2.9, K3.6); damage to it then changes nothing."""
+    K3.2), even when the damage is then reduced to nothing. With other bodies still in the game, a
+    body whose last breath is gone is set aside until the phase ends (K2.9, K3.6); damage to it
+    then changes nothing."""
     if k <= 0 or w.result or not w.killers[idx].alive:
         return
+    if by_fg and w.active != idx and len(w.killers) > 1 and not w.killers[idx].aside and active_only(w):
+        w.active = idx  # K3.2: the one she strikes becomes active, whatever damage gets through
+        emit(w, "active", f"{body_name(w, idx)} is now the active killer", "K3.2")
     k = modified(w, "damage-to-killer", k)
     if k <= 0:
         emit(w, "damage", "the damage is reduced to nothing", "")
@@ -52,9 +56,6 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         emit(w, "damage", f"{body_name(w, idx)} is set aside: the damage changes nothing", "K2.9")
         fire(w, "takes-damage", body, k, kil.loc)
         return
-    if by_fg and w.active != idx and len(w.killers) > 1 and active_only(w):
-        w.active = idx
-        emit(w, "active", f"{body_name(w, idx)} is now the active killer", "K3.2")
     if w.secondary:
         absorbed = min(k, w.secondary_health)
         w.secondary_health -= absorbed
@@ -118,6 +119,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and {name} restores "
                           f"{back} health; the phase ends", "C17.1")
         raise PhaseEnd()
+    update_piece(w, ("killer", idx), breath=0)  # the token is lost even if the defeat is replaced (C17.1)
     _defeat(w, idx)
 
 
@@ -190,13 +192,14 @@ def evolve_killer(k: KillerState, **kw: Any) -> KillerState:
 
 def max_health(w: Work, kil: KillerState) -> int:
     """What healing restores a body to (C17.1): its own maximum if set (K1.5), else its declared
-    health, else the killer's; a body formed in play, its health when it formed (K6.6)."""
+    health, else the killer's board health. A body formed in play declares no health (K6.6): no
+    maximum, like a killer with no board."""
     if kil.max_health:
         return kil.max_health
     decl = w.game.bodies.get(kil.body) if kil.body else None
-    if decl is not None and not decl.formed:
-        return decl.health
-    return w.game.killer.health
+    if decl is not None:
+        return NO_CAP if decl.formed else decl.health
+    return w.game.killer.health if w.game.killer.board else NO_CAP
 
 
 def heal_killer(w: Work, k: int, idx: int = -1) -> None:

@@ -337,9 +337,13 @@ STEPS: dict[str, Callable[[Work], None]] = {
 
 def check_ends(w: Work) -> None:
     """State-based checks (C13): content's win/lose conditions, whenever the game settles."""
-    if not w.game.has_ends:
+    g = w.game
+    if not g.has_ends:
         return
-    for a in abilities(w):
-        for e in a.ends:
-            if condition(w, e.cond, Ctx()):
-                end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
+    srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    got = g.ends_cache.get(id(srcs))
+    if got is None or got[0] is not srcs:
+        got = g.ends_cache[id(srcs)] = (srcs, tuple(e for a in srcs for e in a.ends))
+    for e in got[1]:
+        if condition(w, e.cond, Ctx()):
+            end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")

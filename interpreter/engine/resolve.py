@@ -93,6 +93,7 @@ def run(w: Work, effects: tuple[n.Effect, ...], ctx: Ctx) -> None:
         sp = getattr(effects[0], "span", None) if effects else None
         raise runtime_error("E310", f"effects set each other off more than {MAX_EFFECT_DEPTH} deep",
                             "a rule that triggers itself?", sp)
+    w.ctl.last = effects  # E311 names the last content resolved
     table = EXEC
     if _coverage is None:
         for e in effects:

@@ -325,7 +325,12 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
 def hidden_victims(w: Work) -> frozenset[int]:
     """The locations whose victims enemies neither target nor attack now (``rule victims at PLACE
     cannot be targeted``)."""
-    return modified(w, "hidden-victims", frozenset(), w)
+    if "hidden-victims" not in w.game.rule_queries:
+        return _NONE_HIDDEN
+    return modified(w, "hidden-victims", _NONE_HIDDEN, w)
+
+
+_NONE_HIDDEN: frozenset[int] = frozenset()
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))
