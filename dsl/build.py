@@ -92,7 +92,7 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
-            "zone": "table|aside"}
+            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -110,6 +110,9 @@ def _patterns(classes) -> tuple[Pattern, ...]:
 
 EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
+
+
+_PIECE_WORDS = ("piece", "pieces", "victim", "victims", "enemy", "enemies", "minion", "minions", "killer", "killers")
 
 
 def _did_you_mean(word: str, choices: tuple) -> str:
@@ -225,6 +228,8 @@ class Builder:
             return node is not None, node
         if kind == "string":
             return (atom.kind == "string", atom.value)
+        if kind == "pieces":  # it | fg | (PIECES [at …] [where …]) (issue #16 item 4)
+            return self._pieces(atom, refs)
         if atom.kind != "name":
             return False, None
         word = str(atom.value)
@@ -251,6 +256,9 @@ class Builder:
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
+            return True, word
+        if kind in ("kind", "victimkind"):  # a minion kind or a victim kind / a victim kind (issue #16 item 3)
+            refs.append(Ref("kind" if kind == "kind" else "victim-kind", word, atom.span, self.scope))
             return True, word
         if kind == "zone":  # table | aside (item and card zones)
             return (word in n.ZONES, word)
@@ -390,8 +398,12 @@ class Builder:
             return self._choose(line, blocks[0])
         if head == "roll" and len(atoms) == 1 and len(blocks) == 1:
             return self._roll(line, blocks[0])
+        if head in ("gain", "remove", "move", "spend") and len(atoms) > 2 and atoms[2].value == "token":
+            return self._token_line(line, blocks)
         if head == "spend":
             return self._spend(line, atoms, blocks)
+        if head == "for" and len(atoms) > 2 and atoms[2].value in _PIECE_WORDS:
+            return self._for_each_piece(line)
         if head == "for":
             return self._for_each(line, atoms, blocks)
         if head == "each" and len(atoms) == 2 and atoms[1].kind == "name" and len(blocks) == 1:
@@ -502,6 +514,68 @@ class Builder:
         finally:
             self.in_for -= 1
         return n.ForEach(line.span, among, body)
+
+    # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) -------------
+    def _pieces(self, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
+        """A pieces slot: ``it``, ``fg`` or a piece set in parentheses, ``(victims at tag outdoor)``."""
+        if atom.kind == "name" and atom.value in ("it", "fg"):
+            if atom.value == "it" and not self.in_for:
+                self.error(atom.span, "E204", "'it' means nothing here",
+                           "'it' is the piece of a 'for each victim …' (or the location of a 'for each')")
+            return True, n.PieceSet(atom.span, str(atom.value))
+        if atom.kind == "group" and atom.items:
+            node = self.expression("piece_set", list(atom.items), report=False, refs=refs)
+            return isinstance(node, n.PieceSet), node
+        return False, None
+
+    def _for_each_piece(self, line: Line) -> Optional[n.ForEachPiece]:
+        """for each PIECE [at PLACE | at tag TAG] [where CONDITION] { … }: 'it' is the piece."""
+        parts = list(line.parts)
+        if len(parts) < 4 or not isinstance(parts[1], Atom) or parts[1].value != "each" or \
+                not isinstance(parts[-1], Block):
+            self.error(line.span, "E207", f"cannot read '{line.text()}'",
+                       "write 'for each victim at tag outdoor where it has status cold { … }'")
+            return None
+        among = self.expression("piece_set", parts[2:-1])
+        if not isinstance(among, n.PieceSet):
+            return None
+        if among.what in ("fg", "it"):
+            self.error(line.span, "E207", f"'for each {among.what}': {among.what} is one piece",
+                       "write the effects on it directly, or 'for each piece …'")
+            return None
+        self.in_for += 1
+        try:
+            body = self.effects(parts[-1])
+        finally:
+            self.in_for -= 1
+        return n.ForEachPiece(line.span, among, body)
+
+    def _token_line(self, line: Line, blocks: list[Block]) -> Optional[n.Effect]:
+        """gain|remove|move|spend N token T [KIND] … (a spend may take a block)."""
+        parts = list(line.parts)
+        body: tuple = ()
+        if blocks:
+            if getattr(parts[0], "value", "") != "spend" or len(blocks) != 1 or not isinstance(parts[-1], Block):
+                self.error(line.span, "E207", f"this effect line does not take a block: '{line.text()}'",
+                           "only 'spend N token … { … }' takes one: it resolves if the tokens were paid")
+                return None
+            body = self.effects(parts[-1])
+            parts = parts[:-1]
+        node = self.expression("token_effect", parts)
+        if node is None:
+            return None
+        for a in line.words():
+            if a.kind == "number" and a.num < 0:
+                self.error(a.span, "E209", f"'{line.text()}': {a.value} cannot be negative", "amounts are 0 or more")
+        if isinstance(node, n.SpendTo):
+            node = attrs.evolve(node, body=body)
+        dest = getattr(node, "to", None)
+        if dest is not None and (dest.kind == "items" or (isinstance(node, n.GainTokens) and
+                                                         dest.kind in ("supply", "discard"))):
+            self.error(dest.span, "E205", f"tokens cannot be put {'on the items' if dest.kind == 'items' else 'there'}",
+                       "put them on one holder: 'item ID', 'card CARD', a place, 'collection', 'it'")
+            return None
+        return node
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
@@ -687,7 +761,7 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "track", "holding", "space", "number", "rules", "replace", "remove", "for"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
@@ -1173,7 +1247,8 @@ def _read_holding(b: Builder, line: Line, acc: dict) -> None:
 SHARED_PARTS: dict[str, Reader] = {"token": _read_token, "action": _read_action, "deck": _read_deck,
                                    "pile": lambda b, line, acc: _read_pile(b, line, acc),
                                    "recipe": lambda b, line, acc: _read_recipe(b, line, acc),
-                                   "track": _read_track, "holding": _read_holding}
+                                   "track": _read_track, "holding": _read_holding,
+                                   "victim": lambda b, line, acc: _read_victim_kind(b, line, acc)}
 
 
 def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Killer]:
@@ -1298,7 +1373,8 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                     tuple(acc.get("actions", ())), tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                     not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
                     tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())),
-                    tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
+                    tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
+                    victim_kinds=tuple(acc.get("victim_kinds", ())))
 
 
 def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Scenario]:
@@ -1486,7 +1562,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       tuple(acc.get("decks", ())), (), tuple(acc.get("cards", ())),
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
                       groups=tuple(acc.get("groups", ())),
-                      tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())))
+                      tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
+                      victim_kinds=tuple(acc.get("victim_kinds", ())))
 
 
 
@@ -1870,11 +1947,12 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
         return n.Scenario(line.span, hid, "", got("tags"), got("locations"), got("paths"), got("links"), got("setups"),
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
-                          groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"))
+                          groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"),
+                          victim_kinds=got("victim_kinds"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
                     items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
-                    tracks=got("tracks"), holdings=got("holdings"))
+                    tracks=got("tracks"), holdings=got("holdings"), victim_kinds=got("victim_kinds"))
 
 
 def _change_readers(readers: dict[str, Reader], where: str, changes: list[n.ModuleChange]) -> dict[str, Reader]:
@@ -1974,3 +2052,45 @@ def build_module(b: Builder, line: Line) -> Optional[n.Module]:
     _require(b, acc, line.span, "module", {"name": 'name "…"'})
     return n.Module(line.span, mid, acc.get("name", mid), acc.get("about", ""), tuple(acc.get("cards", ())),
                     tuple(acc.get("items", ())), tuple(changes), tuple(sections))
+
+
+# --- victim kinds (issue #16 item 3) ---------------------------------------------------------------
+def _read_victim_kind(b: Builder, line: Line, acc: dict) -> None:
+    """victim ID { name "…"; cannot be rescued; always panics; not targeted by WHO; hidden }"""
+    def cannot(b: Builder, l: Line, s: dict) -> None:
+        _words_flag("unrescuable", "cannot be rescued")(b, l, s)
+
+    def always(b: Builder, l: Line, s: dict) -> None:
+        _words_flag("panics", "always panics")(b, l, s)
+
+    def shield(b: Builder, l: Line, s: dict) -> None:
+        atoms = l.words()
+        words = [str(a.value) for a in atoms]
+        ok = len(l.parts) == len(atoms) and all(a.kind == "name" for a in atoms) and words[:3] == \
+            ["not", "targeted", "by"] and len(words) in (4, 5)
+        who = ""
+        if ok and len(words) == 4 and words[3] in n.SHIELDS:
+            who = words[3]
+        elif ok and len(words) == 4:  # a kind of minion
+            who = f"minion:{words[3]}"
+            b.refs.append(Ref("minion", words[3], atoms[3].span, b.scope))
+        elif ok and words[3] == "killer":  # one body
+            who = f"killer:{words[4]}"
+            b.refs.append(Ref("body", words[4], atoms[4].span, b.scope))
+        if not who:
+            b.error(l.span, "E205", "write 'not targeted by killers', '… by minions', '… by enemies', "
+                    "'… by killer BODY' or '… by MINION'", "those never target nor kill a victim of this kind (C9)")
+            return
+        if who in s.get("untargeted", ()):
+            b.error(l.span, "E206", f"'{l.text()}' is given twice", "")
+            return
+        s.setdefault("untargeted", []).append(who)
+
+    got = _named(b, line, "victim kind", {"cannot": cannot, "always": always, "not": shield,
+                                          "hidden": _flag("hidden")}, abilities=False)
+    if got is None:
+        return
+    vid, sub = got
+    acc.setdefault("victim_kinds", []).append(
+        n.VictimKind(line.span, vid, sub.get("name", vid), sub.get("unrescuable", False), sub.get("panics", False),
+                     tuple(sub.get("untargeted", ())), sub.get("hidden", False)))

@@ -219,6 +219,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         if fg.health < 1:
             err(fg.span, "E209", "health must be at least 1")
     _check_zones(refs, tables, killers, scenarios, err)
+    _check_pieces(refs, tables, killers, scenarios, err, warn)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -370,3 +371,91 @@ def _check_zones(refs: list[Ref], tables: dict, killers: dict, scenarios: dict, 
             elif p.row > size:
                 err(p.span, "E210", f"a row of {p.row} from the pile '{p.id}', which holds {size} item"
                     f"{'s' if size != 1 else ''}", f"lay at most {size} on the table, or add items to the pile")
+
+
+# --- victim kinds and tokens everywhere (issue #16 items 3 and 5) ----------------------------------
+def victim_kinds_of(hosts) -> list[n.VictimKind]:
+    """The victim kinds declared in scenarios, killers and modules' sections (ids shared by all)."""
+    out: list[n.VictimKind] = []
+    for h in hosts:
+        if isinstance(h, n.Module):
+            out.extend(v for sec in h.sections for v in sec.adds.victim_kinds)
+        else:
+            out.extend(h.victim_kinds)
+    return out
+
+
+def _check_pieces(refs: list[Ref], tables: dict, killers: dict, scenarios: dict, err, warn) -> None:
+    """Victim kinds (declared once, never a minion's id; a kind named where a minion or victim kind
+    goes, a victim kind where only one goes); token kinds and deck cards named by token lines; a
+    token type something takes but nothing ever puts anywhere (W240); a victim kind nothing makes (W241)."""
+    P = functools.partial
+    kinds: dict[str, n.VictimKind] = {}
+    for v in victim_kinds_of([*scenarios.values(), *killers.values(), *tables["modules"].values()]):
+        if v.id in kinds and kinds[v.id] is not v and kinds[v.id].span != v.span:
+            err(v.span, "E203", f"duplicate victim kind '{v.id}'", f"first declared at {kinds[v.id].span}")
+            continue
+        if v.id in tables["minions"]:
+            err(v.span, "E203", f"'{v.id}' is a minion and a victim kind",
+                "a kind of piece is named by its id alone ('count ID', 'when ID dies'): give them different ids")
+        kinds[v.id] = v
+    tables["victim_kinds"] = kinds
+    minions = tables["minions"]
+    for r in refs:
+        owner = scenarios.get(r.scope) or killers.get(r.scope)
+        if r.kind == "kind" and r.name not in minions and r.name not in kinds:
+            err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
+                P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
+        elif r.kind == "victim-kind" and r.name not in kinds:
+            err(r.span, "E204", f"unknown victim kind '{r.name}'",
+                P(_or, P(_hint, r.name, tuple(kinds)), "declare it with 'victim ID { name \"…\" }' in a scenario or a "
+                  "killer"))
+        elif r.kind == "token-kind" and owner is not None:
+            token, kind = r.name.split(" ", 1)
+            t = next((x for x in owner.tokens if x.id == token), None)
+            if t is not None and kind not in t.kinds:
+                err(r.span, "E204", f"unknown kind '{kind}' of the token '{token}'",
+                    P(_hint_or_known, kind, t.kinds, "kinds"))
+        elif r.kind == "card-of-deck" and owner is not None:
+            cards = {c.id for d in owner.decks for c in d.cards}
+            if r.name not in cards:
+                err(r.span, "E204", f"unknown card '{r.name}' (no deck of '{r.scope}' has it)",
+                    P(_or, P(_hint, r.name, tuple(cards)), "tokens lie on the cards of its decks: "
+                      "'deck D { card ID { … } }'"))
+    made: set[str] = set()
+    if kinds:
+        for x in n.walk((*scenarios.values(), *killers.values(), *tables["modules"].values(),
+                         *tables["cards"].values(), *tables["items"].values())):
+            if isinstance(x, n.TurnVictims):
+                made.add(x.minion)
+            elif isinstance(x, n.TurnRandomVictims):
+                made.add(x.kind)
+    for v in kinds.values():
+        if v.id not in made:
+            warn(v.span, "W241", f"nothing turns a victim into '{v.id}'",
+                 f"'turn N random victims into {v.id}' (at setup: 'when game starts {{ … }}') or "
+                 f"'turn N victims at PLACE into {v.id}'")
+    for host in (*scenarios.values(), *killers.values()):
+        _check_token_flow(host, warn)
+
+
+def _check_token_flow(host, warn) -> None:
+    """W240: a token type of this host that its token lines take from somewhere (``spend``, ``remove``,
+    ``move N token …``) but that nothing puts anywhere (a setup card, ``place token``, ``gain N token
+    …``) never leaves the supply."""
+    placed: set[str] = {t for su in getattr(host, "setups", ()) for t, _loc in su.tokens}
+    taken: dict[str, Span] = {}
+    for x in n.walk(host):
+        t = type(x)
+        if t in (n.PlaceToken, n.GainTokens):
+            placed.add(x.token)
+        elif t in (n.SpendTo, n.RemoveTokens, n.MoveTokens):
+            if x.src.kind in ("supply", "discard"):
+                placed.add(x.token)
+            else:
+                taken.setdefault(x.token, x.span)
+    for token, span in taken.items():
+        if token not in placed and any(tk.id == token for tk in host.tokens):
+            warn(span, "W240", f"the token '{token}' is taken here, but nothing ever places one",
+                 f"place some first: a setup card's 'tokens {token} at LOC', 'place token {token} at PLACE' or "
+                 f"'gain N token {token} on …'")

@@ -581,6 +581,60 @@ module dull-edge {
   for scenario tiny-woods { replace item saw { name "Dull Saw"; weapon hands 1 range 0 bonus 0 } }
 }
 """, severity="warning"),
+    ErrorInfo(
+        "W240", "a token taken but never placed",
+        "A warning: a token line takes tokens of a type from somewhere ('spend N token T from …', "
+        "'remove N token T from …', 'move N token T from …'), but nothing in its scenario or killer "
+        "ever puts one anywhere (a setup card's 'tokens T at …', 'place token T at …', 'gain N token "
+        "T …'): they never leave the supply, so the line never finds one.",
+        """\
+scenario bare-dock {
+  name "Bare Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2 }
+  token rope { name "Rope"; kinds rope; supply rope 3 }
+  action tie { name "Tie up"; time 1; effect { spend 1 token rope from here to supply { heal 1 } } }
+}
+""",
+        """\
+scenario bare-dock {
+  name "Bare Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2; tokens rope at shed }
+  token rope { name "Rope"; kinds rope; supply rope 3 }
+  action tie { name "Tie up"; time 1; effect { spend 1 token rope from here to supply { heal 1 } } }
+}
+""", severity="warning"),
+    ErrorInfo(
+        "W241", "a victim kind nothing makes",
+        "A warning: a 'victim KIND { … }' is declared, but no line turns a victim into it ('turn N "
+        "random victims into KIND', 'turn N victims at PLACE into KIND'): no victim of that kind is "
+        "ever on the board.",
+        """\
+scenario pale-dock {
+  name "Pale Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2 }
+  victim stranger { name "Stranger"; cannot be rescued }
+}
+""",
+        """\
+scenario pale-dock {
+  name "Pale Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2 }
+  victim stranger { name "Stranger"; cannot be rescued }
+  when game starts { turn 1 random victims into stranger }
+}
+""", severity="warning"),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
     ErrorInfo(
         "E300", "the game cannot be set up or cannot go on",

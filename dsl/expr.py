@@ -14,7 +14,7 @@ import difflib
 import functools
 import re
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
@@ -26,7 +26,7 @@ from .limits import MAX_AMOUNT
 
 # the start rules the builder uses, by slot type
 SLOT_TYPES = ("condition", "amount", "place", "event", "piece")
-STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification")
+STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification", "piece_set", "token_effect")
 SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")
 
 # what each slot type accepts, for hints (LANGUAGE.md has the full tables)
@@ -37,11 +37,13 @@ FORMS = {
                   "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
                   "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
                   "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
-                  "item ITEM aside", "phase PHASE", "track TRACK at least N"),
+                  "item ITEM aside", "phase PHASE", "track TRACK at least N", "KIND at PLACE",
+                  "it has status NAME", "fg has status NAME", "killer has status NAME", "token TOKEN on HOLDER"),
     "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
                "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
                "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
-               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE"),
+               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE",
+               "count tokens TOKEN on HOLDER"),
     "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
               "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
     "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
@@ -215,7 +217,7 @@ class _Build(Transformer):
     def countable(self, meta: Any, c: list[Any]) -> tuple[str, str]:
         head = str(c[0])
         if len(c) == 1 and isinstance(c[0], Token) and c[0].type == "NAME":
-            self._ref("minion", c[0])
+            self._ref("kind", c[0])  # a minion kind or a victim kind
             return "minion", head
         if head == "tokens":
             self._ref("token", c[1])
@@ -352,7 +354,7 @@ class _Build(Transformer):
     def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
         tok = c[-1]
         if tok.type == "NAME":
-            self._ref("minion", tok)
+            self._ref("kind", tok)  # a minion kind or a victim kind
             return n.PieceRef(self._span(meta), "minion", str(tok))
         return n.PieceRef(self._span(meta), str(tok))
 
@@ -448,6 +450,118 @@ class _Build(Transformer):
 
     def card_number(self, meta: Any, c: list[Any]) -> n.CardNumber:  # card number
         return n.CardNumber(self._span(meta))
+
+
+    # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) -----------
+    def kind_at(self, meta: Any, c: list[Any]) -> n.KindAt:  # KIND at PLACE
+        self._ref("kind", c[0])
+        return n.KindAt(self._span(meta), str(c[0]), c[1])
+
+    def has_status(self, meta: Any, c: list[Any]) -> n.HasStatus:  # it has status S / fg has status S
+        who = c[0]
+        if who not in ("it", "fg"):
+            raise _Error(meta, "E204", f"'{who if isinstance(who, str) else 'that place'} has status': a status "
+                         "is on a piece", "write 'it has status S' (the piece of a 'for each'), 'fg has status S' "
+                         "or 'killer has status S'")
+        return n.HasStatus(self._span(meta), who, str(c[1]))
+
+    def killer_has_status(self, meta: Any, c: list[Any]) -> n.HasStatus:  # killer [BODY] has status S
+        body = ""
+        if len(c) == 2:
+            self._ref("body", c[0])
+            body = str(c[0])
+        return n.HasStatus(self._span(meta), "killer", str(c[-1]), body)
+
+    def token_on(self, meta: Any, c: list[Any]) -> n.TokenOn:  # token T on HOLDER
+        self._ref("token", c[0])
+        return n.TokenOn(self._span(meta), str(c[0]), c[1])
+
+    def token_count(self, meta: Any, c: list[Any]) -> n.TokenCount:  # count tokens T on HOLDER
+        self._ref("token", c[0])
+        return n.TokenCount(self._span(meta), str(c[0]), c[1])
+
+    def on_collection(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        return n.TokenHolder(self._span(meta), "collection")
+
+    def on_items(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        return n.TokenHolder(self._span(meta), "items")
+
+    def on_item(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        self._ref("item", c[0])
+        return n.TokenHolder(self._span(meta), "item", str(c[0]))
+
+    def on_card(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        self._ref("card-of-deck", c[0])
+        return n.TokenHolder(self._span(meta), "card", str(c[0]))
+
+    def in_supply(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        return n.TokenHolder(self._span(meta), "supply")
+
+    def in_discard(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        return n.TokenHolder(self._span(meta), "discard")
+
+    def at_holder(self, meta: Any, c: list[Any]) -> n.TokenHolder:
+        return n.TokenHolder(self._span(meta), "at", loc=c[0])
+
+    _PIECE_WORDS: ClassVar = {"piece": "pieces", "victim": "victims", "enemy": "enemies", "minion": "minions",
+                    "killer": "killers"}
+
+    def pieces_word(self, meta: Any, c: list[Any]) -> str:
+        word = str(c[0])
+        return self._PIECE_WORDS.get(word, word)
+
+    def piece_at(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        return ("at", c[0])
+
+    def piece_at_tag(self, meta: Any, c: list[Any]) -> tuple[str, Any]:
+        self._ref("tag", c[0])
+        return ("tag", str(c[0]))
+
+    def piece_set(self, meta: Any, c: list[Any]) -> n.PieceSet:  # PIECES [at PLACE | at tag TAG] [where C]
+        what, loc, tag, where = c[0], "", "", None
+        for x in c[1:]:
+            if x[0] == "at":
+                loc = x[1]
+            elif x[0] == "tag":
+                tag = x[1]
+            else:
+                where = x[1]
+                self.ex.bind_its(where.span)  # inside 'where' 'it' is the piece
+        if what in ("fg", "it") and (loc or tag):
+            raise _Error(meta, "E205", f"'{what}' is one piece: it takes no 'at'", f"write '{what}', or "
+                         f"'{what} where CONDITION'")
+        return n.PieceSet(self._span(meta), what, loc, tag, where)
+
+    def face(self, meta: Any, c: list[Any]) -> str:
+        return str(c[1])
+
+    def _token_parts(self, c: list[Any]) -> tuple[Any, str, str, list[Any], str]:
+        """(amount, token type, kind, holders, face) of a token line."""
+        names = [t for t in c[1:] if isinstance(t, Token) and t.type == "NAME"]
+        holders = [x for x in c if isinstance(x, n.TokenHolder)]
+        face = next((x for x in c if isinstance(x, str) and not isinstance(x, Token)), "")
+        self._ref("token", names[0])
+        kind = ""
+        if len(names) > 1:
+            self.ex.ref("token-kind", f"{names[0]} {names[1]}", self.ex.span_of_token(names[1]))
+            kind = str(names[1])
+        return c[0], str(names[0]), kind, holders, face
+
+    def gain_tokens(self, meta: Any, c: list[Any]) -> n.GainTokens:  # gain N token T [KIND] on|at HOLDER [face …]
+        k, token, kind, (to,), face = self._token_parts(c)
+        return n.GainTokens(self._span(meta), k, token, kind, to, face)
+
+    def remove_tokens(self, meta: Any, c: list[Any]) -> n.RemoveTokens:  # remove N token T [KIND] from HOLDER
+        k, token, kind, (src,), _face = self._token_parts(c)
+        return n.RemoveTokens(self._span(meta), k, token, kind, src)
+
+    def move_tokens(self, meta: Any, c: list[Any]) -> n.MoveTokens:  # move N token T [KIND] from H to H
+        k, token, kind, (src, to), _face = self._token_parts(c)
+        return n.MoveTokens(self._span(meta), k, token, kind, src, to)
+
+    def spend_to(self, meta: Any, c: list[Any]) -> n.SpendTo:  # spend N token T [KIND] from H to|onto H
+        k, token, kind, (src, to), _face = self._token_parts(c)
+        return n.SpendTo(self._span(meta), k, token, kind, src, to)
 
 
 # Lark calls rule methods by rule name; 'not' and 'except' are Python keywords

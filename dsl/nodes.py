@@ -570,24 +570,26 @@ class ClearStatus(Effect):
 
 @attrs.frozen
 class TurnVictims(Effect):
-    """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored."""
+    """Victims become minions of a kind: not a death (K5.5); spawns beyond the limit are ignored. Of
+    a victim kind (issue #16 item 3): victims of no kind there become victims of that kind (K2.1)."""
 
     span: Span
     n: Num
     loc: Loc
     minion: str
-    PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:minion}",)
+    PHRASES: ClassVar = ("turn {n:amount} victims at {loc:loc} into {minion:kind}",)
 
 
 @attrs.frozen
 class TurnMinions(Effect):
-    """Minions of a kind become victims again (K5.6)."""
+    """Minions of a kind become victims again (K5.6); victims of a victim kind become victims of no
+    kind again (K2.6)."""
 
     span: Span
     n: Num
     minion: str
     loc: Loc
-    PHRASES: ClassVar = ("turn {n:amount} {minion:minion} at {loc:loc} into victims",)
+    PHRASES: ClassVar = ("turn {n:amount} {minion:kind} at {loc:loc} into victims",)
 
 
 # --- control lines (built from blocks, not phrases) -----------------------------------------
@@ -1388,6 +1390,7 @@ class Killer(Decl):
     groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in ``abilities``
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
+    victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
 
 
 @attrs.frozen
@@ -1537,6 +1540,7 @@ class Scenario(Decl):
     groups: tuple[RuleGroup, ...] = ()  # named groups of its lines (``rules ID { … }``), also in abilities/links
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
+    victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
 
 
 @attrs.frozen
@@ -1982,3 +1986,241 @@ EFFECT_NODES = EFFECT_NODES + (AdvanceTrack, RetreatTrack, SetTrack, LoadVictims
                                UnloadVictims, ClosePath, MoveVictims)
 CONTROL_NODES = CONTROL_NODES + (DelayedTrigger,)
 RULE_NODES = RULE_NODES + (VictimsHidden,)
+
+
+# --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3–5) ----------------
+# Who a victim kind may be shielded from (``not targeted by …``): every killer body, every minion,
+# every enemy, one body (``killer:BODY``) or one kind of minion (``minion:KIND``).
+SHIELDS = ("killers", "minions", "enemies")
+
+
+@attrs.frozen
+class VictimKind(Decl):
+    """``victim ID { name "…"; cannot be rescued; always panics; not targeted by …; hidden }``: a
+    kind of victim (K2.1, K2.4). A victim of a kind is still a victim (it follows, panics, dies and
+    counts as one) except where its flags say otherwise: it cannot escape at an exit; it panics in
+    every Panic phase, with a death that round or not, an enemy there or not (C10); the enemies it
+    is shielded from never target nor kill it (C9); its kind is not said (log, screen, choices)
+    until it is revealed."""
+
+    span: Span
+    id: str
+    name: str
+    unrescuable: bool = False
+    panics: bool = False
+    untargeted: tuple[str, ...] = ()  # killers | minions | enemies | killer:BODY | minion:KIND
+    hidden: bool = False
+
+
+@attrs.frozen
+class TurnRandomVictims(Effect):
+    """``turn N random victims into KIND``: N victims of no kind, anywhere on the board, picked at
+    random, become victims of a kind (K2.1), or minions of a kind (not a death, as ``turn N victims
+    at PLACE into MINION``). Fewer there: all of them."""
+
+    span: Span
+    n: Num
+    kind: str
+    PHRASES: ClassVar = ("turn {n:amount} random victims into {kind:kind}",)
+
+
+@attrs.frozen
+class ReplaceVictim(Effect):
+    """``replace KIND at PLACE with killer BODY``: a victim of that kind there leaves the board (not a
+    death) and the body appears where it stood (K2.7); ``with a killer``: the first body off the
+    board. No such victim there: nothing happens."""
+
+    span: Span
+    kind: str
+    loc: Loc
+    body: str = ""  # "" = the first living body off the board
+    PHRASES: ClassVar = ("replace {kind:victimkind} at {loc:loc} with a killer",
+                         "replace {kind:victimkind} at {loc:loc} with killer {body:body}")
+
+
+@attrs.frozen
+class RevealVictims(Effect):
+    """``reveal victims at PLACE``: the hidden kinds of the victims there are said from now on."""
+
+    span: Span
+    loc: Loc
+    PHRASES: ClassVar = ("reveal victims at {loc:loc}",)
+
+
+@attrs.frozen
+class KindAt(Condition):
+    """``KIND at PLACE``: a victim of that kind, or a minion of that kind, stands there."""
+
+    span: Span
+    kind: str
+    loc: Loc
+
+
+PIECE_SETS = ("pieces", "victims", "enemies", "minions", "killers", "fg", "it")
+
+
+@attrs.frozen
+class PieceSet(Decl):
+    """Pieces an effect or a ``for each`` goes over: ``pieces`` (the Final Girl, victims, minions and
+    killer bodies on the board), ``victims``, ``enemies``, ``minions``, ``killers``, ``fg`` or ``it``
+    (the piece of a ``for each``); ``at PLACE`` / ``at tag TAG``: only those standing there;
+    ``where CONDITION``: only those it holds for, ``it`` being the piece."""
+
+    span: Span
+    what: str  # one of PIECE_SETS
+    loc: Loc = ""
+    tag: str = ""
+    where: Optional[Condition] = None
+
+
+@attrs.frozen
+class ForEachPiece(Control):
+    """``for each victim at tag outdoor where … { … }``: the block once for each piece of the set, in
+    order (the Final Girl, victims by location, minions, killer bodies top to bottom); inside it
+    ``it`` is the piece (``it has status S``, ``add status S to it``) and, as a place, where it
+    stands (``fg at it``, ``it has tag T``). A piece gone before its turn is skipped."""
+
+    span: Span
+    among: PieceSet
+    body: tuple[Effect, ...]
+
+
+@attrs.frozen
+class AddStatusTo(Effect):
+    """``add status S to it`` / ``to fg`` / ``to (victims at PLACE)`` …: every piece of the set gains
+    the status (S2.6)."""
+
+    span: Span
+    status: str
+    pieces: PieceSet
+    PHRASES: ClassVar = ("add status {status:name} to {pieces:pieces}",)
+
+
+@attrs.frozen
+class ClearStatusFrom(Effect):
+    """``clear status S from it`` / ``from (pieces at tag indoor)`` …: the pieces of the set lose it."""
+
+    span: Span
+    status: str
+    pieces: PieceSet
+    PHRASES: ClassVar = ("clear status {status:name} from {pieces:pieces}",)
+
+
+@attrs.frozen
+class DamagePieces(Effect):
+    """``damage it N`` / ``damage (minions at here) N``: each piece of the set loses N health: the
+    Final Girl as ``lose N health``; a victim, who has 1 health, dies (S2.6); a minion is killed at
+    0 (no bloodlust); a killer body as ``damage killer N``."""
+
+    span: Span
+    pieces: PieceSet
+    n: Num
+    PHRASES: ClassVar = ("damage {pieces:pieces} {n:amount}",)
+
+
+@attrs.frozen
+class KillPieces(Effect):
+    """``kill it`` / ``kill (victims at tag outdoor)``: a victim dies (C9.7), a minion is killed, a
+    killer body is defeated outright; the Final Girl is left alone (``lose N health`` hurts her)."""
+
+    span: Span
+    pieces: PieceSet
+    PHRASES: ClassVar = ("kill {pieces:pieces}",)
+
+
+@attrs.frozen
+class HasStatus(Condition):
+    """``it has status S`` (the piece of a ``for each``), ``fg has status S``, ``killer [BODY] has
+    status S``."""
+
+    span: Span
+    who: str  # it | fg | killer
+    status: str
+    body: str = ""
+
+
+# Where tokens lie (S1, K1.7, S5): ``at PLACE`` on the board, her ``collection``, on the ``items``
+# she holds (as a source), on ``item ID``, on ``card CARD`` (a deck card), on ``it`` (the piece of a
+# ``for each``; outside one, the location ``it``), in the ``supply`` or the ``discard``.
+HOLDERS = ("at", "collection", "items", "item", "card", "supply", "discard")
+
+
+@attrs.frozen
+class TokenHolder(Decl):
+    span: Span
+    kind: str  # one of HOLDERS
+    name: str = ""  # the item or card id
+    loc: Loc = ""  # for kind "at"
+
+
+@attrs.frozen
+class GainTokens(Effect):
+    """``gain N token T [KIND] at PLACE`` / ``on HOLDER`` ``[face up|face down]``: N tokens of the type
+    (of that kind, if named) from the supply, at random, onto the holder (none left: fewer)."""
+
+    span: Span
+    n: Num
+    token: str
+    kind: str
+    to: TokenHolder
+    face: str = ""  # "" as the holder shows them (face up) | up | down
+
+
+@attrs.frozen
+class RemoveTokens(Effect):
+    """``remove N token T [KIND] from HOLDER``: back to the supply, shuffled in (S1.6)."""
+
+    span: Span
+    n: Num
+    token: str
+    kind: str
+    src: TokenHolder
+
+
+@attrs.frozen
+class MoveTokens(Effect):
+    """``move N token T [KIND] from HOLDER to HOLDER``: from one holder to another, face as they were."""
+
+    span: Span
+    n: Num
+    token: str
+    kind: str
+    src: TokenHolder
+    to: TokenHolder
+
+
+@attrs.frozen
+class SpendTo(Control):
+    """``spend N token T [KIND] from HOLDER to supply | to discard | onto HOLDER [{ … }]``: she pays N
+    tokens; placed on a card or the board they stay there (S1.3: they never come back unless an
+    effect moves them). The block resolves only if she had them; else nothing is spent."""
+
+    span: Span
+    n: Num
+    token: str
+    kind: str
+    src: TokenHolder
+    to: TokenHolder
+    body: tuple[Effect, ...] = ()
+
+
+@attrs.frozen
+class TokenCount(Amount):
+    """``count tokens T on HOLDER`` (``in supply``): the tokens of a type lying there."""
+
+    span: Span
+    token: str
+    on: TokenHolder
+
+
+@attrs.frozen
+class TokenOn(Condition):
+    """``token T on HOLDER``: at least one token of the type lies there."""
+
+    span: Span
+    token: str
+    on: TokenHolder
+
+
+EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,
+                               DamagePieces, KillPieces)

@@ -51,6 +51,7 @@ class Names:
     tracks: Mapping[str, str] = attrs.field(factory=dict)
     holdings: Mapping[str, str] = attrs.field(factory=dict)
     bodies: Mapping[str, str] = attrs.field(factory=dict)
+    victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
@@ -62,7 +63,8 @@ class Names:
                    {d.id: d.name for o in owners for d in getattr(o, "decks", ())},
                    {t.id: t.name for o in owners for t in getattr(o, "tracks", ())},
                    {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
-                   {b.id: b.name for k in rs.killers.values() for b in k.bodies})
+                   {b.id: b.name for k in rs.killers.values() for b in k.bodies},
+                   {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
@@ -76,12 +78,14 @@ class Names:
             minions.update({m.id: m.name for m in decl.minions})
             items.update({it.id: it.name for it in decl.items})
             bodies.update({b.id: b.name for b in decl.bodies})
+        victims = dict(self.victims)
         if isinstance(decl, (n.Scenario, n.Killer)):
             tokens.update({t.id: t.name for t in getattr(decl, "tokens", ())})
             decks.update({d.id: d.name for d in getattr(decl, "decks", ())})
             tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
             holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
-        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies)
+            victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
@@ -104,6 +108,12 @@ class Names:
 
     def token(self, token: str) -> str:
         return self.tokens.get(token, token)
+
+    def kind(self, kind: str) -> str:
+        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), or the id."""
+        if kind in self.victims:
+            return f"{self.victims[kind]} victim"
+        return f"{self.minion(kind)} minion"
 
     def deck(self, deck: str) -> str:
         return self.decks.get(deck, deck)
@@ -197,7 +207,7 @@ _COUNTED = {"victims": ("victim", "victims"), "dead": ("dead victim", "dead vict
 def _counted(node: n.Count, r: Names) -> str:
     """What a count counts, in the plural: "victims", "Walker minions", "lamp tokens"."""
     if node.what == "minion":
-        return f"{r.minion(node.kind)} minions"
+        return f"{r.kind(node.kind)}s"
     if node.what == "tokens":
         return f"{r.token(node.kind)} tokens"
     if node.what == "collected":
@@ -468,12 +478,20 @@ def _render_clear_status(node: n.ClearStatus, r: Names) -> str:
 
 
 def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
+    if node.minion in r.victims:
+        name = r.victims[node.minion]
+        return _amt(node.n, r, f"turn {{n}} victims of no kind at {r.loc(node.loc)} into {name} victims",
+                    f"turn 1 victim of no kind at {r.loc(node.loc)} into a {name} victim")
     name = r.minion(node.minion)
     return _amt(node.n, r, f"turn {{n}} victims at {r.loc(node.loc)} into {name} minions (they do not die)",
                 f"turn 1 victim at {r.loc(node.loc)} into a {name} minion (it does not die)")
 
 
 def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
+    if node.minion in r.victims:
+        name = r.victims[node.minion]
+        return _amt(node.n, r, f"turn {{n}} {name} victims at {r.loc(node.loc)} back into victims of no kind",
+                    f"turn 1 {name} victim at {r.loc(node.loc)} back into a victim of no kind")
     name = r.minion(node.minion)
     return _amt(node.n, r, f"turn {{n}} {name} minions at {r.loc(node.loc)} back into victims",
                 f"turn 1 {name} minion at {r.loc(node.loc)} back into a victim")
@@ -643,7 +661,7 @@ _CMP_WORDS = {"at-least": ("is at least", "is below"), "at-most": ("is at most",
 def _count_words(c: n.Count, r: Names) -> tuple[str, str, str]:
     """(one, many, where) for a count compared with a number: "victim", "victims", "left on the board"."""
     if c.what == "minion":
-        one, many, where = f"{r.minion(c.kind)} minion", f"{r.minion(c.kind)} minions", "on the board"
+        one, many, where = r.kind(c.kind), f"{r.kind(c.kind)}s", "on the board"
     elif c.what == "tokens":
         one, many, where = f"{r.token(c.kind)} token", f"{r.token(c.kind)} tokens", "on the board"
     elif c.what == "collected":
@@ -849,7 +867,7 @@ _PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a
 
 def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
     if node.kind == "minion" and node.minion:
-        return f"a {r.minion(node.minion)}"
+        return _a(f"{r.victims[node.minion]} victim") if node.minion in r.victims else f"a {r.minion(node.minion)}"
     if node.body:
         return f"the body {node.body}"
     return _PIECES[node.kind]
@@ -1161,6 +1179,7 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
     lines += _section("Tracks", [_clause(t, r) for t in getattr(node, "tracks", ())])
     lines += _section("Holding areas", [_clause(h, r) for h in getattr(node, "holdings", ())])
+    lines += _section("Victim kinds", [_clause(v, r) for v in getattr(node, "victim_kinds", ())])
     return lines
 
 
@@ -1418,6 +1437,9 @@ def _slot_text(cls: type, field: str, kind: str, value: Any) -> str:
         return _place_text(value)
     if kind == "names":
         return " ".join(value)
+    if kind == "pieces":
+        text = to_dsl(value)
+        return text if text in ("it", "fg") else f"({text})"
     if kind == "int" and (cls, field) in _SIGNED and value > 0:
         return f"+{value}"
     if kind == "string":
@@ -2004,3 +2026,229 @@ def _dsl_track_reaches(node: n.TrackReaches, indent: str) -> str:
 
 def _dsl_delayed_trigger(node: n.DelayedTrigger, indent: str) -> str:
     return f"at {node.edge} of next {node.phase} {_dsl_block(node.body, indent)}"
+
+
+# --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) ----------------
+def _a(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def _render_victim_kind(node: n.VictimKind, r: Names) -> str:
+    facts = (["it cannot be rescued"] if node.unrescuable else []) + \
+            (["it panics in every Panic phase"] if node.panics else [])
+    shields = {"killers": "killers", "minions": "minions", "enemies": "enemies"}
+    for who in node.untargeted:
+        what = shields.get(who) or (_body(who[7:], r) if who.startswith("killer:") else
+                                    f"{r.minion(who[7:])} minions")
+        facts.append(f"{what} never target nor kill it")
+    if node.hidden:
+        facts.append("its kind is hidden until revealed")
+    return f"{node.name} [{node.id}] (a kind of victim)" + (": " + "; ".join(facts) if facts else "")
+
+
+def _render_turn_random_victims(node: n.TurnRandomVictims, r: Names) -> str:
+    if node.kind in r.victims:
+        name = r.victims[node.kind]
+        return _amt(node.n, r, f"turn {{n}} random victims of no kind into {name} victims",
+                    f"turn a random victim of no kind into {_a(name)} victim")
+    name = r.minion(node.kind)
+    return _amt(node.n, r, f"turn {{n}} random victims into {name} minions (they do not die)",
+                f"turn a random victim into {_a(name)} minion (it does not die)")
+
+
+def _render_replace_victim(node: n.ReplaceVictim, r: Names) -> str:
+    who = _body(node.body, r) if node.body else "the first killer body off the board"
+    name = r.victims.get(node.kind, node.kind)
+    return f"{_a(name)} victim at {r.loc(node.loc)} leaves the board (it does not die) and {who} appears there"
+
+
+def _render_reveal_victims(node: n.RevealVictims, r: Names) -> str:
+    return f"reveal the kinds of the victims at {r.loc(node.loc)}"
+
+
+def _render_kind_at(node: n.KindAt, r: Names, neg: bool = False) -> str:
+    what = r.kind(node.kind)
+    return f"there is {'no' if neg else _a(what).split(' ', 1)[0]} {what} at {r.loc(node.loc)}"
+
+
+def _dsl_kind_at(node: n.KindAt, indent: str) -> str:
+    return f"{node.kind} at {_place_text(node.loc)}"
+
+
+_PIECE_NOUNS = {"pieces": "piece (you, victims, minions and killers)", "victims": "victim", "enemies": "enemy",
+                "minions": "minion", "killers": "killer", "fg": "you", "it": "that piece"}
+
+
+def _render_piece_set(node: n.PieceSet, r: Names) -> str:
+    text = _PIECE_NOUNS[node.what]
+    if node.loc:
+        text += f" at {r.loc(node.loc)}"
+    if node.tag:
+        text += f" at {_a(node.tag)} location"
+    if node.where is not None:
+        text += f" where {_clause(node.where, r)}"
+    return text
+
+
+def _pieces(node: n.PieceSet, r: Names) -> str:
+    """A piece set as the object of a clause: "it", "you", "every victim at …"."""
+    if node.what in ("fg", "it") and node.where is None:
+        return _PIECE_NOUNS[node.what]
+    return f"every {_render_piece_set(node, r)}"
+
+
+_PIECE_DSL_WORDS = {"pieces": "piece", "victims": "victim", "enemies": "enemy", "minions": "minion",
+                    "killers": "killer"}
+
+
+def _dsl_piece_set(node: n.PieceSet, indent: str) -> str:
+    text = node.what
+    if node.loc:
+        text += f" at {_place_text(node.loc)}"
+    if node.tag:
+        text += f" at tag {node.tag}"
+    if node.where is not None:
+        text += f" where {to_dsl(node.where)}"
+    return text
+
+
+def _render_for_each_piece(node: n.ForEachPiece, r: Names) -> str:
+    return f"for each {_render_piece_set(node.among, r)}: {_block(node.body, r)}"
+
+
+def _dsl_for_each_piece(node: n.ForEachPiece, indent: str) -> str:
+    s = node.among
+    head = _dsl_piece_set(attrs.evolve(s, what=_PIECE_DSL_WORDS.get(s.what, s.what)), indent)
+    return f"for each {head} {_dsl_block(node.body, indent)}"
+
+
+def _render_add_status_to(node: n.AddStatusTo, r: Names) -> str:
+    return f"{_pieces(node.pieces, r)} gains the status {node.status}".replace("you gains", "you gain")
+
+
+def _render_clear_status_from(node: n.ClearStatusFrom, r: Names) -> str:
+    return f"{_pieces(node.pieces, r)} loses the status {node.status}".replace("you loses", "you lose")
+
+
+def _render_damage_pieces(node: n.DamagePieces, r: Names) -> str:
+    text = f"{_pieces(node.pieces, r)} loses {_num(node.n)} health".replace("you loses", "you lose")
+    if node.pieces.what in ("victims", "pieces", "it"):
+        text += " (a victim, who has 1 health, dies)"
+    return text + _where(node.n, r)
+
+
+def _render_kill_pieces(node: n.KillPieces, r: Names) -> str:
+    note = {"pieces": " (a killer is defeated outright; you are not affected)", "it": " (a killer is defeated "
+            "outright; you are not affected)", "killers": " (defeated outright)", "enemies": " (a killer is "
+            "defeated outright)", "fg": " (you are not affected)"}.get(node.pieces.what, "")
+    return f"kill {_pieces(node.pieces, r)}{note}"
+
+
+def _render_has_status(node: n.HasStatus, r: Names, neg: bool = False) -> str:
+    who = {"it": "that piece", "fg": "you", "killer": _body(node.body, r)}[node.who]
+    verb = ("do not have" if neg else "have") if node.who == "fg" else ("does not have" if neg else "has")
+    return f"{who} {verb} the status {node.status}"
+
+
+def _dsl_has_status(node: n.HasStatus, indent: str) -> str:
+    who = f"killer {node.body}" if node.who == "killer" and node.body else node.who
+    return f"{who} has status {node.status}"
+
+
+_HOLDER_WORDS = {"collection": "your collection", "items": "the items you hold", "supply": "the supply",
+                 "discard": "the token discard"}
+
+
+def _render_token_holder(node: n.TokenHolder, r: Names) -> str:
+    if node.kind == "item":
+        return f"the item {r.item(node.name)}"
+    if node.kind == "card":
+        return f"the card {node.name}"
+    if node.kind == "at":
+        return "that piece (or location)" if node.loc == "it" else r.loc(node.loc)
+    return _HOLDER_WORDS[node.kind]
+
+
+def _dsl_holder(h: n.TokenHolder) -> str:
+    if h.kind in ("item", "card"):
+        return f"{h.kind} {h.name}"
+    if h.kind == "at":
+        return _place_text(h.loc)
+    return h.kind
+
+
+def _tokens(k: Any, token: str, kind: str, r: Names) -> str:
+    what = f"{kind} {r.token(token)}" if kind else r.token(token)
+    return f"1 {what} token" if k == 1 else f"{_num(k)} {what} tokens"
+
+
+def _onto(h: n.TokenHolder, r: Names) -> str:
+    return ("into " if h.kind in ("supply", "discard", "collection") else "on ") + _clause(h, r)
+
+
+def _render_gain_tokens(node: n.GainTokens, r: Names) -> str:
+    face = {"": "", "up": " face up", "down": " face down"}[node.face]
+    return (f"put {_tokens(node.n, node.token, node.kind, r)} from the supply {_onto(node.to, r)}{face}"
+            + _where(node.n, r))
+
+
+def _render_remove_tokens(node: n.RemoveTokens, r: Names) -> str:
+    return (f"return {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} to the supply"
+            + _where(node.n, r))
+
+
+def _render_move_tokens(node: n.MoveTokens, r: Names) -> str:
+    return (f"move {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} {_onto(node.to, r)}"
+            + _where(node.n, r))
+
+
+def _render_spend_to(node: n.SpendTo, r: Names) -> str:
+    them = "it" if node.n == 1 else "them"
+    stays = "" if node.to.kind in ("supply", "discard", "collection") else \
+        f" (placed, {them} stay{'s' if them == 'it' else ''} there)"
+    text = (f"spend {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)}, putting {them} "
+            f"{_onto(node.to, r)}{_where(node.n, r)}" + stays)
+    return text + (f"; if you do: {_block(node.body, r)}" if node.body else "")
+
+
+def _token_head(verb: str, node: Any) -> str:
+    kind = f" {node.kind}" if node.kind else ""
+    return f"{verb} {_amount_text(node.n)} token {node.token}{kind}"
+
+
+def _dsl_gain_tokens(node: n.GainTokens, indent: str) -> str:
+    prep = "at" if node.to.kind == "at" and node.to.loc != "it" else "on"
+    face = f" face {node.face}" if node.face else ""
+    return f"{_token_head('gain', node)} {prep} {_dsl_holder(node.to)}{face}"
+
+
+def _dsl_remove_tokens(node: n.RemoveTokens, indent: str) -> str:
+    return f"{_token_head('remove', node)} from {_dsl_holder(node.src)}"
+
+
+def _dsl_move_tokens(node: n.MoveTokens, indent: str) -> str:
+    return f"{_token_head('move', node)} from {_dsl_holder(node.src)} to {_dsl_holder(node.to)}"
+
+
+def _dsl_spend_to(node: n.SpendTo, indent: str) -> str:
+    prep = "to" if node.to.kind in ("supply", "discard", "collection") else "onto"
+    text = f"{_token_head('spend', node)} from {_dsl_holder(node.src)} {prep} {_dsl_holder(node.to)}"
+    return text + (f" {_dsl_block(node.body, indent)}" if node.body else "")
+
+
+def _render_token_count(node: n.TokenCount, r: Names) -> str:
+    return f"the number of {r.token(node.token)} tokens {_onto(node.on, r).replace('into', 'in')}"
+
+
+def _dsl_token_count(node: n.TokenCount, indent: str) -> str:
+    prep = "in" if node.on.kind in ("supply", "discard") else "on"
+    return f"count tokens {node.token} {prep} {_dsl_holder(node.on)}"
+
+
+def _render_token_on(node: n.TokenOn, r: Names, neg: bool = False) -> str:
+    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token {_onto(node.on, r).replace('into', 'in')}"
+
+
+def _dsl_token_on(node: n.TokenOn, indent: str) -> str:
+    prep = "in" if node.on.kind in ("supply", "discard") else "on"
+    return f"token {node.token} {prep} {_dsl_holder(node.on)}"

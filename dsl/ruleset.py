@@ -69,6 +69,7 @@ class Ruleset:
     pack_of: dict[str, dict[str, str]] = attrs.field(factory=dict)  # table -> id -> pack id ("killers" -> …)
     caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
     modules: dict[str, n.Module] = attrs.field(factory=dict)  # switched on per game (LANGUAGE.md section 10)
+    victim_kinds: dict[str, n.VictimKind] = attrs.field(factory=dict)  # declared in scenarios, killers, modules
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))

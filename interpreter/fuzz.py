@@ -54,7 +54,7 @@ EXPENSIVE = ("save", "determinism")  # checks skipped while shrinking another ch
 CHECKS = ("victims", "bounds", "hand", "events", "choice", "save", "determinism", "purity", "exception")
 
 _PLACED = re.compile(r"(\d+) victim")
-_TURNED = re.compile(r"a victim at .* turns into an? .* \(not a death\)$")
+_TURNED = re.compile(r"an? (.* )?victim( \(.*\))? at .* turns into an? .* \(not a death\)$")
 _RETURNED = re.compile(r" becomes a victim again$")
 
 
@@ -86,7 +86,8 @@ def accounted_victims(state: GameState) -> int:
 
 
 def victims_moved(events: Sequence[Event]) -> int:
-    """Victims these events add to the game: placed, less turned into minions, plus turned back."""
+    """Victims these events add to the game: placed, less turned into minions or replaced by a killer
+    body (K2.7), plus turned back."""
     delta = 0
     for e in events:
         if e.kind == "victims":
@@ -94,6 +95,8 @@ def victims_moved(events: Sequence[Event]) -> int:
             if m is None:
                 raise Violation("events", f"a 'victims' event without a count: {e.render()!r}")
             delta += int(m.group(1))
+        elif e.kind == "victim-leaves":  # replaced by a killer body, not a death (K2.7)
+            delta -= 1
         elif e.kind == "minion":
             if _TURNED.match(e.text):
                 delta -= 1

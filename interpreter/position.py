@@ -38,7 +38,7 @@ from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
 
 from . import api, engine
-from .state import Event, GameState, HeldItem, KillerState, MinionState
+from .state import Event, GameState, HeldItem, KillerState, MarkedVictim, MinionState
 
 __all__ = ["LINES", "PHASES", "Position", "check_position", "parse_position", "position", "start_position"]
 
@@ -64,7 +64,7 @@ LINES: dict[str, str] = {
     "modules": "modules MODULE…",
     "seed": "seed N",
     "setup": "setup SETUP-CARD",
-    "fg": "fg at LOCATION (also: fg health N, fg fear N, fg time N, fg last_breath …)",
+    "fg": "fg at LOCATION (also: fg health N, fg fear N, fg time N, fg last_breath …, fg status NAME…)",
     "health": "health N",
     "fear": "fear N",
     "time": "time N",
@@ -82,6 +82,7 @@ LINES: dict[str, str] = {
     "body": 'body "LABEL" at LOCATION health N [status NAME…]',
     "minions": "minions KIND at LOCATION N [status NAME…] | minions none",
     "victims": "victims at LOCATION N | victims none",
+    "victim": "victim [KIND] at LOCATION [status NAME…]",
     "dead": "dead N | dead this round N",
     "tokens": "tokens TOKEN KIND at LOCATION | tokens none",
     "bloodlust": "bloodlust LEVEL",
@@ -103,7 +104,7 @@ LINES: dict[str, str] = {
 SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed",
                "modules")
 _SETUP_KILLER_WORDS = ("at", "health", "last_breath", "status")  # 'killer WORD …' is a state line
-_FG_WORDS = ("health", "fear", "time", "last_breath")
+_FG_WORDS = ("health", "fear", "time", "last_breath", "status")
 
 
 class _Stop(Exception):
@@ -593,6 +594,26 @@ class _PositionReader:
         r.once(f"victims:{where}", ln, f"the victims at {self.board.ids[where]}")
         self.spec.setdefault("victims", {})[where] = count
 
+    def line_victim(self, ln: Line, a: list[Atom]) -> None:  # victim [KIND] at LOCATION [status NAME…]
+        r = self.r
+        u = LINES["victim"]
+        i, kind = 1, ""
+        if r.name(a, 1, ln, u) != "at":
+            kind = r.ref(a, 1, ln, u, self.game.victim_kinds, "victim kind")
+            i = 2
+        if r.name(a, i, ln, u) != "at":
+            raise r.error(a[i].span, "E404", f"'at' is needed here, not {a[i].text()}", u)
+        where = self.loc(a, i + 1, ln, u)
+        status = self._status(a, i + 2, ln, u)
+        if not kind and not status:
+            raise r.error(ln.span, "E404", "a victim of no kind and no status is counted by a 'victims' line", u)
+        self.spec.setdefault("victim_lines", []).append((kind, where, status))
+
+    def line_status(self, ln: Line, a: list[Atom]) -> None:  # fg status NAME…
+        u = "fg status NAME…"
+        names = self.r.refs(a, 1, ln, u, content_names(self.rs, "status"), "status")
+        self._set("fg_status", frozenset(names), ln, "her statuses")
+
     def line_dead(self, ln: Line, a: list[Atom]) -> None:
         r = self.r
         u = LINES["dead"]
@@ -757,7 +778,7 @@ class _PositionReader:
         base = _settled_start(fresh)
         f: dict[str, Any] = {}
         for key in ("fg_loc", "fg_health", "fear", "time", "rescued", "flipped", "skip_action", "dead",
-                    "deaths_round", "bloodlust", "round", "dice", "setup_card", "flags"):
+                    "deaths_round", "bloodlust", "round", "dice", "setup_card", "flags", "fg_status"):
             if key in s:
                 f[key] = s[key]
         if "fg_breath" in s:
@@ -853,6 +874,16 @@ class _PositionReader:
             for where, k in s.get("victims", {}).items():
                 v[where] = k
             f["victims"] = tuple(v)
+            f["marked"] = ()  # the fresh game's victims are gone, those of a kind with them
+        if "victim_lines" in s:  # victims of a kind or with statuses, besides the others (issue #16)
+            v = list(f.get("victims", base.victims))
+            marked = list(f.get("marked", base.marked))
+            seq = base.victim_seq
+            for kind, where, status in s["victim_lines"]:
+                seq += 1
+                v[where] += 1
+                marked.append(MarkedVictim(seq, where, kind, status))
+            f["victims"], f["marked"], f["victim_seq"] = tuple(v), tuple(marked), seq
         # the killer's board body
         if base.killers and any(k in s for k in ("killer_loc", "killer_health", "killer_breath", "killer_status")):
             k0 = base.killers[0]

@@ -59,7 +59,7 @@ MAX_FILES = 2000  # files in one verify
 
 # what 'expect' can check: the fact's first words and its shape (for hints and docs)
 FACTS: dict[str, str] = {
-    "fg": "fg at LOCATION | fg health N | fg fear N | fg time N | fg last_breath black|white|gone",
+    "fg": "fg at LOCATION | fg health N | fg fear N | fg time N | fg last_breath black|white|gone | fg status NAME",
     "health": "health N", "fear": "fear N", "time": "time N",
     "last_breath": "last_breath black|white|gone",
     "hand": "hand CARD… | hand has CARD", "market": "market has CARD", "spent": "spent CARD…",
@@ -69,6 +69,8 @@ FACTS: dict[str, str] = {
               "killer status NAME | killer defeated",
     "body": 'body "LABEL" at LOCATION | body "LABEL" health N', "bodies": "bodies N",
     "victims": "victims at LOCATION N | victims N", "dead": "dead N",
+    "victim": "victim KIND at LOCATION N | victim status NAME at LOCATION N",
+    "status": "status NAME",
     "minions": "minions N | minions at LOCATION N | minions KIND at LOCATION N",
     "tokens": "tokens TOKEN at LOCATION N", "collected": "collected TOKEN N",
     "bloodlust": "bloodlust LEVEL", "mode": "mode ID", "flag": "flag NAME",
@@ -319,7 +321,7 @@ class _Facts:
             raise self.r.error(self.a[i].span, "E401", f"unknown fact '{head}' to expect",
                                _close(head, list(FACTS)))
         if head == "fg":
-            word = self.word(i + 1, FACTS["fg"], ("at", "health", "fear", "time", "last_breath"))
+            word = self.word(i + 1, FACTS["fg"], ("at", "health", "fear", "time", "last_breath", "status"))
             if word != "at":
                 return self.read(word, i + 1)
         return self.read(head, i)
@@ -395,6 +397,23 @@ class _Facts:
             return number(lambda st: st.victims[where], lambda v: f"{v} victims there", at=i + 3)
         if head == "dead":
             return number(lambda st: st.dead, lambda v: f"{v} dead")
+        if head == "status":  # fg status NAME (issue #16 item 4)
+            name = self.name(i + 1, u)
+            self.end(i + 2, u)
+            return lambda st, log: (name in st.fg_status,
+                                    f"her statuses are {' '.join(sorted(st.fg_status)) or 'none'}")
+        if head == "victim":  # victim KIND at LOC N / victim status NAME at LOC N (issue #16 items 3-4)
+            if self.name(i + 1, u) == "status":
+                name, at = self.name(i + 2, u), i + 3
+                test: Callable[[Any], bool] = lambda m: name in m.status  # noqa: E731
+            else:
+                kind, at = self.ref(i + 1, u, g.victim_kinds, "victim kind"), i + 2
+                test = lambda m: m.kind == kind  # noqa: E731
+            if self.name(at, u) != "at":
+                raise self.r.error(self.a[at].span, "E404", f"'at' is needed here, not {self.a[at].text()}", u)
+            where = self.loc(at + 1, u)
+            return number(lambda st: sum(1 for m in st.marked if m.loc == where and test(m)),
+                          lambda v: f"{v} such victims there", at=at + 2)
         if head == "minions":
             return self.minions(i, u)
         if head == "tokens":

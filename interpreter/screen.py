@@ -198,6 +198,30 @@ def _deck_card(state: GameState, key: str) -> str:
     return card.name if card is not None else key
 
 
+def _piece_facts(state: GameState) -> list[tuple[str, str]]:
+    """Her statuses, the victims that are not plain (a kind she can see, statuses, tokens) and the
+    tokens on items, cards and pieces (issue #16 items 3-5; face down: the kind is hidden)."""
+    from .engine.victims import describe
+
+    out: list[tuple[str, str]] = []
+    g = state.game
+    if state.fg_status:
+        out.append(("Status", f"{g.fg.name}{_statuses(state.fg_status)}"))
+    if state.marked:
+        at = Counter((m.loc, describe(state, m)) for m in state.marked)  # type: ignore[arg-type]
+        out.append(("Victims", "; ".join(f"{_where(state, loc)}: {what}{' x' + str(k) if k > 1 else ''}"
+                                         for (loc, what), k in sorted(at.items()))))
+    if state.token_on:
+        names = {f"item:{i}": it.name for i, it in g.items.items()}
+        names.update({f"card:{c.split('/', 1)[1]}": card.name for c, card in g.deck_cards.items()})
+        on = Counter((names.get(h, "a " + h.split(":", 1)[0]),
+                      token_label(kind, _token_name(state, t)) if up else _token_name(state, t))
+                     for h, t, kind, up in state.token_on)
+        out.append(("Tokens on", "; ".join(f"{where}: {what}{' x' + str(k) if k > 1 else ''}"
+                                           for (where, what), k in on.items())))
+    return out
+
+
 def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
     """Tracks, holding areas, blocks kept for a coming phase, paths closed by effects."""
     g = state.game
@@ -260,6 +284,7 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
     for m in state.minions:
         if m.status:
             out.append(("Status", f"{_name(g.minions, m.kind)} at {_where(state, m.loc)}{_statuses(m.status)}"))
+    out += _piece_facts(state)
     if state.secondary:
         name = _name(g.terror, state.secondary) if state.secondary in g.terror else \
             _name(g.dark_powers, state.secondary)

@@ -22,7 +22,7 @@ from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
 from .engine import FORCED_POLICIES, TIE_POLICIES, Game
-from .state import Choice, GameState, HeldItem, KillerState, MinionState, Option
+from .state import Choice, GameState, HeldItem, KillerState, MarkedVictim, MinionState, Option
 
 FORMAT = "lastbreath-save"
 VERSION = 1
@@ -32,14 +32,17 @@ _conv = cattrs.Converter(forbid_extra_keys=True)
 _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_origin(t) is frozenset,
                                      lambda v: sorted(v))
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
-_RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState}
-_SETS = {"lust_fired", "flags", "opened"}
+_RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState,
+            "marked": MarkedVictim}
+_SETS = {"lust_fired", "flags", "opened", "fg_status"}
 MAX_MODULES = 100  # modules named in a save
 # fields saved only when set (saves made before them load unchanged)
 _OPTIONAL: dict[str, Any] = {"dice": (),
                              "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
                              "cards_aside": (), "card_number": 0,
-                             "tracks": (), "holding": (), "delayed": (), "barred": ()}
+                             "tracks": (), "holding": (), "delayed": (), "barred": (),
+                             # victim kinds, statuses, tokens on things (issue #16 items 3-5)
+                             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": ()}
 
 
 def content_hash(ruleset) -> str:

@@ -79,6 +79,19 @@ class MinionState:
 
 
 @attrs.frozen(slots=False)
+class MarkedVictim:
+    """A victim that is not plain: of a kind (K2.1), with statuses (S2.6), or carrying tokens (its uid
+    names it as their holder). It is counted in ``GameState.victims`` like any victim; plain victims
+    are that count and nothing more, so a game without kinds or statuses keeps none of these."""
+
+    uid: int  # stable identity (1, 2, …; never reused)
+    loc: int
+    kind: str = ""  # a victim kind of the content; "" = none
+    status: frozenset[str] = frozenset()
+    revealed: bool = False  # a hidden kind is said once revealed
+
+
+@attrs.frozen(slots=False)
 class HeldItem:
     id: str
     uses: int  # uses left; 0 for items without uses
@@ -149,6 +162,12 @@ class GameState:
     minion_seq: int = 0  # the last minion uid given out
     active: int = 0  # the active killer body, an index into killers (K3.2)
     dice: tuple[int, ...] = ()  # forced faces: the next dice rolled show these, before the generator is drawn
+    # victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5; engine/pieces.py)
+    marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
+    victim_seq: int = 0  # the last uid given to a marked victim
+    fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
+    # tokens on items, cards, pieces: (holder, type, kind, face up)
+    token_on: tuple[tuple[str, str, str, bool], ...] = ()
     # item and card zones (issue #16 item 6)
     table: tuple[str, ...] = ()  # items face up on the table, to be taken or made (S1.1, S3.1–S3.4)
     aside: tuple[str, ...] = ()  # items set aside, out of play until an effect takes them

@@ -207,6 +207,7 @@ def check_values(state: GameState, where: str = "") -> None:
         _ids(f(f"decks[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _check_zones(state, f)
+    _check_pieces(state, f)
     _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
     for i, a in enumerate(state.answers):
@@ -339,3 +340,40 @@ def _check_zones(state: GameState, f: Any) -> None:
         _ids(f(f"deck_discards[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("cards_aside"), state.cards_aside, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _int(f("card_number"), state.card_number, 0, MAX_AMOUNT)
+
+
+def _check_pieces(state: GameState, f: Any) -> None:
+    """Victims that are not plain, the Final Girl's statuses, tokens on cards and pieces (issue #16
+    items 3-5): kinds of this game, locations on the board, each location holding at least as many
+    victims as marked ones, uids unique and given out, holders and tokens of this game."""
+    g = state.game
+    locs = g.board.n
+    _int(f("victim_seq"), state.victim_seq, 0, MAX_COUNT)
+    _seq(f("marked"), state.marked)
+    seen: set[int] = set()
+    per_loc = [0] * locs
+    for i, m in enumerate(state.marked):
+        mf = f(f"marked[{i}]")
+        _int(f"{mf}.uid", m.uid, 1, state.victim_seq)
+        if m.uid in seen:
+            raise _fail(f"{mf}.uid", f"is {m.uid}, which another marked victim has")
+        seen.add(m.uid)
+        _int(f"{mf}.loc", m.loc, 0, locs - 1)
+        _str(f"{mf}.kind", m.kind, ("", *g.victim_kinds), "a victim kind of this game")
+        _statuses(f"{mf}.status", m.status)
+        _bool(f"{mf}.revealed", m.revealed)
+        per_loc[m.loc] += 1
+    for loc, k in enumerate(per_loc):
+        if k > state.victims[loc]:
+            raise _fail(f("marked"), f"has {k} victims at {g.board.ids[loc]}, which holds {state.victims[loc]}")
+    _statuses(f("fg_status"), state.fg_status)
+    _seq(f("token_on"), state.token_on)
+    holders = ("item:", "card:", "victim:", "minion:", "killer:")
+    for i, t in enumerate(state.token_on):
+        tf = f(f"token_on[{i}]")
+        _seq(tf, t, 4)
+        _str(tf, t[0])
+        if not t[0].startswith(holders):
+            raise _fail(tf, f"lies on {t[0][:40]!r}, which is no holder (item:, card:, victim:, minion:, killer:)")
+        _token(tf, g, t[1], t[2])
+        _bool(tf, t[3])

@@ -189,7 +189,7 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
                 "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
-                "HOLDING": "doc-hold"}
+                "HOLDING": "doc-hold", "VKIND": "doc-victim"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
@@ -200,6 +200,8 @@ PHRASE_HOST_SCENARIO = """\
   holding doc-hold { name "Doc Hold"; capacity 2 }
   location doc-place { name "Doc Place"; number hunting 1 }
   path cottage (4) -- () doc-place
+  victim doc-victim { name "Doc Victim" }
+  when game starts { turn 1 random victims into doc-victim; gain 1 token pill at cottage }
 """
 SLOT = re.compile(r"<!-- slot: (\w+) -->")
 

@@ -293,6 +293,39 @@ EVENT_SAMPLES[n.TrackReaches] = ["track chopper reaches 3", "track stage reaches
 RULE_SAMPLES[n.VictimsHidden] = ["victims at old-mill cannot be targeted",
                                  "victims at (any where it has tag river) cannot be targeted"]
 
+# victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5)
+EFFECT_SAMPLES.update({
+    n.TurnRandomVictims: ["turn 3 random victims into exposed", "turn (count dead) random victims into cub"],
+    n.ReplaceVictim: ["replace exposed at here with a killer", "replace exposed at (any with most exposed) with killer red"],
+    n.RevealVictims: ["reveal victims at here"],
+    n.ForEachPiece: ["for each victim at tag outdoor where it has status cold { add status cold to it }",
+                     "for each piece at tag outdoor {\n  if it has status cold { damage it 1 } else { add status cold to it }\n}",
+                     "for each enemy at here { kill it }", "for each minion { clear status cold from it }",
+                     "for each killer where it is exit { damage it 1 }", "for each victim { lose 1 time }"],
+    n.AddStatusTo: ["add status cold to fg", "add status cold to (victims at here)",
+                    "add status cold to (pieces at tag outdoor where not it has status warm)"],
+    n.ClearStatusFrom: ["clear status cold from fg", "clear status cold from (pieces at tag indoor)"],
+    n.DamagePieces: ["damage fg 1", "damage (minions at here) (count dead)"],
+    n.KillPieces: ["kill (victims at here where it has status cold)", "kill (killers at tag river)"],
+    n.GainTokens: ["gain 1 token pass on item pass-card", "gain 2 token pill red at here face down",
+                   "gain 1 token pass on card repair face up", "gain 1 token pass on collection",
+                   "gain (count dead) token scanned at (any nearest to fg)"],
+    n.RemoveTokens: ["remove 1 token pass from card repair", "remove 2 token pill red from here"],
+    n.MoveTokens: ["move 1 token pass from items to card repair", "move 1 token pass from here to collection"],
+    n.SpendTo: ["spend 1 token pass from items onto here", "spend 2 token pass from collection to supply",
+                "spend 1 token pass from item pass-card onto card repair { set flag fixed }",
+                "spend 1 token pill red from collection to discard"],
+})
+CONDITION_SAMPLES.update({
+    n.KindAt: ["exposed at here", "cub at (any with most cub)"],
+    n.HasStatus: ["fg has status cold", "killer has status dazed", "killer red has status cold"],
+    n.TokenOn: ["token pass on item pass-card", "token pass on card repair", "token pass in supply",
+                "token pass on items", "token pass on collection"],
+})
+AMOUNT_SAMPLES.update({n.TokenCount: ["count tokens pass on card repair", "count tokens pass in discard",
+                                      "count tokens pass on items"]})
+AMOUNT_SAMPLES[n.Count].append("count exposed at here")
+PIECE_SAMPLES[n.PieceRef].append("an exposed")
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
            **RULE_SAMPLES, **ABILITY_SAMPLES}
 ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),

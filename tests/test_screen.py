@@ -85,13 +85,15 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "bloodlust", "dead", "deaths_round", "terror", "finale", "finale_revealed", "dark_power", "dark_revealed",
          "secondary", "secondary_health", "events", "events_active", "piles", "setup_card", "mode", "mode_active",
          "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice",
-         "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",
-         "tracks", "holding", "delayed", "barred"}  # zones: tests/test_zones.py
+         "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",  # zones: tests/test_zones.py
+         "tracks", "holding", "delayed", "barred",  # tracks: tests/test_tracks.py
+         "marked", "fg_status", "token_on"}  # victim kinds, statuses, tokens on things: tests/test_pieces.py
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep
           "action_over", "lust_fired", "minion_seq",  # the engine's own progress marks
-          "card_number"}  # the number of the last deck card drawn: said in the log as it is drawn
+          "card_number",  # the number of the last deck card drawn: said in the log as it is drawn
+          "victim_seq"}  # the last uid given to a victim that is not plain
 
 
 def test_every_state_field_is_shown_or_deliberately_hidden():

@@ -17,6 +17,9 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | items.py | items and search (C6) |
 | tokens.py | token supplies, collecting and spending (S5.1–S5.3) |
 | zones.py | item and card zones, recipes, usable while, deck fates and halves (S1–S3, K1.6–K1.7, K2.2–K2.7) |
+| victims.py | victims not plain: kinds, statuses, who follows, dies, escapes, is targeted (C5, C9, C10, K2.4) |
+| pieces.py | victim kinds turned and replaced, statuses on every piece, ``for each`` piece (K2.1, K2.6, K2.7, S2.6) |
+| holders.py | tokens on items, cards and pieces, in the supply; gain, remove, move, spend (S1.1–S1.6, K1.7) |
 | cards.py | dark power, finale, events, named decks (C11.1, C17.3, C18.5) |
 | movement.py | the Final Girl moves, victims follow and escape (C5) |
 | attacks.py | her attacks and reactions to attacks on her (C3.8, C15.2, C9.6) |
@@ -34,7 +37,7 @@ Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` fr
 from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
-from . import amounts, conditions, effects, places, tracks, zones  # noqa: F401
+from . import amounts, conditions, effects, holders, pieces, places, tracks, zones  # noqa: F401
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_name, killer_at, the_killer

@@ -63,6 +63,8 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         return w.rescued
     if what in ("minions", "minion"):
         kind = a.kind
+        if kind and kind in w.game.victim_kinds:  # count KIND of a victim kind (issue #16 item 3)
+            return sum(1 for m in w.marked if m.kind == kind and (where == -2 or m.loc == where))
         return sum(1 for m in w.minions
                    if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
     if what in ("killers", "enemies"):

@@ -8,12 +8,13 @@ fleeing along the path marked with the die they roll (C10).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .continuation import emit, roll_die
 from .resolve import Ctx, run
 from .statics import victim_tables
 from .triggers import fire, would
+from .victims import NONE, describe, marks_at, move, pick, take, victim_piece
 from .words import loc_name
 
 if TYPE_CHECKING:
@@ -66,18 +67,26 @@ def set_victims(w: Work, loc: int, count: int) -> None:
     w.victims = tuple(v)
 
 
-def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -> None:
+def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "", which: Any = NONE) -> None:
     """A victim dies: it is counted and raises bloodlust (C9.7); ``by``: the killer body that killed
-    it, ``minion``: the kind of minion that did."""
+    it, ``minion``: the kind of minion that did; ``which``: the victim (victims.pick), else the player
+    picks among those there she can tell apart."""
     if w.victims[loc] <= 0:
         return
-    victim = ("victim", "", loc)
-    if "dies" in w.game.listens and would(w, "dies", 1, "a victim dying", victim, loc) is None:
+    if which is NONE and w.marked:
+        which = pick(w, loc, "Which victim dies?", "victim-dies")
+    m = None if which is NONE else which
+    victim = victim_piece(w, m, loc)
+    if "dies" in w.game.listens and would(w, "dies", 1, f"{describe(w, m)} dying", victim, loc) is None:
         return
-    set_victims(w, loc, w.victims[loc] - 1)
+    if m is not None and not any(x.uid == m.uid for x in w.marked):
+        return  # the replacement took it off the board, or changed it: it did not die
+    if w.victims[loc] <= 0:
+        return
+    take(w, loc, m)
     w.dead += 1
     w.deaths_round += 1
-    emit(w, "death", f"a victim dies at {loc_name(w, loc)} ({cause})", "C9.7")
+    emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7")
     raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
     fire(w, "dies", victim, 1, loc)
     if by >= 0:
@@ -86,9 +95,14 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "") -
         fire(w, "kills", ("minion", minion, -1), 1, loc)
 
 
-def panic_location(w: Work, loc: int, count: int = -1) -> None:
-    """C10.2: each panicking victim rolls a die and flees along the path with that number."""
+def panic_location(w: Work, loc: int, count: int = -1, marked: Any = None) -> None:
+    """C10.2: each panicking victim rolls a die and flees along the path with that number.
+    ``count``: how many plain ones panic (-1: all); ``marked``: the uids of those not plain that do
+    (None: all there)."""
     panic = victim_tables(w)[3][loc]  # the paths victims may use
+    if w.marked and (marked or (marked is None and marks_at(w, loc))):
+        _panic_marked(w, loc, count, marked, panic)
+        return
     if count < 0:
         count = w.victims[loc]
     for _ in range(min(count, w.victims[loc])):
@@ -100,3 +114,25 @@ def panic_location(w: Work, loc: int, count: int = -1) -> None:
         set_victims(w, loc, w.victims[loc] - 1)
         set_victims(w, dest, w.victims[dest] + 1)
         emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
+
+
+def _panic_marked(w: Work, loc: int, count: int, uids: Any, panic: dict[int, int]) -> None:
+    """C10.2 at a location with victims that are not plain: the plain ones first, then each other
+    one, uid by uid; each who flees takes its kind, statuses and tokens with it."""
+    marks = marks_at(w, loc)
+    plain = w.victims[loc] - len(marks)
+    if uids is None:
+        uids = [m.uid for m in marks]
+    who: list[Any] = [None] * (plain if count < 0 else min(count, plain)) + sorted(uids)
+    for uid in who:
+        m = None if uid is None else next((x for x in w.marked if x.uid == uid and x.loc == loc), NONE)
+        if m is NONE or (m is None and w.victims[loc] - len(marks_at(w, loc)) <= 0):
+            continue  # gone meanwhile
+        face = roll_die(w)
+        dest = panic.get(face, -1)
+        name = describe(w, m)
+        if dest < 0:
+            emit(w, "panic", f"{name} at {loc_name(w, loc)} rolls {face} and stays", "C10.2")
+            continue
+        move(w, loc, dest, m)
+        emit(w, "panic", f"{name} at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")

@@ -33,7 +33,7 @@ from .. import rng
 from ..state import Choice, Event, GameState, Option
 
 if TYPE_CHECKING:
-    from ..state import HeldItem, KillerState, MinionState
+    from ..state import HeldItem, KillerState, MarkedVictim, MinionState
     from .game import Game
 
 try:  # a run paused at a choice is kept suspended in a greenlet, and resumed instead of replayed
@@ -125,7 +125,7 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("asking", "body", "defeat", "depth", "it", "node")
+    __slots__ = ("asking", "body", "defeat", "depth", "it", "node", "piece")
 
     def __init__(self) -> None:
         self.node: Any = None
@@ -134,10 +134,12 @@ class Scope:
         self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
         self.asking: frozenset[str] = frozenset()  # the rules' questions whose 'while' conditions are being read
         self.body = -1  # inside 'all killers { … }': the body 'the killer' means there
+        self.piece: Any = None  # inside 'for each victim …': the piece 'it' is (engine/pieces.py)
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
         self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, _NOT_ASKING, -1
+        self.piece = None
 
 
 class Work:
@@ -207,6 +209,10 @@ class Work:
         minion_seq: int
         active: int
         dice: tuple[int, ...]
+        marked: tuple[MarkedVictim, ...]
+        victim_seq: int
+        fg_status: frozenset[str]
+        token_on: tuple[tuple[str, str, str, bool], ...]
         table: tuple[str, ...]
         aside: tuple[str, ...]
         item_piles: tuple[tuple[str, tuple[str, ...]], ...]

@@ -25,6 +25,7 @@ from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise
 from .items import discard_item, gain_item, search
 from .killers import absorb, damage_killer, defeat_killer, enemies_at, heal_killer, max_health, update_piece
 from .movement import move_fg
+from .pieces import clear_everywhere, turn_back, turn_victims
 from .places import locations_of
 from .resolve import EXEC, Ctx, amount, condition, loc, run
 from .statics import mode_active, modified
@@ -240,6 +241,9 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
 
 def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N victims at LOC into MINION
     where = loc(w, e.loc, ctx)
+    if e.minion in w.game.victim_kinds or w.marked:  # a victim kind, or victims she can tell apart
+        turn_victims(w, where, amount(w, e.n, ctx), e.minion)
+        return
     m = w.game.minions[e.minion]
     for _ in range(amount(w, e.n, ctx)):
         if where < 0 or w.victims[where] <= 0:
@@ -255,6 +259,9 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
 
 def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims
     where = loc(w, e.loc, ctx)
+    if e.minion in w.game.victim_kinds or any(x.status for x in w.minions):  # K2.6; statuses carried over
+        turn_back(w, where, amount(w, e.n, ctx), e.minion)
+        return
     for _ in range(amount(w, e.n, ctx)):
         idx = next((i for i, x in enumerate(w.minions) if x.kind == e.minion and x.loc == where), -1)
         if idx < 0:
@@ -291,6 +298,8 @@ def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear sta
         st = piece_status(w, piece)
         if e.status in st:
             update_piece(w, piece, status=st - {e.status})
+    if w.marked or w.fg_status:  # the Final Girl and victims have statuses too (issue #16 item 4)
+        clear_everywhere(w, e.status)
 
 
 # --- cards, modes, flags, the board -----------------------------------------------------------

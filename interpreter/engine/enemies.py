@@ -21,6 +21,7 @@ from .continuation import ask, emit, rand, roll_die
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
 from .tracks import hidden_victims
+from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
@@ -95,9 +96,10 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
                 break
             name = count_of(len(here), stats.name)
             fg_here = w.fg_loc == loc and w.fg_breath > 0
-            if w.victims[loc] > 0 and loc not in hidden_victims(w) and (
+            attacker = ("minion", here[0])
+            if targetable(w, loc, attacker) > 0 and loc not in hidden_victims(w) and (
                     stats.victims_first or target != "fg" or not fg_here):
-                kill_victim(w, loc, f"killed by {name}", minion=kind)
+                kill_victim(w, loc, f"killed by {name}", minion=kind, which=_victim(w, loc, attacker, name))
             elif fg_here:
                 dmg = len(here) * stats.damage
                 verb = "attacks the Final Girl" if len(here) == 1 else "attack the Final Girl together"
@@ -107,11 +109,12 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
                 break
 
 
-def choose_target(w: Work, at: int, target: str) -> int:
+def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = ("", -1)) -> int:
     """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy. A
-    defeated Final Girl is no target (C13.2: the effect that defeated her goes on resolving)."""
+    defeated Final Girl is no target (C13.2: the effect that defeated her goes on resolving). The
+    victims counted are those the enemy may target (K2.4)."""
     dist = enemy_tables(w)[1][at]
-    victims = w.victims
+    victims = targetable_counts(w, attacker) if w.marked else w.victims
     cands: list[int] = []
     fg_up = w.fg_breath > 0
     if target in ("fg", "fg-or-victims") and fg_up:
@@ -142,8 +145,8 @@ def choose_target(w: Work, at: int, target: str) -> int:
     if len(near) == 1:
         emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
     else:
-        most = max(w.victims[c] for c in near)
-        near = [c for c in near if w.victims[c] == most]
+        most = max(victims[c] for c in near)
+        near = [c for c in near if victims[c] == most]
         if len(near) > 1:
             tied = ", ".join(loc_name(w, c) for c in near)
             near = [tie_break(w, near)]
@@ -179,7 +182,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     is_killer = piece[0] == "killer"
     stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
     name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
-    tloc = choose_target(w, at, target)
+    tloc = choose_target(w, at, target, piece)
     stopped = "stops-moves" in w.game.rule_queries and modified(w, "stops-moves", False, piece_status(w, piece))
     steps = moves * movement
     if stopped and tloc >= 0 and at != tloc:
@@ -210,7 +213,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    has_target = (w.victims[loc] > 0 and loc not in hidden_victims(w)) or (w.fg_loc == loc and w.fg_breath > 0)
+    has_target = (targetable(w, loc, piece) > 0 and loc not in hidden_victims(w)) or (
+        w.fg_loc == loc and w.fg_breath > 0)
     if loc != tloc and not has_target:
         return
     victims_first = stats is not None and stats.victims_first
@@ -219,9 +223,9 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         if w.result:
             return
         fg_here = w.fg_loc == loc and w.fg_breath > 0
-        if w.victims[loc] > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
+        if targetable(w, loc, piece) > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
-                        "" if is_killer else stats.id)  # type: ignore[union-attr]
+                        "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
         elif fg_here:
             dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
             emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
@@ -243,3 +247,12 @@ def wander(w: Work, piece: Piece, name: str) -> Piece | None:
         return piece
     emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
     return move_piece(w, piece, dest)
+
+
+def _victim(w: Work, loc: int, attacker: tuple[str, int], name: str):
+    """The victim an attack kills (C9.6): one the enemy may target (K2.4), the player picking among
+    those she can tell apart."""
+    if not w.marked:
+        return None
+    return pick(w, loc, f"Which victim does {name} kill?", "victim-dies",
+                eligible=lambda m: m is None or not shielded(w, m, attacker))

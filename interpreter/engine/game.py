@@ -116,6 +116,10 @@ class Game:
         formed = next((b for b in killer.bodies if b.formed), None)
         self.body_name = formed.name if formed is not None else killer.name  # bodies formed in play (K6.6)
         self.formed_body = formed.id if formed is not None else ""
+        # victim kinds (issue #16 item 3): every one loaded (as minions), this game's as its modules leave them
+        self.victim_kinds: dict[str, n.VictimKind] = {
+            **getattr(ruleset, "victim_kinds", {}), **{v.id: v for h in (killer, scenario) for v in h.victim_kinds}}
+        self.shielding = any(v.untargeted for v in self.victim_kinds.values())  # C9: some kind is not targeted
         # item and card zones (issue #16 item 6): the recipes offered in the Action phase
         self.recipes = (*killer.recipes, *scenario.recipes)
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")

@@ -111,12 +111,13 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
             _pass_on(w, idx)
         return
     if kil.breath == 2 and kil.breath_value > 0:
-        kil = evolve_killer(kil, breath=1, health=kil.breath_value)
+        back = min(kil.breath_value, max_health(w, kil))  # never above its health (as C3.5 for her)
+        kil = evolve_killer(kil, breath=1, health=back)
         ks = list(w.killers)
         ks[idx] = kil
         w.killers = tuple(ks)
         emit(w, "breath", f"its black token shows {kil.breath_value}: it turns white and {name} restores "
-                          f"{kil.breath_value} health; the phase ends", "C17.1")
+                          f"{back} health; the phase ends", "C17.1")
         raise PhaseEnd()
     update_piece(w, ("killer", idx), breath=0)  # the token is lost even if the defeat is replaced (C17.1)
     _defeat(w, idx)
@@ -169,9 +170,10 @@ def flip_aside(w: Work) -> None:
             continue
         name = body_name(w, idx)
         if kil.breath == 2 and kil.breath_value > 0:
-            update_piece(w, ("killer", idx), aside=False, breath=1, health=kil.breath_value)
+            back = min(kil.breath_value, max_health(w, kil))  # never above its health (as C3.5 for her)
+            update_piece(w, ("killer", idx), aside=False, breath=1, health=back)
             emit(w, "breath", f"{name}'s black token shows {kil.breath_value}: it turns white and {name} restores "
-                              f"{kil.breath_value} health", "K2.9")
+                              f"{back} health", "K2.9")
             continue
         emit(w, "breath", f"{name}'s token is {'white' if kil.breath == 1 else 'blank'}: {name} dies and leaves "
                           "the board", "K2.9")

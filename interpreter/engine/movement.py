@@ -18,6 +18,7 @@ from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import fg_tables, modified
 from .triggers import FG, fire
+from .victims import NONE, describe, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
@@ -66,7 +67,9 @@ def move_fg(w: Work, steps: int) -> None:
         w.fg_loc = dest
         with_them = f" with {count_of(follow, 'victim')}" if follow else ""
         emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
-        if follow:
+        if follow and w.marked and marks_at(w, here):
+            _follow_marked(w, here, dest, follow, lim)
+        elif follow:
             set_victims(w, here, w.victims[here] - follow)
             set_victims(w, dest, w.victims[dest] + follow)
             emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
@@ -79,7 +82,7 @@ def move_fg(w: Work, steps: int) -> None:
             fire(w, "enters", FG, 0, dest)
         if "moves" in listens:
             fire(w, "moves", FG, 0, dest)
-        if w.victims[dest] > 0 and is_exit(w, dest):
+        if w.victims[dest] > 0 and is_exit(w, dest) and (not w.marked or rescuable(w, dest) > 0):
             here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
             key = ask(w, "rescue", f"Let {here_now} here escape?",
                       [Option("rescue", "they escape"), Option("stay", "not now")])
@@ -88,11 +91,18 @@ def move_fg(w: Work, steps: int) -> None:
 
 
 def rescue_here(w: Work) -> None:
-    """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward."""
-    count = w.victims[w.fg_loc]
+    """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward
+    (K2.4: not those of a kind that cannot be rescued)."""
+    count = rescuable(w, w.fg_loc)
     fg = w.game.fg
     for _ in range(count):
-        set_victims(w, w.fg_loc, w.victims[w.fg_loc] - 1)  # one at a time: a paused state shows the rest
+        if w.marked:  # one that may escape: a plain one first, then the others in turn
+            m = _next_escaping(w, w.fg_loc)
+            if m is NONE:
+                break
+            take(w, w.fg_loc, m)
+        else:
+            set_victims(w, w.fg_loc, w.victims[w.fg_loc] - 1)  # one at a time: a paused state shows the rest
         w.rescued += 1
         emit(w, "rescue", f"a victim escapes (rescued: {w.rescued})", "C5.4")
         if w.flipped:
@@ -109,3 +119,27 @@ def rescue_here(w: Work) -> None:
             w.flipped = True
             w.slots = (False,) * len(w.slots)
             emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
+
+
+def _next_escaping(w: Work, loc: int):
+    """The next victim at an exit to escape (C5.4): a plain one, else the first that may (K2.4)."""
+    marks = marks_at(w, loc)
+    if w.victims[loc] > len(marks):
+        return None
+    for m in marks:
+        k = w.game.victim_kinds.get(m.kind) if m.kind else None
+        if k is None or not k.unrescuable:
+            return m
+    return NONE
+
+
+def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int) -> None:
+    """C5.3 with victims she can tell apart: she picks each follower in turn, among those left."""
+    names = []
+    for _ in range(follow):
+        m = pick(w, here, "Which victim follows?", "follower")
+        if m is NONE:
+            break
+        names.append(describe(w, m))
+        move(w, here, dest, m)
+    emit(w, "follow", f"{' and '.join(names)} follow{'s' if len(names) == 1 else ''} (up to {lim} may)", "C5.3")

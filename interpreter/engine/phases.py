@@ -23,6 +23,7 @@ from .places import is_exit
 from .resolve import Ctx, condition, run
 from .statics import abilities
 from .triggers import fire, would
+from .victims import always_panicking, marks_at, rescuable
 from .words import count_of
 from .zones import can_make, make, usable
 
@@ -137,7 +138,7 @@ def step_action(w: Work) -> None:
         for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
             if can_make(w, r):
                 opts.append(o)
-        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc):
+        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])
@@ -264,7 +265,9 @@ def step_panic(w: Work) -> None:
         return
     if w.game.whole_phases and replaced(w, "panic"):
         return
-    if w.deaths_round > 0:  # C10.1, C15.4
+    if w.marked:
+        _panic_marked(w)
+    elif w.deaths_round > 0:  # C10.1, C15.4
         emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
         panicking = [(loc, w.victims[loc]) for loc in locs if w.victims[loc] > 0]
@@ -272,6 +275,24 @@ def step_panic(w: Work) -> None:
             panic_location(w, loc, count)
     fire(w, "start:panic")
     next_phase(w)
+
+
+def _panic_marked(w: Work) -> None:
+    """C10 with victims that are not plain: as above, each counted first with what it carries; and
+    K2.4: a victim of a kind that always panics panics wherever it is, a death this round or not."""
+    locs: list[int] = []
+    if w.deaths_round > 0:  # C10.1, C15.4
+        emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
+        locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
+    always = [m for m in always_panicking(w) if m.loc not in locs]
+    if always and not locs:
+        emit(w, "phase", "Panic phase: victims who always panic panic", "C10.1")
+    panicking = [(loc, w.victims[loc] - len(marks_at(w, loc)), [m.uid for m in marks_at(w, loc)])
+                 for loc in locs if w.victims[loc] > 0]
+    for loc in sorted({m.loc for m in always}):
+        panicking.append((loc, 0, [m.uid for m in always if m.loc == loc]))
+    for loc, plain, uids in sorted(panicking, key=lambda p: p[0]):  # counted first: none panics twice
+        panic_location(w, loc, plain, uids)
 
 
 def step_upkeep(w: Work) -> None:

@@ -30,6 +30,7 @@ from .continuation import ask, emit, opt, over_budget
 from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, loc, run
 from .statics import modified, victim_tables
 from .triggers import fire
+from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
@@ -112,17 +113,44 @@ def load(w: Work, holding: str, where: int, k: int) -> None:
     the victims there and the room left)."""
     if k <= 0:
         return
-    set_victims(w, where, w.victims[where] - k)
+    if w.marked and marks_at(w, where):
+        k = _take_marked(w, holding, where, k)
+        if k <= 0:
+            return
+    else:
+        set_victims(w, where, w.victims[where] - k)
     _set_held(w, holding, held(w, holding) + k)
     h = w.game.holdings[holding]
     emit(w, "hold", f"{count_of(k, 'victim')} at {loc_name(w, where)} go{'es' if k == 1 else ''} onto {h.name} "
                     f"({held(w, holding)} of {h.capacity} held; off the board, no enemy can reach them)", "S2.3")
 
 
+def _loadable(w: Work, where: int) -> int:
+    """The victims at a location that may board a holding area: held victims are rescued from it,
+    so not those of a kind that cannot be rescued (K2.4)."""
+    return rescuable(w, where) if w.marked else w.victims[where]
+
+
+def _take_marked(w: Work, holding: str, where: int, k: int) -> int:
+    """k victims at a location where some are not plain board a holding area: the player picks each
+    among those she can tell apart that may board (K2.4). A holding area holds victims, nothing
+    more: their kinds, statuses and tokens stay behind with the board (tokens go out of the game)."""
+    name = w.game.holdings[holding].name
+    done = 0
+    for _ in range(k):
+        m = pick(w, where, f"Which victim goes onto {name}?", "victim-boards",
+                 eligible=lambda m: (kd := kind_of(w, m)) is None or not kd.unrescuable)
+        if m is NONE:
+            break
+        take(w, where, m)
+        done += 1
+    return done
+
+
 def exec_load_victims(w: Work, e: n.LoadVictims, ctx: Ctx) -> None:  # load N victims at PLACE onto H
     where = loc(w, e.loc, ctx)
     if where >= 0:
-        load(w, e.holding, where, min(amount(w, e.n, ctx), w.victims[where], _room(w, e.holding)))
+        load(w, e.holding, where, min(amount(w, e.n, ctx), _loadable(w, where), _room(w, e.holding)))
 
 
 def exec_load_victims_up_to(w: Work, e: n.LoadVictimsUpTo, ctx: Ctx) -> None:
@@ -130,7 +158,7 @@ def exec_load_victims_up_to(w: Work, e: n.LoadVictimsUpTo, ctx: Ctx) -> None:
     where = loc(w, e.loc, ctx)
     if where < 0:
         return
-    top = min(amount(w, e.n, ctx), w.victims[where], _room(w, e.holding))
+    top = min(amount(w, e.n, ctx), _loadable(w, where), _room(w, e.holding))
     if top <= 0:
         return
     name = w.game.holdings[e.holding].name
@@ -277,6 +305,17 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
         k = min(k, max(0, modified(w, "followers", 2, w.game.board.paths[path][4])))
         if k <= 0:
             return
+    if w.marked and marks_at(w, src):  # victims she can tell apart: she picks each that goes
+        said = []
+        for _ in range(k):
+            m = pick(w, src, f"Which victim goes to {loc_name(w, dst)}?", "victim-moves")
+            if m is NONE:
+                break
+            said.append(describe(w, m))
+            move(w, src, dst, m)
+        emit(w, "victims-move", f"{' and '.join(said)} move{'s' if len(said) == 1 else ''} from {loc_name(w, src)} to "
+                                f"{loc_name(w, dst)}", "C5.3" if e.follow else "")
+        return
     set_victims(w, src, w.victims[src] - k)
     set_victims(w, dst, w.victims[dst] + k)
     emit(w, "victims-move", f"{count_of(k, 'victim')} move{'s' if k == 1 else ''} from {loc_name(w, src)} to "

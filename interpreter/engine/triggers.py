@@ -76,8 +76,8 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
     kind = ref.kind
     if kind == "enemy":
         return piece[0] in ("killer", "minion")
-    if kind == "minion" and ref.minion:
-        return piece[0] == "minion" and piece[1] == ref.minion
+    if kind == "minion" and ref.minion:  # a kind of minion, or of victim (their ids differ)
+        return piece[1] == ref.minion and piece[0] in ("minion", "victim")
     if ref.body:
         return piece[0] == "killer" and piece[1] == ref.body
     return piece[0] == kind
