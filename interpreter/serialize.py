@@ -42,7 +42,8 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              "cards_aside": (), "card_number": 0,
                              "tracks": (), "holding": (), "delayed": (), "barred": (),
                              # victim kinds, statuses, tokens on things (issue #16 items 3-5)
-                             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": ()}
+                             "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
+                             "arrivals": ()}
 
 
 def content_hash(ruleset) -> str:

@@ -168,6 +168,9 @@ class GameState:
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
     # tokens on items, cards, pieces: (holder, type, kind, face up)
     token_on: tuple[tuple[str, str, str, bool], ...] = ()
+    # the sources with modifications in play, in the order they came into play (LANGUAGE.md 5:
+    # modifications apply in that order); keys like 'item:ID', 'event:ID', 'dark:ID'
+    arrivals: tuple[str, ...] = ()
     # item and card zones (issue #16 item 6)
     table: tuple[str, ...] = ()  # items face up on the table, to be taken or made (S1.1, S3.1–S3.4)
     aside: tuple[str, ...] = ()  # items set aside, out of play until an effect takes them

@@ -377,3 +377,10 @@ def _check_pieces(state: GameState, f: Any) -> None:
             raise _fail(tf, f"lies on {t[0][:40]!r}, which is no holder (item:, card:, victim:, minion:, killer:)")
         _token(tf, g, t[1], t[2])
         _bool(tf, t[3])
+    _seq(f("arrivals"), state.arrivals)
+    sources = ("dark:", "finale:", "event:", "secondary:", "flipped", "item:", "kept:")
+    for i, key in enumerate(state.arrivals):
+        _str(f(f"arrivals[{i}]"), key)
+        if not key.startswith(sources):
+            raise _fail(f(f"arrivals[{i}]"), f"is {key[:40]!r}, which names no source (dark:, finale:, event:, "
+                                              "secondary:, flipped, item:, kept:)")

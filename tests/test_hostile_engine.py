@@ -219,3 +219,18 @@ def test_a_bloodlust_level_that_raises_bloodlust_again_never_climbs_past_the_top
     # 1 -> 2, whose effect climbs 2 -> 3; the outer rise's second point finds the top: its effect once
     assert rises == ["bloodlust rises to 2", "bloodlust rises to 3",
                      "bloodlust is at its maximum: the top effect resolves"], rises
+
+
+def test_a_save_whose_arrivals_name_no_source_is_refused(rs, game):
+    """LANGUAGE.md 5 (modifications apply in the order their sources came into play): the order is
+    saved as 'arrivals'; a save that names something that is no source is refused with the field."""
+    from lastbreath.dsl import SaveError
+    from lastbreath.interpreter.serialize import from_json, to_json
+
+    data = to_json(game)
+    data["state"]["arrivals"] = ["item:x", "the moon"]
+    with pytest.raises(SaveError, match=r"arrivals\[1\]"):
+        from_json(rs, data)
+    data["state"]["arrivals"] = ["item:x"]  # well formed, but not what the game's own choices lead to
+    with pytest.raises(SaveError, match="differs from the state its checkpoint and answers lead to"):
+        from_json(rs, data)

@@ -93,7 +93,8 @@ HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", 
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep
           "action_over", "lust_fired", "minion_seq",  # the engine's own progress marks
           "card_number",  # the number of the last deck card drawn: said in the log as it is drawn
-          "victim_seq"}  # the last uid given to a victim that is not plain
+          "victim_seq",  # the last uid given to a victim that is not plain
+          "arrivals"}  # the order sources came into play: it orders their modifications, shown by none
 
 
 def test_every_state_field_is_shown_or_deliberately_hidden():

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from .continuation import emit
 from .resolve import Ctx, run
+from .statics import came_into_play
 from .triggers import fire
 
 if TYPE_CHECKING:
@@ -16,7 +17,9 @@ if TYPE_CHECKING:
 def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
     if w.dark_revealed or not w.dark_power:
         return
+    came_into_play(w)  # those already in play are noted first (a position or an old save)
     w.dark_revealed = True
+    came_into_play(w)
     dp = w.game.dark_powers[w.dark_power]
     emit(w, "reveal", f"the dark power is revealed: {dp.name}", rule)
     run(w, dp.on_reveal, Ctx(source=dp.id))
@@ -26,7 +29,9 @@ def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
 def reveal_finale(w: Work) -> None:
     if w.finale_revealed:
         return
+    came_into_play(w)
     w.finale_revealed = True
+    came_into_play(w)
     f = w.game.finales[w.finale]
     emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
     run(w, f.on_reveal, Ctx(source=f.id))
@@ -43,7 +48,9 @@ def draw_event(w: Work) -> None:
     ev = w.game.events[eid]
     emit(w, "event", f"event: {ev.name}", "C18.5")
     if ev.lasting:
+        came_into_play(w)
         w.events_active = w.events_active + (eid,)
+        came_into_play(w)
     run(w, ev.effects, Ctx(source=eid))
     fire(w, "card-drawn", None, 1)
 
@@ -66,6 +73,8 @@ def draw_card(w: Work, deck_id: str) -> None:
     card = w.game.deck_cards[f"{deck_id}/{cid}"]
     emit(w, "deck", f"draws {card.name} from {deck.name}", "")
     if card.keep:
+        came_into_play(w)
         w.kept = w.kept + (f"{deck_id}/{cid}",)
+        came_into_play(w)
     resolve_deck_card(w, deck, card, cid)
     fire(w, "card-drawn", None, 1, extra=deck_id)

@@ -213,6 +213,7 @@ class Work:
         victim_seq: int
         fg_status: frozenset[str]
         token_on: tuple[tuple[str, str, str, bool], ...]
+        arrivals: tuple[str, ...]
         table: tuple[str, ...]
         aside: tuple[str, ...]
         item_piles: tuple[tuple[str, tuple[str, ...]], ...]

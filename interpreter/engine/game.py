@@ -102,6 +102,9 @@ class Game:
                    *(it.abilities for it in self.items.values()),
                    *(c.abilities for c in self.deck_cards.values())]
         self.has_ends = any(a.ends for a in sources)
+        # some source besides the killer and the scenario modifies a happening: note when each comes into play
+        self.ordered_mods = any(a.modifications for a in sources[2:])
+        self.arrival_cache: dict[Any, tuple[Any, tuple[n.Abilities, ...]]] = {}
         # the kinds of happening some content answers (triggers, replacements, modifications)
         self.listens = frozenset(event_kind(e) for a in sources
                                  for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ..state import HeldItem, Option
 from .continuation import ask, emit
 from .resolve import Ctx, condition
+from .statics import came_into_play
 from .triggers import fire, fire_item
 
 if TYPE_CHECKING:
@@ -26,6 +27,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
     """C6.5: a weapon may go to the hands (room permitting, or swapping one out) or the backpack."""
     item = w.game.items[iid]
     new = HeldItem(iid, item.uses)
+    came_into_play(w)  # those already in play are noted first (a position or an old save)
     emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
     if item.weapon is None:
         w.pack = w.pack + (new,)
@@ -46,6 +48,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
             i = next(i for i, h in enumerate(w.held) if h.id == out)
             w.pack = w.pack + (w.held[i],)
             w.held = w.held[:i] + w.held[i + 1:] + (new,)
+    came_into_play(w)
     fire_item(w, item, "gained")
     fire(w, "item-gained", None, 1, extra=iid)
 

@@ -16,7 +16,7 @@ from .bodies import killer_at
 from .continuation import ask, emit, opt
 from .places import is_exit
 from .resolve import Ctx, condition, run
-from .statics import fg_tables, modified
+from .statics import came_into_play, fg_tables, modified
 from .triggers import FG, fire
 from .victims import NONE, describe, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
@@ -116,7 +116,9 @@ def rescue_here(w: Work) -> None:
         emit(w, "reward", f"slot {i + 1} reward", "C5.5")
         run(w, fg.slots[i], Ctx(source=fg.id))
         if sum(w.slots) >= fg.rescues and not w.flipped:
+            came_into_play(w)
             w.flipped = True
+            came_into_play(w)
             w.slots = (False,) * len(w.slots)
             emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
 

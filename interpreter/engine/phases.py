@@ -21,7 +21,7 @@ from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
 from .resolve import Ctx, condition, run
-from .statics import abilities
+from .statics import abilities, came_into_play
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
 from .words import count_of
@@ -246,8 +246,10 @@ def step_killer(w: Work) -> None:
                 t = g.terror[tid]
                 emit(w, "terror", f"terror card: {t.name}", "C8.1")
                 if t.secondary_health > 0:
+                    came_into_play(w)
                     w.secondary = tid
                     w.secondary_health = t.secondary_health
+                    came_into_play(w)
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
                 run(w, t.effects, Ctx(source=tid))

@@ -141,6 +141,66 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
     return got
 
 
+def _sources_keyed(w: Work) -> list[tuple[str, n.Abilities]]:
+    """The sources in play with modifications, besides the killer and the scenario, each with the
+    key its coming into play is noted by (``arrivals``), in the fixed order of ``abilities``."""
+    g = w.game
+    out: list[tuple[str, n.Abilities]] = []
+    if w.dark_revealed:
+        out.append(("dark:" + w.dark_power, g.dark_powers[w.dark_power].abilities))
+    if w.finale_revealed:
+        out.append(("finale:" + w.finale, g.finales[w.finale].abilities))
+    out.extend(("event:" + e, g.events[e].abilities) for e in w.events_active)
+    if w.secondary:
+        out.append(("secondary:" + w.secondary, g.terror[w.secondary].abilities))
+    if w.flipped:
+        out.append(("flipped", g.fg.flipped))
+    out.extend(("item:" + h.id, g.items[h.id].abilities) for h in (*w.held, *w.pack))
+    out.extend(("kept:" + c, g.deck_cards[c].abilities) for c in w.kept)
+    return [(k, a) for k, a in out if a.modifications]
+
+
+def _arrived(before: tuple[str, ...], now: list[str]) -> tuple[str, ...]:
+    """The order of coming into play: those noted before that are still in play, in their order,
+    then the new ones (several at once: in the fixed order)."""
+    left = list(now)
+    kept = []
+    for k in before:
+        if k in left:
+            left.remove(k)
+            kept.append(k)
+    return tuple(kept + left)
+
+
+def came_into_play(w: Work) -> None:
+    """Note the order in which sources with modifications came into play: called where a source
+    enters (a card revealed or kept, an event that lasts, an item gained, a secondary dark power,
+    the Final Girl flipped). Content without such sources notes nothing."""
+    if w.game.ordered_mods:
+        now = _arrived(w.arrivals, [k for k, _a in _sources_keyed(w)])
+        if now != w.arrivals:
+            w.arrivals = now
+
+
+def in_arrival_order(w: Work) -> tuple[n.Abilities, ...]:
+    """The sources in play, the killer's and the scenario's first, then the others in the order
+    they came into play (LANGUAGE.md 5: modifications apply in that order)."""
+    g = w.game
+    srcs = abilities(w)
+    key = (id(srcs), w.arrivals)
+    got = g.arrival_cache.get(key)
+    if got is None or got[0] is not srcs:
+        keyed = _sources_keyed(w)
+        order = _arrived(w.arrivals, [k for k, _a in keyed])
+        slots: dict[str, list[int]] = {}
+        for i, k in enumerate(order):
+            slots.setdefault(k, []).append(i)
+        ranked = sorted((slots[k].pop(0), j) for j, (k, _a) in enumerate(keyed))
+        first = tuple(s for s in (g.killer.abilities, g.scenario.abilities) if s.modifications)
+        got = g.arrival_cache[key] = (srcs, first + tuple(keyed[j][1] for _r, j in ranked))
+    return got[1]
+
+
 def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
     """The rules in play that answer a question, in source order."""
     g = w.game

@@ -28,7 +28,7 @@ from .bloodlust import set_victims
 from .bodies import killer_at
 from .continuation import ask, emit, opt, over_budget
 from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, loc, run
-from .statics import modified, victim_tables
+from .statics import came_into_play, modified, victim_tables
 from .triggers import fire
 from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
@@ -187,7 +187,9 @@ def rescue_victim(w: Work, whence: str) -> None:
     emit(w, "reward", f"slot {i + 1} reward", "C5.5")
     run(w, fg.slots[i], Ctx(source=fg.id))
     if sum(w.slots) >= fg.rescues and not w.flipped:
+        came_into_play(w)
         w.flipped = True
+        came_into_play(w)
         w.slots = (False,) * len(w.slots)
         emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
 

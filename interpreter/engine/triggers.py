@@ -22,7 +22,7 @@ from lastbreath.dsl import nodes as n
 from .continuation import emit
 from .places import candidates
 from .resolve import Ctx, amount, condition, loc, run
-from .statics import abilities
+from .statics import abilities, in_arrival_order
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -159,6 +159,21 @@ def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
     return got[1]
 
 
+def _modifications(w: Work, kind: str) -> tuple[Any, ...]:
+    """The modifications in play that answer a kind of happening, in the order their sources came
+    into play (LANGUAGE.md 5); one or none needs no order."""
+    mods = _in_play(w, "modifications", kind)
+    if len(mods) < 2 or not w.game.ordered_mods:
+        return mods
+    ordered = in_arrival_order(w)
+    key = (id(ordered), "modifications-in-order", kind)
+    got = w.game.events_cache.get(key)
+    if got is None or got[0] is not ordered:
+        found = tuple(x for a in ordered for x in a.modifications if event_kind(x.event) == kind)
+        got = w.game.events_cache[key] = (ordered, found)
+    return got[1]
+
+
 def _holds(w: Work, x: Any, h: Happening, ctx: Ctx) -> bool:
     """Whether a trigger, replacement or modification answers this happening now."""
     if not MATCH[type(x.event)](x.event, w, h):
@@ -242,7 +257,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
             emit(w, "replace", f"instead of {what}", "", "replacement")
             _with_it(w, h, partial(run, w, rep.body, ctx))
             return None
-    for mod in _in_play(w, "modifications", kind):
+    for mod in _modifications(w, kind):
         ctx = _ctx(h)
         if not _holds(w, mod, h, ctx):
             continue
