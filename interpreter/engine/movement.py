@@ -94,7 +94,6 @@ def rescue_here(w: Work) -> None:
     """C5.4–C5.6: every victim at the FG's exit escapes; each fills a slot and gives its reward
     (K2.4: not those of a kind that cannot be rescued)."""
     count = rescuable(w, w.fg_loc)
-    fg = w.game.fg
     for _ in range(count):
         if w.marked:  # one that may escape: a plain one first, then the others in turn
             m = _next_escaping(w, w.fg_loc)
@@ -105,22 +104,31 @@ def rescue_here(w: Work) -> None:
             set_victims(w, w.fg_loc, w.victims[w.fg_loc] - 1)  # one at a time: a paused state shows the rest
         w.rescued += 1
         emit(w, "rescue", f"a victim escapes (rescued: {w.rescued})", "C5.4")
-        if w.flipped:
-            run(w, fg.flipped_reward, Ctx(source=fg.id))
-            continue
-        free = [i for i, f in enumerate(w.slots) if not f]
-        key = ask(w, "slot", "Place the rescued victim on which slot?",
-                  [Option(f"slot:{i + 1}", f"slot {i + 1}") for i in free])
-        i = int(key.split(":")[1]) - 1
-        w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
-        emit(w, "reward", f"slot {i + 1} reward", "C5.5")
-        run(w, fg.slots[i], Ctx(source=fg.id))
-        if sum(w.slots) >= fg.rescues and not w.flipped:
-            came_into_play(w)
-            w.flipped = True
-            came_into_play(w)
-            w.slots = (False,) * len(w.slots)
-            emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
+        reward_rescue(w)
+
+
+def reward_rescue(w: Work) -> None:
+    """C5.5–C5.6 for a victim just rescued: flipped, her card's reward; else a slot of the player's
+    choice and its reward, and the flip once enough slots are filled."""
+    fg = w.game.fg
+    if w.flipped:
+        run(w, fg.flipped_reward, Ctx(source=fg.id))
+        return
+    free = [i for i, f in enumerate(w.slots) if not f]
+    if not free:
+        return
+    key = ask(w, "slot", "Place the rescued victim on which slot?",
+              [Option(f"slot:{i + 1}", f"slot {i + 1}") for i in free])
+    i = int(key.split(":")[1]) - 1
+    w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
+    emit(w, "reward", f"slot {i + 1} reward", "C5.5")
+    run(w, fg.slots[i], Ctx(source=fg.id))
+    if sum(w.slots) >= fg.rescues:
+        came_into_play(w)  # those already in play are noted before the flipped side comes in
+        w.flipped = True
+        came_into_play(w)
+        w.slots = (False,) * len(w.slots)
+        emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
 
 
 def _next_escaping(w: Work, loc: int):

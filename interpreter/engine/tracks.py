@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_KEPT
 
-from ..state import Option
 from .bloodlust import set_victims
 from .bodies import killer_at
 from .continuation import ask, emit, opt, over_budget
+from .movement import reward_rescue
 from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, loc, run
-from .statics import came_into_play, modified, victim_tables
+from .statics import modified, victim_tables
 from .triggers import fire
 from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
@@ -171,27 +171,9 @@ def exec_load_victims_up_to(w: Work, e: n.LoadVictimsUpTo, ctx: Ctx) -> None:
 def rescue_victim(w: Work, whence: str) -> None:
     """C5.4–C5.6 for one victim rescued away from the board: the rescue count, a slot of the Final
     Girl card chosen by the player and its reward, the flip (as movement.rescue_here does at an exit)."""
-    fg = w.game.fg
     w.rescued += 1
     emit(w, "rescue", f"a victim on {whence} is rescued (rescued: {w.rescued})", "C5.4")
-    if w.flipped:
-        run(w, fg.flipped_reward, Ctx(source=fg.id))
-        return
-    free = [i for i, f in enumerate(w.slots) if not f]
-    if not free:
-        return
-    key = ask(w, "slot", "Place the rescued victim on which slot?",
-              [Option(f"slot:{i + 1}", f"slot {i + 1}") for i in free])
-    i = int(key.split(":")[1]) - 1
-    w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
-    emit(w, "reward", f"slot {i + 1} reward", "C5.5")
-    run(w, fg.slots[i], Ctx(source=fg.id))
-    if sum(w.slots) >= fg.rescues and not w.flipped:
-        came_into_play(w)
-        w.flipped = True
-        came_into_play(w)
-        w.slots = (False,) * len(w.slots)
-        emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")
+    reward_rescue(w)
 
 
 def exec_rescue_held(w: Work, e: n.RescueHeld, ctx: Ctx) -> None:  # rescue [N] victims from H
