@@ -27,6 +27,33 @@ def make_work(state, answers=()):
     return engine.work(state, tuple(answers))
 
 
+def fx(text: str) -> tuple:
+    """Effect lines built on their own, as a card's outcome (their names are the loaded packs')."""
+    from lastbreath.dsl import parse_text
+    from lastbreath.dsl.build import build_file
+
+    src = f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n'
+    lines, diags = parse_text(src, "<test>")
+    assert not diags
+    decls, _refs, diags = build_file(lines, "<test>", src)
+    assert not diags, [d.message for d in diags]
+    return decls[0].outcomes[0].effects
+
+
+def run_effects(state, text: str, answers=()):
+    """The effect lines ``text`` resolved on a working copy of ``state``; the copy is returned."""
+    from lastbreath.interpreter.engine import Ctx
+
+    w = make_work(state, answers)
+    engine.run(w, fx(text), Ctx())
+    return w
+
+
+def texts(w) -> list[str]:
+    """The texts of the events a working copy has told so far."""
+    return [e.text for e in w.ctl.events]
+
+
 def load_with(tmp_path: Path, text: str, name: str = "extra.fg"):
     """The bundled content plus one extra file (a test killer, scenario, card…)."""
     f = tmp_path / name

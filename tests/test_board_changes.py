@@ -14,9 +14,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from conftest import L, make_work, need, settle
-from lastbreath.dsl import bundled_paths, load_content, load_ruleset, parse_text
-from lastbreath.dsl.build import build_file
+from conftest import L, fx, make_work, need, run_effects as run, settle
+from lastbreath.dsl import bundled_paths, load_content, load_ruleset
 from lastbreath.dsl.render import render_effects
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
@@ -40,19 +39,8 @@ def harbour(trs):
                   opened=frozenset(), killers=(attrs.evolve(state.killers[0], loc=L(state, "quay")),))
 
 
-def fx(text: str) -> tuple:
-    src = f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n'
-    lines, diags = parse_text(src, "<test>")
-    assert not diags
-    decls, _refs, diags = build_file(lines, "<test>", src)
-    assert not diags, [d.message for d in diags]
-    return decls[0].outcomes[0].effects
 
 
-def run(state, text: str, answers=()):
-    w = make_work(state, answers)
-    engine.run(w, fx(text), Ctx())
-    return w
 
 
 def victims(state, **where):

@@ -17,9 +17,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from conftest import L, make_work, need, settle
-from lastbreath.dsl import bundled_paths, load_content, load_ruleset, parse_text
-from lastbreath.dsl.build import build_file
+from conftest import L, make_work, need, run_effects as run, settle, texts
+from lastbreath.dsl import bundled_paths, load_content, load_ruleset
 from lastbreath.dsl.diagnostics import SaveError
 from lastbreath.dsl.render import Names, render
 from lastbreath.interpreter import api, engine, serialize
@@ -49,24 +48,10 @@ def station(prs):
                   killers=(attrs.evolve(red, loc=L(state, "pc-tower")), black, grey), minions=(), flags=frozenset())
 
 
-def fx(text: str) -> tuple:
-    """Effect lines built on their own (their names are the pack's)."""
-    src = f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n'
-    lines, diags = parse_text(src, "<test>")
-    assert not diags
-    decls, _refs, diags = build_file(lines, "<test>", src)
-    assert not diags, [d.message for d in diags]
-    return decls[0].outcomes[0].effects
 
 
-def run(state, text: str, answers=()):
-    w = make_work(state, answers)
-    engine.run(w, fx(text), Ctx())
-    return w
 
 
-def texts(w) -> list[str]:
-    return [e.text for e in w.ctl.events]
 
 
 def board(state, marks=(), **where):

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import attrs
 import pytest
-from conftest import L, make_work, need, settle
-from lastbreath.dsl import bundled_paths, load_content, load_ruleset, parse_text
-from lastbreath.dsl.build import build_file
+from conftest import L, fx, make_work, need, run_effects as run, settle, texts
+from lastbreath.dsl import bundled_paths, load_content, load_ruleset
 from lastbreath.dsl.diagnostics import RulesError, SaveError
 from lastbreath.dsl.render import Names, render
 from lastbreath.interpreter import api, engine, serialize
@@ -42,24 +41,10 @@ def harbour(trs):
                   killers=(attrs.evolve(state.killers[0], loc=L(state, "slipway")),))
 
 
-def fx(text: str) -> tuple:
-    """Effect lines built on their own (their names are the pack's)."""
-    src = f'card t {{\n  name "T"\n  cost 0\n  fail {{\n{text}\n  }}\n}}\n'
-    lines, diags = parse_text(src, "<test>")
-    assert not diags
-    decls, _refs, diags = build_file(lines, "<test>", src)
-    assert not diags, [d.message for d in diags]
-    return decls[0].outcomes[0].effects
 
 
-def run(state, text: str, answers=()):
-    w = make_work(state, answers)
-    engine.run(w, fx(text), Ctx())
-    return w
 
 
-def texts(w) -> list[str]:
-    return [e.text for e in w.ctl.events]
 
 
 def with_victims(state, **where):
