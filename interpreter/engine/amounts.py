@@ -12,6 +12,7 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from .bodies import ctx_body, the_killer
+from .compiled import bodies_on_board, minions_on_board
 from .places import exits_now, is_exit
 from .resolve import AMOUNT, Ctx, amount, loc
 from .statics import fg_tables
@@ -65,12 +66,19 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         kind = a.kind
         if kind and kind in w.game.victim_kinds:  # count KIND of a victim kind (issue #16 item 3)
             return sum(1 for m in w.marked if m.kind == kind and (where == -2 or m.loc == where))
-        return sum(1 for m in w.minions
-                   if m.loc >= 0 and (where == -2 or m.loc == where) and (not kind or m.kind == kind))
+        if where == -2:
+            return minions_on_board(w, kind)
+        if where < 0:  # a place that names no location
+            return 0
+        return sum(1 for m in w.minions if m.loc == where and (not kind or m.kind == kind))
     if what in ("killers", "enemies"):
-        k = sum(1 for b in w.killers if b.alive and b.loc >= 0 and (where == -2 or b.loc == where))
+        if where == -2:
+            return bodies_on_board(w) + (minions_on_board(w) if what == "enemies" else 0)
+        if where < 0:
+            return 0
+        k = sum(1 for b in w.killers if b.alive and b.loc == where)
         if what == "enemies":
-            k += sum(1 for m in w.minions if m.loc >= 0 and (where == -2 or m.loc == where))
+            k += sum(1 for m in w.minions if m.loc == where)
         return k
     if what == "exits":
         return len(exits_now(w)) if where == -2 else int(is_exit(w, where))

@@ -78,6 +78,9 @@ class Game:
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
         self.events_cache: dict[tuple[int, str, str], tuple[Any, tuple[Any, ...]]] = {}  # (id(sources), field, kind)
         self.ends_cache: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(sources) -> the win and lose lines in play
+        # counts of pieces on the board for the last pieces tuple counted (engine/compiled.py)
+        self.minion_counts: tuple[Any, int, dict[str, int]] = (None, 0, {})
+        self.body_counts: tuple[Any, int] = (None, 0)
         self.option_cache: dict[tuple[str, str], Option] = {}
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
         self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 from ..state import Option
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
+from .compiled import compile_condition
 from .continuation import PhaseEnd, ask, emit
 from .ending import end_game
 from .fear_checks import discard_card, play_card
@@ -344,8 +345,9 @@ def check_ends(w: Work) -> None:
         return
     srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
     got = g.ends_cache.get(id(srcs))
-    if got is None or got[0] is not srcs:
-        got = g.ends_cache[id(srcs)] = (srcs, tuple(e for a in srcs for e in a.ends))
-    for e in got[1]:
-        if condition(w, e.cond, Ctx()):
+    if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
+        got = g.ends_cache[id(srcs)] = (srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends))
+    ctx = Ctx()
+    for holds, e in got[1]:
+        if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")

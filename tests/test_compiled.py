@@ -1,0 +1,97 @@
+"""Compiled conditions and amounts (engine/compiled.py) answer exactly what the evaluators answer.
+
+Every condition of the bundled content, and a count of every countable over the whole board and
+at a place, is read both ways on states met in real games of every killer (the win and lose lines
+after every step read them compiled; C13)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from lastbreath.dsl import nodes as n
+from lastbreath.interpreter import engine
+from lastbreath.interpreter.api import new_game
+from lastbreath.interpreter.bots import BOTS
+from lastbreath.interpreter.engine import Ctx
+from lastbreath.interpreter.engine.compiled import compile_amount, compile_condition
+from lastbreath.interpreter.engine.resolve import amount, condition
+
+SETUPS = [("big-bad-wolf", "storybook-woods"), ("zombies", "storybook-woods"), ("ratchet-lady", "wolfe-asylum"),
+          ("intruders", "wingard-cottage")]
+
+
+def _states(rs, killer, scenario, games=3, every=3):
+    """States met along a few random games (every ``every``-th one, the last one too)."""
+    out = []
+    for seed in range(games):
+        policy = BOTS["random"](seed)
+        st, _ = new_game(rs, killer=killer, scenario=scenario, seed=seed)
+        for i in itertools.count():
+            if i % every == 0 or st.result:
+                out.append(st)
+            if st.result or i > 400:
+                break
+            st, _ = engine.apply(st, policy(st, st.choice))
+    return out
+
+
+def _read(fn):
+    try:
+        return ("value", fn())
+    except Exception as err:  # a condition that cannot be read outside its card must fail alike
+        return ("error", type(err).__name__)
+
+
+def _counts(places):
+    kinds = {"minions": ("", "zombie"), "minion": ("",), "tokens": ("",), "collected": ("",), "cards": ("",)}
+    for what in n.COUNTABLES:
+        for kind in kinds.get(what, ("",)):
+            for where in ("", *places):
+                yield n.Count(None, what, kind, where)
+
+
+@pytest.mark.parametrize("killer,scenario", SETUPS)
+def test_compiled_forms_answer_as_the_evaluators_do(rs, killer, scenario):
+    conds = [x for x in n.walk(tuple(rs.killers.values()) + tuple(rs.scenarios.values()))
+             if isinstance(x, n.Condition)]
+    assert any(isinstance(c, n.Compare) for c in conds)
+    states = _states(rs, killer, scenario)
+    assert len(states) > 20
+    amounts = None
+    compiled_c = [(c, compile_condition(c)) for c in conds]
+    checked = 0
+    for st in states:
+        w = engine.work(st)
+        if amounts is None:
+            names = w.game.board.names
+            amounts = [(a, compile_amount(a)) for a in _counts(("here", names[0], names[-1], "nowhere-at-all"))]
+            # the shapes the compiler takes on: a count against a number, and nested in all/any/not
+            shaped = []
+            for a, _f in amounts:
+                for op in ("at-least", "at-most", "is", "more-than", "less-than"):
+                    cmp = n.Compare(None, a, op, 1)
+                    shaped += [cmp, n.Compare(None, 2, op, a), n.Not(None, cmp),
+                               n.AllOf(None, (cmp, n.Compare(None, a, op, 0))),
+                               n.AnyOf(None, (n.Not(None, cmp), cmp))]
+            compiled_c += [(c, compile_condition(c)) for c in shaped]
+        for c, f in compiled_c:
+            assert _read(lambda: f(w, Ctx())) == _read(lambda: condition(w, c, Ctx())), (c, st.round)
+            checked += 1
+        for a, f in amounts:
+            assert _read(lambda: f(w, Ctx())) == _read(lambda: amount(w, a, Ctx())), (a, st.round)
+    assert checked > 1000
+
+
+def test_piece_counts_follow_the_pieces_tuple(rs):
+    """The index of minions on the board is rebuilt when the tuple is rebound (K6: hordes and crowds)."""
+    from lastbreath.interpreter.engine.compiled import bodies_on_board, minions_on_board
+
+    states = [s for s in _states(rs, "zombies", "storybook-woods", games=2, every=1) if s.minions]
+    assert len({s.minions for s in states}) > 5
+    for st in states:
+        w = engine.work(st)
+        assert minions_on_board(w) == sum(1 for m in st.minions if m.loc >= 0)
+        for kind in {m.kind for m in st.minions}:
+            assert minions_on_board(w, kind) == sum(1 for m in st.minions if m.loc >= 0 and m.kind == kind)
+        assert bodies_on_board(w) == sum(1 for b in st.killers if b.alive and b.loc >= 0)
