@@ -81,6 +81,7 @@ class GameRecord:
 
 # --- one game -----------------------------------------------------------------------------------
 _LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
+_TRACKED = frozenset({"phase", "bloodlust"})  # the only events a record reads (_track): no others are made
 
 
 def _track(events, level: int, lust: list[int]) -> int:
@@ -118,7 +119,7 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
             level = _track(evs, level, lust)
             level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
 
-        play_out(state, policy, max_choices, seen)
+        play_out(state, policy, max_choices, seen, _TRACKED)
         if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
     except Exception as err:

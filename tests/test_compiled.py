@@ -85,7 +85,7 @@ def test_compiled_forms_answer_as_the_evaluators_do(rs, killer, scenario):
 
 def test_piece_counts_follow_the_pieces_tuple(rs):
     """The index of minions on the board is rebuilt when the tuple is rebound (K6: hordes and crowds)."""
-    from lastbreath.interpreter.engine.compiled import bodies_on_board, minions_on_board
+    from lastbreath.interpreter.engine.index import bodies_on_board, minion_of_uid, minions_on_board
 
     states = [s for s in _states(rs, "zombies", "storybook-woods", games=2, every=1) if s.minions]
     assert len({s.minions for s in states}) > 5
@@ -95,3 +95,6 @@ def test_piece_counts_follow_the_pieces_tuple(rs):
         for kind in {m.kind for m in st.minions}:
             assert minions_on_board(w, kind) == sum(1 for m in st.minions if m.loc >= 0 and m.kind == kind)
         assert bodies_on_board(w) == sum(1 for b in st.killers if b.alive and b.loc >= 0)
+        for j, m in enumerate(st.minions):
+            assert minion_of_uid(w, m.uid) == next(i for i, x in enumerate(st.minions) if x.uid == m.uid) == j
+        assert minion_of_uid(w, max(m.uid for m in st.minions) + 1) == -1

@@ -103,6 +103,31 @@ def test_play_out_equals_apply_in_a_loop(rs, limit):
         assert _fields(last) == seen[-1][0]
 
 
+@pytest.mark.parametrize("kinds", [frozenset({"phase", "bloodlust"}), frozenset({"attack"}), frozenset()])
+def test_play_out_makes_only_the_kinds_of_event_asked_for(rs, kinds):
+    """With ``kinds`` the states are the same and each transition gives exactly its events of
+    those kinds, in order; after play_out the run it leaves paused gives every event again."""
+    later = []
+    for seed in range(4):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        expected = _looped(state, random_policy(seed), 40)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        seen = []
+        last = engine.play_out(state, random_policy(seed), 40,
+                               lambda st, ev, seen=seen: seen.append((_fields(st), list(ev))), kinds)
+        assert seen == [(f, [e for e in ev if e.kind in kinds]) for f, ev in expected]
+        if last.result:
+            continue
+        # the run left paused at the last state answers a later apply with all its events
+        assert engine.RUNS.peek(last) is not None
+        key = last.choice.options[0].key
+        replayed = apply(engine.replace(last), key)  # a copy of the state has no run: its step replays
+        resumed = apply(last, key)
+        assert resumed[1] == replayed[1]
+        later += resumed[1]
+    assert later and any(e.kind not in kinds for e in later)
+
+
 def test_play_out_from_a_state_without_its_run_replays(rs):
     state, _ = new_game(rs, seed=2, **FILM)
     apply(state, state.choice.options[0].key)  # the run is used: play_out must replay the first answer

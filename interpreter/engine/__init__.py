@@ -11,6 +11,8 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | resolve.py | one dispatch for every node family: effects, conditions, amounts, places |
 | effects.py | what each effect line does (C3.4 and the primitives) |
 | conditions.py / amounts.py / places.py | conditions, amounts, places (K6.1, K6.3) |
+| compiled.py | conditions and amounts compiled into closures where they are read again and again (C13) |
+| index.py | indexes of the pieces on the board, built once per pieces tuple (K6) |
 | final_girl.py | time, health, fear, damage, her last breath (C3.4–C3.7, C14) |
 | bloodlust.py | deaths, the bloodlust track, panic (C9.7, C10, C17.2) |
 | killers.py | the killers' health and bodies (C17.1, C17.4, C2.5, K6.6–K6.7) |

@@ -12,7 +12,7 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from .bodies import ctx_body, the_killer
-from .compiled import bodies_on_board, minions_on_board
+from .index import bodies_on_board, minions_on_board
 from .places import exits_now, is_exit
 from .resolve import AMOUNT, Ctx, amount, loc
 from .statics import fg_tables

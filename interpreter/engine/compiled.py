@@ -7,8 +7,7 @@ again (the win and lose lines after every step, a rule's ``while`` at every ques
 compiled (no lookup of the node's evaluator, no walk down the node at each reading); every other
 form calls its evaluator, so a form added to the language works here at once, compiled or not.
 
-The counts of pieces on the board are read from an index built once per pieces tuple (the state
-rebinds the tuple when a piece changes), not by a scan at each reading.
+The counts of pieces on the board come from engine/index.py (built once per pieces tuple).
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from lastbreath.dsl import nodes as n
 
+from .index import bodies_on_board, minions_on_board
 from .resolve import AMOUNT, EVAL, Ctx
 
 if TYPE_CHECKING:
@@ -65,12 +65,23 @@ def _compare(c: n.Compare) -> CondFn:
 
 def _all_of(c: n.AllOf) -> CondFn:
     parts = tuple(compile_condition(x) for x in c.conds)
+    if len(parts) == 2:  # the usual shape ('all { fg at …; item … on table }'): no generator
+        a, b = parts
+        return lambda w, ctx: a(w, ctx) and b(w, ctx)
     return lambda w, ctx: all(p(w, ctx) for p in parts)
 
 
 def _any_of(c: n.AnyOf) -> CondFn:
     parts = tuple(compile_condition(x) for x in c.conds)
+    if len(parts) == 2:
+        a, b = parts
+        return lambda w, ctx: a(w, ctx) or b(w, ctx)
     return lambda w, ctx: any(p(w, ctx) for p in parts)
+
+
+def compile_optional(c: n.Condition | None) -> CondFn | None:
+    """``compile_condition`` for a slot that may be empty (None: no condition, always holds)."""
+    return None if c is None else compile_condition(c)
 
 
 def _not(c: n.Not) -> CondFn:
@@ -112,30 +123,3 @@ def _marked_of_kind(w: Work, kind: str) -> int:
 
 
 _AMOUNT: dict[type, Callable[[Any], Any]] = {n.Count: _count}
-
-
-# --- counts of pieces on the board, once per tuple ----------------------------------------------
-def minions_on_board(w: Work, kind: str = "") -> int:
-    """How many minions (of ``kind``, or of every kind) stand on the board."""
-    ms = w.minions
-    if not ms:
-        return 0
-    memo = w.game.minion_counts
-    if memo[0] is not ms:
-        by_kind: dict[str, int] = {}
-        on = 0
-        for m in ms:
-            if m.loc >= 0:
-                on += 1
-                by_kind[m.kind] = by_kind.get(m.kind, 0) + 1
-        memo = w.game.minion_counts = (ms, on, by_kind)  # one assignment: another thread sees old or new
-    return memo[2].get(kind, 0) if kind else memo[1]
-
-
-def bodies_on_board(w: Work) -> int:
-    """How many killer bodies, not defeated, stand on the board."""
-    ks = w.killers
-    memo = w.game.body_counts
-    if memo[0] is not ks:
-        memo = w.game.body_counts = (ks, sum(1 for b in ks if b.alive and b.loc >= 0))
-    return memo[1]

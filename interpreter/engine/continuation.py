@@ -74,6 +74,7 @@ class Replay:
         "events",
         "given",
         "hook",
+        "kinds",
         "last",
         "policy",
         "pos",
@@ -100,6 +101,7 @@ class Replay:
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
         self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
+        self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
         self.given = 0  # answers given inside the run since play_out last looked
@@ -138,8 +140,10 @@ class Scope:
 
     def reset(self) -> None:
         """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat, self.asking, self.body = None, 0, -1, False, _NOT_ASKING, -1
-        self.piece = None
+        self.node, self.depth, self.it, self.defeat, self.asking, self.body, self.piece = _SCOPE_START
+
+
+_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None)  # node, depth, it, defeat, asking, body, piece
 
 
 class Work:
@@ -367,11 +371,19 @@ def _check_option(choice: Choice, key: str) -> None:
 
 
 # --- telling --------------------------------------------------------------------------------
-def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: tuple[Any, ...] = ()) -> None:
-    """Report what happened; ``source`` defaults to the content line being resolved, if any."""
+def emit(w: Work, kind: str, text: str | Callable[[], str], rule: str = "", source: str = "",
+         data: tuple[Any, ...] | Callable[[], tuple[Any, ...]] = ()) -> None:
+    """Report what happened; ``source`` defaults to the content line being resolved, if any.
+
+    ``text`` and ``data`` may be functions giving them, called here and now (so they read the
+    values of this moment) and only if the event is made: a text that is costly to write (a
+    list of candidates) costs nothing when play_out's caller does not read that kind of event."""
     ctl = w.ctl
     ctl.count += 1
     if ctl.count > ctl.skip:
+        kinds = ctl.kinds
+        if kinds is not None and kind not in kinds:  # counted (a replay skips it alike), not made
+            return
         if not source:
             node = w.scope.node
             if node is not None:
@@ -379,6 +391,10 @@ def emit(w: Work, kind: str, text: str, rule: str = "", source: str = "", data: 
                 if sp is not None:
                     got = ctl.sources.get(id(sp))
                     source = got[1] if got is not None and got[0] is sp else _source(ctl.sources, sp)
+        if text.__class__ is not str:
+            text = text()  # type: ignore[operator]
+        if data.__class__ is not tuple:
+            data = data()  # type: ignore[operator]
         ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
 
 
@@ -533,8 +549,10 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 pass
         except GameOver:
             pass
-        ctl.next_step(w.__dict__.copy())
-        scope.reset()
+        # the next step starts: Replay.next_step and Scope.reset, written out (they run at every step)
+        ctl.start, ctl.start_fields, ctl.answers = None, w.__dict__.copy(), ()
+        ctl.pos = ctl.count = ctl.skip = 0
+        scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
     last = getattr(ctl.last[0], "span", None) if ctl.last else None
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
                         f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?"
@@ -560,11 +578,17 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
 
 
 def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit: int,
-             on_transition: Callable[[GameState, list[Event]], None]) -> GameState:
+             on_transition: Callable[[GameState, list[Event]], None],
+             kinds: Optional[frozenset[str]] = None) -> GameState:
     """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
     last state. The same states, events and results as the loop
     ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
-    but a run kept for ``state`` answers inside itself: no switch, no lookup per answer."""
+    but a run kept for ``state`` answers inside itself: no switch, no lookup per answer.
+
+    ``kinds``: the kinds of event ``on_transition`` reads. Events of other kinds are then not made
+    at all while the run answers (the engine's most frequent work after the rules themselves); the
+    ones it is given are exactly as ``apply`` gives them (a transition replayed from its checkpoint
+    may give the others too)."""
     given = 0
     while given < limit and not state.result:
         key = policy(state, state.choice)  # type: ignore[arg-type]
@@ -572,12 +596,13 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         ctl = getattr(run, "ctl", None) if run is not None else None
         if ctl is not None:
             ctl.policy, ctl.hook, ctl.budget, ctl.given = policy, on_transition, limit - given - 1, 0
+            ctl.kinds = kinds
         try:
             state, events = apply(state, key)
         finally:
             if ctl is not None:
                 given += ctl.given
-                ctl.policy = ctl.hook = None
+                ctl.policy = ctl.hook = ctl.kinds = None
         given += 1
         on_transition(state, events)
     return state

@@ -10,7 +10,7 @@ that wander take one more step like a panicking victim when nothing was in reach
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..board import INF
 from ..state import Option
@@ -18,6 +18,7 @@ from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .bodies import Piece, active_only, body_name, piece_loc, piece_status
 from .continuation import ask, emit, rand, roll_die
+from .index import minion_of_uid
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
 from .tracks import hidden_victims
@@ -46,7 +47,7 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
         for k, uid in enumerate(order):
             # by uid, so that a minion killed meanwhile (a reaction hitting back) costs no other its turn
-            i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1) if stable else k
+            i = minion_of_uid(w, uid) if stable else k
             if 0 <= i < len(w.minions):
                 stats = g.minions[w.minions[i].kind]
                 if stats.together:
@@ -82,7 +83,8 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
     their number × their damage; victims there before the Final Girl."""
     done: set[tuple[str, int]] = set()
     for kind, uid in groups:
-        first = next((m for m in w.minions if m.uid == uid), None)
+        j = minion_of_uid(w, uid)
+        first = w.minions[j] if j >= 0 else None
         if first is None or (kind, first.loc) in done:
             continue
         loc = first.loc
@@ -136,25 +138,32 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         best_d = min([dist[c] for c in cands])
         near = [c for c in cands if dist[c] == best_d]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
-    # list comprehensions and the board's names read directly: this runs at every enemy move
+    # written only if the event is made (emit calls these): this runs at every enemy move
     board = w.game.board
-    ids, names, nloc = board.ids, board.names, board.n
-    data = tuple([(ids[c], dist[c], victims[c]) for c in cands])
-    listing = ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
-                         f"{_VICTIMS[victims[c]] if victims[c] < 10 else f'{victims[c]} victims'})" for c in cands])
+
+    def data() -> tuple[Any, ...]:
+        ids = board.ids
+        return tuple([(ids[c], dist[c], victims[c]) for c in cands])
+
+    def listing() -> str:
+        names, nloc = board.names, board.n
+        return ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
+                          f"{_VICTIMS[victims[c]] if victims[c] < 10 else f'{victims[c]} victims'})" for c in cands])
+
     if len(near) == 1:
-        emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing}", "C9.2", data=data)
+        emit(w, "target", lambda: f"target {loc_name(w, near[0])}: the nearest of {listing()}", "C9.2", data=data)
     else:
         most = max(victims[c] for c in near)
         near = [c for c in near if victims[c] == most]
         if len(near) > 1:
             tied = ", ".join(loc_name(w, c) for c in near)
             near = [tie_break(w, near)]
-            emit(w, "target", f"target {loc_name(w, near[0])}: {tied} tie in distance and victims; the "
-                              f"{w.game.tie_policy} tie-break decides (candidates: {listing})", "C9.3", data=data)
+            emit(w, "target", lambda: f"target {loc_name(w, near[0])}: {tied} tie in distance and victims; the "
+                                      f"{w.game.tie_policy} tie-break decides (candidates: {listing()})", "C9.3",
+                 data=data)
         else:
-            emit(w, "target", f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
-                              f"(candidates: {listing})", "C9.3", data=data)
+            emit(w, "target", lambda: f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
+                                      f"(candidates: {listing()})", "C9.3", data=data)
     return near[0]
 
 

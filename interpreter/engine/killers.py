@@ -15,6 +15,7 @@ from ..state import KillerState, MinionState
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import defeated, killer_defeated
+from .index import minion_of_uid
 from .statics import NO_CAP, modified
 from .triggers import fire, would
 from .words import count_of, loc_name
@@ -269,5 +270,5 @@ def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:
     uid = w.minions[piece[1]].uid
     update_piece(w, piece, loc=loc)
     absorb(w)
-    i = next((j for j, m in enumerate(w.minions) if m.uid == uid), -1)
+    i = minion_of_uid(w, uid)
     return ("minion", i) if i >= 0 else None

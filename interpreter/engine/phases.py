@@ -21,7 +21,7 @@ from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
-from .resolve import Ctx, condition, run
+from .resolve import Ctx, run
 from .statics import abilities, came_into_play
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
@@ -132,13 +132,17 @@ def step_action(w: Work) -> None:
             it = g.items[h.id]
             if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
-        # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds
-        for a, o in zip(g.actions, g.action_opts):
-            if (a.cond is None or condition(w, a.cond, Ctx())) and usable(w, a.usable):
-                opts.append(o)
-        for r, o in zip(g.recipes, g.recipe_opts):  # S3.4
-            if can_make(w, r):
-                opts.append(o)
+        # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
+        if g.actions:
+            ctx = Ctx()
+            for (cond, use), o in zip(g.action_checks, g.action_opts):
+                if (cond is None or cond(w, ctx)) and (use is None or use(w, ctx)):
+                    opts.append(o)
+        if g.recipes:  # S3.4
+            held = [h.id for h in (*w.held, *w.pack)]
+            for r, use, o in zip(g.recipes, g.recipe_usable, g.recipe_opts):
+                if can_make(w, r, held, use):
+                    opts.append(o)
         if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:

@@ -21,6 +21,7 @@ from .bloodlust import kill_victim
 from .bodies import body_index, body_name, piece_status, the_killer
 from .continuation import emit, rand
 from .final_girl import fg_damage
+from .index import minion_of_uid
 from .killers import damage_killer, defeat_killer, update_piece
 from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, condition, loc, run
 from .triggers import fire, would
@@ -195,7 +196,7 @@ def pieces_of(w: Work, ps: n.PieceSet, ctx: Ctx) -> list[PieceRef]:
 def _minion_index(w: Work, p: PieceRef) -> int:
     uid, i = p[1], p[2]
     if uid:
-        return next((j for j, m in enumerate(w.minions) if m.uid == uid), -1)
+        return minion_of_uid(w, uid)
     return i if 0 <= i < len(w.minions) else -1
 
 

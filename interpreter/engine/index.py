@@ -1,0 +1,67 @@
+"""Indexes of the pieces on the board, built once per pieces tuple.
+
+The state rebinds ``minions`` (``killers``) to a new tuple whenever a piece changes, so a table
+worked out from one tuple holds for as long as the state keeps that tuple: the counts of pieces on
+the board, and where a minion of a given uid stands in the tuple. Each index is kept for the last
+tuple seen (one per game; a thread replaces it in one assignment), so reading it again costs an
+identity check instead of a scan of every piece.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .continuation import Work
+
+
+class MinionIndex:
+    """What one minions tuple holds: how many stand on the board (by kind too), and each uid's place."""
+
+    __slots__ = ("by_kind", "minions", "on_board", "uids")
+
+    def __init__(self, minions: tuple[Any, ...]):
+        self.minions = minions
+        by_kind: dict[str, int] = {}
+        uids: dict[int, int] = {}
+        on = 0
+        for i, m in enumerate(minions):
+            uids.setdefault(m.uid, i)  # the first of a uid, as a scan from the front finds it
+            if m.loc >= 0:
+                on += 1
+                by_kind[m.kind] = by_kind.get(m.kind, 0) + 1
+        self.on_board, self.by_kind, self.uids = on, by_kind, uids
+
+
+EMPTY_INDEX = MinionIndex(())
+
+
+def minion_index(w: Work) -> MinionIndex:
+    """The index of the minions now in play."""
+    ms = w.minions
+    if not ms:
+        return EMPTY_INDEX
+    got = w.game.minion_index
+    if got.minions is not ms:
+        got = w.game.minion_index = MinionIndex(ms)
+    return got
+
+
+def minions_on_board(w: Work, kind: str = "") -> int:
+    """How many minions (of ``kind``, or of every kind) stand on the board."""
+    idx = minion_index(w)
+    return idx.by_kind.get(kind, 0) if kind else idx.on_board
+
+
+def minion_of_uid(w: Work, uid: int) -> int:
+    """Where the minion with this uid stands in ``w.minions``, or -1 (gone)."""
+    return minion_index(w).uids.get(uid, -1)
+
+
+def bodies_on_board(w: Work) -> int:
+    """How many killer bodies, not defeated, stand on the board."""
+    ks = w.killers
+    memo = w.game.body_counts
+    if memo[0] is not ks:
+        memo = w.game.body_counts = (ks, sum(1 for b in ks if b.alive and b.loc >= 0))
+    return memo[1]
