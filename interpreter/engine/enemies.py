@@ -211,8 +211,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             if moved is None:
                 return
             piece = moved
-            where = "its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"
-            emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, {where}", "C9.4")
+            emit(w, "enemy-move", lambda: f"{name} moves to {loc_name(w, loc)}, "
+                 + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
             tloc < 0 or enemy_tables(w)[1][at][tloc] > steps):
         wandered = wander(w, piece, name)  # K6.4: no target within its move range

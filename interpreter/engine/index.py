@@ -2,7 +2,7 @@
 
 The state rebinds ``minions`` (``killers``) to a new tuple whenever a piece changes, so a table
 worked out from one tuple holds for as long as the state keeps that tuple: the counts of pieces on
-the board, and where a minion of a given uid stands in the tuple. Each index is kept for the last
+the board. Each index is kept for the last
 tuple seen (one per game; a thread replaces it in one assignment), so reading it again costs an
 identity check instead of a scan of every piece.
 """
@@ -16,21 +16,19 @@ if TYPE_CHECKING:
 
 
 class MinionIndex:
-    """What one minions tuple holds: how many stand on the board (by kind too), and each uid's place."""
+    """What one minions tuple holds: how many stand on the board, by kind too."""
 
-    __slots__ = ("by_kind", "minions", "on_board", "uids")
+    __slots__ = ("by_kind", "minions", "on_board")
 
     def __init__(self, minions: tuple[Any, ...]):
         self.minions = minions
         by_kind: dict[str, int] = {}
-        uids: dict[int, int] = {}
         on = 0
-        for i, m in enumerate(minions):
-            uids.setdefault(m.uid, i)  # the first of a uid, as a scan from the front finds it
+        for m in minions:
             if m.loc >= 0:
                 on += 1
                 by_kind[m.kind] = by_kind.get(m.kind, 0) + 1
-        self.on_board, self.by_kind, self.uids = on, by_kind, uids
+        self.on_board, self.by_kind = on, by_kind
 
 
 EMPTY_INDEX = MinionIndex(())
@@ -54,8 +52,12 @@ def minions_on_board(w: Work, kind: str = "") -> int:
 
 
 def minion_of_uid(w: Work, uid: int) -> int:
-    """Where the minion with this uid stands in ``w.minions``, or -1 (gone)."""
-    return minion_index(w).uids.get(uid, -1)
+    """Where the minion with this uid stands in ``w.minions``, or -1 (gone). A scan: it is asked
+    once per minion as each acts, and each one that moves makes a new tuple (no index would last)."""
+    for j, m in enumerate(w.minions):
+        if m.uid == uid:
+            return j
+    return -1
 
 
 def bodies_on_board(w: Work) -> int:

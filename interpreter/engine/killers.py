@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..state import KillerState, MinionState
+from ..state import KillerState, evolved
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit
 from .ending import defeated, killer_defeated
@@ -186,9 +186,7 @@ def flip_aside(w: Work) -> None:
 
 def evolve_killer(k: KillerState, **kw: Any) -> KillerState:
     """A copy of a body with some fields changed."""
-    d = dict(k.__dict__)
-    d.update(kw)
-    return KillerState(**d)
+    return evolved(k, **kw)
 
 
 def max_health(w: Work, kil: KillerState) -> int:
@@ -229,9 +227,7 @@ def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
         w.killers = tuple(ks)
     else:
         ms = list(w.minions)
-        d = dict(ms[i].__dict__)
-        d.update(changes)
-        ms[i] = MinionState(**d)
+        ms[i] = evolved(ms[i], **changes)
         w.minions = tuple(ms)
 
 
