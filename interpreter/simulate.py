@@ -116,7 +116,8 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
             nonlocal state, transitions, level
             state = st
             transitions += 1
-            level = _track(evs, level, lust)
+            if evs:  # only phase and bloodlust events are made (_TRACKED)
+                _track(evs, level, lust)
             level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
 
         play_out(state, policy, max_choices, seen, _TRACKED)

@@ -309,15 +309,16 @@ def _pause(w: Work, choice: Choice) -> str:
     thread) is answered by replaying its step, with the same result.
     """
     ctl = w.ctl
+    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
+    start = ctl.start
+    d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
+    d["checkpoint"] = start if start is not None else ctl.start_state()
+    if ctl.policy is not None and ctl.budget > 0:
+        return _answer_here(w, choice, _state_of(d))
     # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
     # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
     # RUNS) would never be freed. The state goes out through an attribute of the greenlet.
     run = _greenlet_module.getcurrent()
-    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
-    d["choice"], d["answers"], d["checkpoint"], d["events_seen"] = choice, ctl.answers, ctl.start_state(), ctl.count
-    if ctl.policy is not None and ctl.budget > 0:
-        del run
-        return _answer_here(w, choice, _state_of(d))
     run.out = (_state_of(d), ctl.events)
     del d
     parent = run.parent
