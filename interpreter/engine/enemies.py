@@ -111,11 +111,12 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
                 break
 
 
-def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = ("", -1)) -> int:
+def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = ("", -1), tables: Any = None) -> int:
     """C9.2–C9.3: the nearest location holding a target; ties by victims, then the tie policy. A
     defeated Final Girl is no target (C13.2: the effect that defeated her goes on resolving). The
-    victims counted are those the enemy may target (K2.4)."""
-    dist = enemy_tables(w)[1][at]
+    victims counted are those the enemy may target (K2.4). ``tables``: the enemies' board tables,
+    if the caller has them (they change only when a path opens, closes or is barred)."""
+    dist = (tables or enemy_tables(w))[1][at]
     victims = targetable_counts(w, attacker) if w.marked else w.victims
     cands: list[int] = []
     fg_up = w.fg_breath > 0
@@ -191,13 +192,14 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     is_killer = piece[0] == "killer"
     stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
     name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
-    tloc = choose_target(w, at, target, piece)
+    tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
+    tloc = choose_target(w, at, target, piece, tables)
     stopped = "stops-moves" in w.game.rule_queries and modified(w, "stops-moves", False, piece_status(w, piece))
     steps = moves * movement
     if stopped and tloc >= 0 and at != tloc:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
     elif tloc >= 0 and moves > 0 and at != tloc:
-        nxt = enemy_tables(w)[2]
+        nxt = tables[2]
         loc = at
         left = steps
         while left > 0 and loc != tloc:
