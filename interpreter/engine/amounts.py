@@ -6,7 +6,7 @@ is itself (``resolve.amount``). Counts and subtractions are never below 0.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from lastbreath.dsl import nodes as n
 
@@ -53,27 +53,45 @@ def amount_quantity(w: Work, a: n.Quantity, ctx: Ctx) -> int:  # fear | time | h
     return w.killers[i].health if i >= 0 else 0
 
 
+def _minions_whole(w: Work, kind: str) -> int:
+    if kind and kind in w.game.victim_kinds:  # count KIND of a victim kind (issue #16 item 3)
+        return sum(1 for m in w.marked if m.kind == kind)
+    return minions_on_board(w, kind)
+
+
+# count WHAT over the whole board, by WHAT, from the kind it names (engine/compiled.py reads it too)
+BOARD_COUNTS: dict[str, Callable[[Work, str], int]] = {
+    "victims": lambda w, kind: sum(w.victims),
+    "dead": lambda w, kind: w.dead,
+    "rescued": lambda w, kind: w.rescued,
+    "minions": _minions_whole,
+    "minion": _minions_whole,
+    "killers": lambda w, kind: bodies_on_board(w),
+    "enemies": lambda w, kind: bodies_on_board(w) + minions_on_board(w),
+}
+
+
 def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
     what = a.what
+    if not a.where:
+        whole = BOARD_COUNTS.get(what)
+        if whole is not None:
+            return whole(w, a.kind)
     where = loc(w, a.where, ctx) if a.where else -2  # -2: the whole board
     if what == "victims":
-        return sum(w.victims) if where == -2 else (w.victims[where] if where >= 0 else 0)
+        return w.victims[where] if where >= 0 else 0
     if what == "dead":
         return w.dead
     if what == "rescued":
         return w.rescued
     if what in ("minions", "minion"):
         kind = a.kind
-        if kind and kind in w.game.victim_kinds:  # count KIND of a victim kind (issue #16 item 3)
-            return sum(1 for m in w.marked if m.kind == kind and (where == -2 or m.loc == where))
-        if where == -2:
-            return minions_on_board(w, kind)
+        if kind and kind in w.game.victim_kinds:
+            return sum(1 for m in w.marked if m.kind == kind and m.loc == where)
         if where < 0:  # a place that names no location
             return 0
         return sum(1 for m in w.minions if m.loc == where and (not kind or m.kind == kind))
     if what in ("killers", "enemies"):
-        if where == -2:
-            return bodies_on_board(w) + (minions_on_board(w) if what == "enemies" else 0)
         if where < 0:
             return 0
         k = sum(1 for b in w.killers if b.alive and b.loc == where)

@@ -1,13 +1,13 @@
 """Conditions and amounts compiled into closures, for the places that read the same ones again and
-again (the win and lose lines after every step, a rule's ``while`` at every question).
+again (the win and lose lines after every step, the Action menu's conditions at every decision).
 
 ``compile_condition(c)`` gives a function ``f(w, ctx) -> bool`` that answers exactly what
 ``resolve.condition(w, c, ctx)`` answers, and ``compile_amount(a)`` one that gives what
 ``resolve.amount`` gives. A form with a compiler here becomes one closure over its parts, already
 compiled (no lookup of the node's evaluator, no walk down the node at each reading); every other
 form calls its evaluator, so a form added to the language works here at once, compiled or not.
-
-The counts of pieces on the board come from engine/index.py (built once per pieces tuple).
+Amounts call their evaluators, except a whole-board count, which calls its entry of
+``amounts.BOARD_COUNTS`` (the evaluator's own table) directly.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from lastbreath.dsl import nodes as n
 
-from .index import bodies_on_board, minions_on_board
+from .amounts import BOARD_COUNTS
 from .resolve import AMOUNT, EVAL, Ctx
 
 if TYPE_CHECKING:
@@ -44,13 +44,18 @@ def compile_amount(a: n.Num) -> AmountFn:
     """A function of (work, ctx) giving what ``a`` comes to, as ``resolve.amount`` does."""
     if a.__class__ is int:
         return lambda w, ctx: a
-    make = _AMOUNT.get(type(a))
-    if make is not None:
-        got = make(a)
-        if got is not None:
-            return got
+    if a.__class__ is n.Count and not a.where:  # over the whole board: the count itself, at once
+        whole = BOARD_COUNTS.get(a.what)
+        if whole is not None:
+            kind = a.kind
+            return lambda w, ctx: whole(w, kind)
     ev = AMOUNT[type(a)]
     return lambda w, ctx: ev(w, a, ctx)
+
+
+def compile_optional(c: n.Condition | None) -> CondFn | None:
+    """``compile_condition`` for a slot that may be empty (None: no condition, always holds)."""
+    return None if c is None else compile_condition(c)
 
 
 # --- conditions ---------------------------------------------------------------------------------
@@ -79,11 +84,6 @@ def _any_of(c: n.AnyOf) -> CondFn:
     return lambda w, ctx: any(p(w, ctx) for p in parts)
 
 
-def compile_optional(c: n.Condition | None) -> CondFn | None:
-    """``compile_condition`` for a slot that may be empty (None: no condition, always holds)."""
-    return None if c is None else compile_condition(c)
-
-
 def _not(c: n.Not) -> CondFn:
     inner = compile_condition(c.cond)
     return lambda w, ctx: not inner(w, ctx)
@@ -91,35 +91,3 @@ def _not(c: n.Not) -> CondFn:
 
 _COND: dict[type, Callable[[Any], CondFn]] = {n.Compare: _compare, n.AllOf: _all_of, n.AnyOf: _any_of,
                                                n.Not: _not}
-
-
-# --- amounts ------------------------------------------------------------------------------------
-def _count(a: n.Count) -> Any:
-    """``count WHAT`` over the whole board, for the pieces and numbers the state keeps; other counts
-    (at a place, of a victim kind, of tokens, …) use the evaluator (None here)."""
-    if a.where:
-        return None
-    what, kind = a.what, a.kind
-    if what == "victims":
-        return lambda w, ctx: sum(w.victims)
-    if what == "dead":
-        return lambda w, ctx: w.dead
-    if what == "rescued":
-        return lambda w, ctx: w.rescued
-    if what in ("minions", "minion"):
-        if not kind:
-            return lambda w, ctx: minions_on_board(w)
-        return lambda w, ctx: (_marked_of_kind(w, kind) if kind in w.game.victim_kinds
-                               else minions_on_board(w, kind))
-    if what == "killers":
-        return lambda w, ctx: bodies_on_board(w)
-    if what == "enemies":
-        return lambda w, ctx: bodies_on_board(w) + minions_on_board(w)
-    return None
-
-
-def _marked_of_kind(w: Work, kind: str) -> int:
-    return sum(1 for m in w.marked if m.kind == kind)
-
-
-_AMOUNT: dict[type, Callable[[Any], Any]] = {n.Count: _count}

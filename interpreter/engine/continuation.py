@@ -113,12 +113,6 @@ class Replay:
             self.start = _state_of(self.start_fields)
         return self.start
 
-    def next_step(self, fields: dict[str, Any]) -> None:
-        """A step has ended: ``fields`` are the checkpoint of the next one."""
-        self.start, self.start_fields = None, fields
-        self.answers = ()
-        self.pos = self.count = self.skip = 0
-
 
 _NOT_ASKING: frozenset[str] = frozenset()
 
@@ -138,12 +132,10 @@ class Scope:
         self.body = -1  # inside 'all killers { … }': the body 'the killer' means there
         self.piece: Any = None  # inside 'for each victim …': the piece 'it' is (engine/pieces.py)
 
-    def reset(self) -> None:
-        """A step starts with no content node: an exception may have left a resolution midway."""
-        self.node, self.depth, self.it, self.defeat, self.asking, self.body, self.piece = _SCOPE_START
 
-
-_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None)  # node, depth, it, defeat, asking, body, piece
+# a step starts with no content node (an exception may have left a resolution midway): _advance
+# sets node, depth, it, defeat, asking, body, piece to these at every step
+_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None)
 
 
 class Work:
@@ -550,7 +542,7 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 pass
         except GameOver:
             pass
-        # the next step starts: Replay.next_step and Scope.reset, written out (they run at every step)
+        # the next step starts: its checkpoint, no answers yet, a fresh scope
         ctl.start, ctl.start_fields, ctl.answers = None, w.__dict__.copy(), ()
         ctl.pos = ctl.count = ctl.skip = 0
         scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START

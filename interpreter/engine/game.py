@@ -77,7 +77,6 @@ class Game:
         self.levels = killer.bloodlust
         # caches: answers already worked out, keyed by what they depend on
         self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
-        self.abilities_last: tuple[Any, tuple[n.Abilities, ...]] = ((), ())  # the fields last read -> the answer
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
         self.events_cache: dict[tuple[int, str, str], tuple[Any, tuple[Any, ...]]] = {}  # (id(sources), field, kind)
         self.ends_cache: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(sources) -> the win and lose lines in play
@@ -131,9 +130,8 @@ class Game:
         self.shielding = any(v.untargeted for v in self.victim_kinds.values())  # C9: some kind is not targeted
         # item and card zones (issue #16 item 6): the recipes offered in the Action phase
         self.recipes = (*killer.recipes, *scenario.recipes)
-        # the Action menu reads every action's and recipe's conditions at each decision: compiled once
+        # the Action menu reads every action's conditions at each decision: compiled once
         self.action_checks = tuple((compile_optional(a.cond), compile_optional(a.usable)) for a in self.actions)
-        self.recipe_usable = tuple(compile_optional(x.usable) for x in self.recipes)
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)
         # counters and tracks, holding areas, delayed blocks (engine/tracks.py)

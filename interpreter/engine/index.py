@@ -1,10 +1,9 @@
 """Indexes of the pieces on the board, built once per pieces tuple.
 
-The state rebinds ``minions`` (``killers``) to a new tuple whenever a piece changes, so a table
-worked out from one tuple holds for as long as the state keeps that tuple: the counts of pieces on
-the board. Each index is kept for the last
-tuple seen (one per game; a thread replaces it in one assignment), so reading it again costs an
-identity check instead of a scan of every piece.
+The state rebinds ``minions`` (``killers``) to a new tuple whenever a piece changes, so the counts
+of pieces on the board worked out from one tuple hold for as long as the state keeps that tuple.
+Each index is kept for the last tuple seen (one per game; a thread replaces it in one assignment),
+so reading it again costs an identity check instead of a scan of every piece.
 """
 
 from __future__ import annotations

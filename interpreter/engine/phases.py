@@ -140,8 +140,8 @@ def step_action(w: Work) -> None:
                     opts.append(o)
         if g.recipes:  # S3.4
             held = [h.id for h in (*w.held, *w.pack)]
-            for r, use, o in zip(g.recipes, g.recipe_usable, g.recipe_opts):
-                if can_make(w, r, held, use):
+            for r, o in zip(g.recipes, g.recipe_opts):
+                if can_make(w, r, held):
                     opts.append(o)
         if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))

@@ -118,12 +118,6 @@ QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNC
 def abilities(w: Work) -> tuple[n.Abilities, ...]:
     """Every source of triggers, replacements and statics now in play."""
     g = w.game
-    # the fields read, as they are: equal to the last call's (the same objects, mostly), the same answer
-    fields = (w.dark_power, w.dark_revealed, w.finale, w.finale_revealed, w.events_active, w.secondary, w.flipped,
-              w.kept, w.held, w.pack)
-    last = g.abilities_last
-    if last[0] == fields:
-        return last[1]
     ia = g.item_abilities
     key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
            w.secondary, w.flipped, w.kept,
@@ -144,7 +138,6 @@ def abilities(w: Work) -> tuple[n.Abilities, ...]:
         srcs.extend(g.deck_cards[c].abilities for c in w.kept)
         got = tuple(s for s in srcs if s)
         g.abilities_cache[key] = got
-    g.abilities_last = (fields, got)  # one assignment: a thread sees the old pair or the new one
     return got
 
 

@@ -16,7 +16,7 @@ and read one of two halves of each card by a condition (K1.5–K1.6).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Optional
 
 from lastbreath.dsl import nodes as n
 
@@ -171,16 +171,10 @@ def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / 
 
 
 # --- recipes (S3.4) --------------------------------------------------------------------------------
-def can_make(w: Work, r: n.Recipe, held: Optional[list[str]] = None, use: Any = False) -> bool:
+def can_make(w: Work, r: n.Recipe, held: Optional[list[str]] = None) -> bool:
     """She holds every item it needs (as many copies as it lists), each one she may discard, and the
-    item it makes lies on the table. The Action menu passes what she holds (the same for every
-    recipe) and the recipe's 'usable while' compiled (``use``; None: no condition)."""
-    if r.makes not in w.table:
-        return False
-    if use is False:
-        if not usable(w, r.usable):
-            return False
-    elif use is not None and not use(w, Ctx()):
+    item it makes lies on the table. The Action menu passes what she holds (the same for every recipe)."""
+    if r.makes not in w.table or not usable(w, r.usable):
         return False
     if held is None:
         held = [h.id for h in (*w.held, *w.pack)]
