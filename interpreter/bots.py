@@ -27,14 +27,25 @@ Policy = Callable[[GameState, Choice], str]
 def random_policy(seed: int = 0) -> Policy:
     draw = _random.Random(seed).random  # random() is ~3x cheaper than randrange() on the hot path
 
-    def policy(state: GameState, choice: Choice) -> str:
+    def choose(choice: Choice) -> str:
         options = choice.options
         return options[int(draw() * len(options))].key
+
+    def policy(state: GameState, choice: Choice) -> str:
+        return choose(choice)
+    policy.choose_only = choose  # type: ignore[attr-defined]  # it reads only the choice (engine.play_out)
     return policy
 
 
 def first_policy(state: GameState, choice: Choice) -> str:
     return choice.options[0].key
+
+
+def _first_choice(choice: Choice) -> str:
+    return choice.options[0].key
+
+
+first_policy.choose_only = _first_choice  # type: ignore[attr-defined]  # reads only the choice (play_out)
 
 
 # --- what cards do ------------------------------------------------------------------------------

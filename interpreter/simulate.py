@@ -101,7 +101,47 @@ def _track(events, level: int, lust: list[int]) -> int:
 
 
 def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = MAX_CHOICES) -> GameRecord:
-    """Play one game to its end; any exception becomes the record's ``error``."""
+    """Play one game to its end; any exception becomes the record's ``error``.
+
+    A bot that reads only the choices (``random``, ``first``) is answered without the states
+    between its answers (engine.play_out); the record reads the events and the last state. A game
+    that raises is played again with every state, so that its record names the last state
+    reached, as with any bot (a game is a pure function of its seed: the same game)."""
+    maker = BOTS.get(bot)
+    policy = maker(seed) if maker is not None else None
+    if getattr(policy, "choose_only", None) is not None:
+        got = _play_lean(rs, setup, seed, policy, max_choices)  # type: ignore[arg-type]
+        if got is not None:
+            return got
+    return _play(rs, setup, seed, bot, max_choices)
+
+
+def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_choices: int) -> Optional[GameRecord]:
+    """``_play`` reading only the events (None: the game raised, or did not end)."""
+    t0 = time.perf_counter()
+    lust: list[int] = []
+    transitions = 0
+    try:
+        state, events = api.new_game(rs, seed=seed, **setup)
+        _track(events, 1, lust)
+        level = state.bloodlust + 1
+
+        def seen(evs) -> None:  # the events of each answer (every change of bloodlust is told by one)
+            nonlocal transitions, level
+            transitions += 1
+            if evs:  # only phase and bloodlust events are made (_TRACKED)
+                level = _track(evs, level, lust)
+
+        state = play_out(state, policy, max_choices, None, _TRACKED, seen)
+        if transitions >= max_choices:
+            return None
+    except Exception:
+        return None
+    return GameRecord(seed, state.result, state.end_reason, state.round, state.rescued, state.dead, tuple(lust),
+                      "", transitions, time.perf_counter() - t0)
+
+
+def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) -> GameRecord:
     t0 = time.perf_counter()
     lust: list[int] = []
     state = None

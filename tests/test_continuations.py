@@ -128,6 +128,54 @@ def test_play_out_makes_only_the_kinds_of_event_asked_for(rs, kinds):
     assert later and any(e.kind not in kinds for e in later)
 
 
+@pytest.mark.parametrize("limit", [20_000, 37])
+def test_play_out_without_states_gives_the_same_events_and_last_state(rs, limit):
+    """A policy that reads only the choice (``choose_only``) and a caller reading only events:
+    the run answers without making the states between, with the same events and last state."""
+    assert getattr(random_policy(0), "choose_only", None) is not None
+    for seed in range(6):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        expected = _looped(state, random_policy(seed), limit)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        made = []
+        states_made = engine.continuation._state_of
+        calls = []
+
+        def counting(d, calls=calls):
+            calls.append(1)
+            return states_made(d)
+
+        engine.continuation._state_of = counting
+        try:
+            last = engine.play_out(state, random_policy(seed), limit, None, None,
+                                   lambda ev, made=made: made.append(list(ev)))
+        finally:
+            engine.continuation._state_of = states_made
+        assert made == [ev for _f, ev in expected]
+        assert _fields(last) == expected[-1][0]
+        assert len(calls) < len(expected) / 4  # the states between answers were not made
+        if not last.result:  # left paused: a later answer goes on as after apply in a loop
+            key = last.choice.options[0].key
+            assert apply(last, key)[1] == apply(engine.replace(last), key)[1]
+
+
+def test_play_out_with_a_policy_reading_states_gives_them_all(rs):
+    """A policy without ``choose_only`` reads every state: on_events alone changes nothing else."""
+    inner = random_policy(3)
+    looked = []
+
+    def policy(st, choice):
+        looked.append(_fields(st))
+        return inner(st, choice)
+
+    state, _ = new_game(rs, seed=3, **FILM)
+    expected = _looped(state, random_policy(3), 20_000)
+    made = []
+    engine.play_out(state, policy, 20_000, None, None, made.append)
+    assert [list(ev) for ev in made] == [ev for _f, ev in expected]
+    assert looked[1:] == [f for f, _ev in expected][:-1]
+
+
 def test_play_out_from_a_state_without_its_run_replays(rs):
     state, _ = new_game(rs, seed=2, **FILM)
     apply(state, state.choice.options[0].key)  # the run is used: play_out must replay the first answer

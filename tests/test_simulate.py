@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from lastbreath.dsl import bundled_paths, load_ruleset
+from lastbreath.interpreter import simulate
 from lastbreath.interpreter.cli import main
 from lastbreath.interpreter.simulate import (GameRecord, Progress, SimulationError, Simulator, csv_text,
                                              matrix_setups, play_one, run_games, run_matrix, summarize, wilson)
@@ -76,6 +77,18 @@ def test_a_failed_game_is_recorded(rs):
     assert r.result == "" and "did not end within 5 choices" in r.error and r.transitions == 5
     r = play_one(rs, {"killer": "nobody"}, 3, "random")
     assert "unknown killer" in r.error and r.rounds == 0
+
+
+@pytest.mark.parametrize("setup", [{}, {"killer": "zombies", "scenario": "wolfe-asylum"},
+                                   {"killer": "ratchet-lady", "scenario": "storybook-woods"}])
+def test_records_without_states_equal_records_with_them(rs, setup):
+    """The random bot reads only choices, so its games are played without the states between
+    answers (bloodlust read from the events); each record is the one the state-reading loop gives,
+    a failed game's too (played again with its states, for the last state reached)."""
+    for seed in range(30):
+        assert play_one(rs, setup, seed, "random") == simulate._play(rs, setup, seed, "random", simulate.MAX_CHOICES)
+    short = play_one(rs, setup, 5, "random", max_choices=9)
+    assert short == simulate._play(rs, setup, 5, "random", 9) and short.rounds >= 1 and short.error
 
 
 def test_parallel_equals_one_process(rs):

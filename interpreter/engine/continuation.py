@@ -69,6 +69,7 @@ class Replay:
     __slots__ = (
         "answers",
         "budget",
+        "choose",
         "complete",
         "count",
         "events",
@@ -76,6 +77,7 @@ class Replay:
         "hook",
         "kinds",
         "last",
+        "on_events",
         "policy",
         "pos",
         "run",
@@ -101,6 +103,8 @@ class Replay:
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
         self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
+        self.choose: Optional[Callable[[Choice], str]] = None  # play_out without states: the policy's choice-only form
+        self.on_events: Optional[Callable[[list[Event]], None]] = None  # … and its caller reading the events only
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
@@ -301,6 +305,8 @@ def _pause(w: Work, choice: Choice) -> str:
     thread) is answered by replaying its step, with the same result.
     """
     ctl = w.ctl
+    if ctl.choose is not None and ctl.budget > 0:  # play_out where nobody reads the states between answers
+        return _answer_lean(ctl, choice)
     d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
     start = ctl.start
     d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
@@ -332,6 +338,23 @@ def _answer_here(w: Work, choice: Choice, state: GameState) -> str:
     ctl.budget -= 1
     ctl.given += 1
     key = ctl.policy(state, choice)
+    _check_option(choice, key)
+    ctl.events = []
+    ctl.steps = 0
+    ctl.answers += (key,)
+    ctl.pos += 1
+    return key
+
+
+def _answer_lean(ctl: Replay, choice: Choice) -> str:
+    """``_answer_here`` for a policy that reads only the choice and a caller that reads only the
+    events: the same answer, events and trace, without making the state nobody reads."""
+    assert ctl.choose is not None
+    if ctl.on_events is not None:
+        ctl.on_events(ctl.events)
+    ctl.budget -= 1
+    ctl.given += 1
+    key = ctl.choose(choice)
     _check_option(choice, key)
     ctl.events = []
     ctl.steps = 0
@@ -571,8 +594,9 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
 
 
 def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit: int,
-             on_transition: Callable[[GameState, list[Event]], None],
-             kinds: Optional[frozenset[str]] = None) -> GameState:
+             on_transition: Optional[Callable[[GameState, list[Event]], None]] = None,
+             kinds: Optional[frozenset[str]] = None,
+             on_events: Optional[Callable[[list[Event]], None]] = None) -> GameState:
     """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
     last state. The same states, events and results as the loop
     ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
@@ -581,24 +605,54 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
     ``kinds``: the kinds of event ``on_transition`` reads. Events of other kinds are then not made
     at all while the run answers (the engine's most frequent work after the rules themselves); the
     ones it is given are exactly as ``apply`` gives them (a transition replayed from its checkpoint
-    may give the others too)."""
+    may give the others too).
+
+    ``on_events``: called with the events of each transition (after ``on_transition``, if both
+    are given). Without ``on_transition``, a policy that reads only the choice (one with a
+    ``choose_only`` attribute: a function of the choice alone, giving what the policy gives) is
+    answered inside the run without the states between its answers being made at all: nobody
+    would read them. The answers, events and the last state are the same."""
     given = 0
+    choose = getattr(policy, "choose_only", None) if on_transition is None else None
+    hook = _hook(on_transition, on_events)  # what the run calls after each answer it gives itself
     while given < limit and not state.result:
         key = policy(state, state.choice)  # type: ignore[arg-type]
         run = RUNS.peek(state)
         ctl = getattr(run, "ctl", None) if run is not None else None
         if ctl is not None:
-            ctl.policy, ctl.hook, ctl.budget, ctl.given = policy, on_transition, limit - given - 1, 0
-            ctl.kinds = kinds
+            ctl.policy, ctl.budget, ctl.given = policy, limit - given - 1, 0
+            ctl.hook, ctl.kinds, ctl.choose, ctl.on_events = hook, kinds, choose, on_events
         try:
             state, events = apply(state, key)
         finally:
             if ctl is not None:
                 given += ctl.given
-                ctl.policy = ctl.hook = ctl.kinds = None
+                ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
         given += 1
-        on_transition(state, events)
+        if on_transition is not None:
+            on_transition(state, events)
+        if on_events is not None:
+            on_events(events)
     return state
+
+
+def _hook(on_transition: Optional[Callable[[GameState, list[Event]], None]],
+          on_events: Optional[Callable[[list[Event]], None]]) -> Callable[[GameState, list[Event]], None]:
+    """play_out's callbacks as one, called with each transition's state and events."""
+    def both(state: GameState, events: list[Event]) -> None:
+        on_transition(state, events)  # type: ignore[misc]
+        on_events(events)  # type: ignore[misc]
+
+    def events_only(state: GameState, events: list[Event]) -> None:
+        on_events(events)  # type: ignore[misc]
+
+    if on_transition is None:
+        return events_only if on_events is not None else _no_hook
+    return both if on_events is not None else on_transition
+
+
+def _no_hook(state: GameState, events: list[Event]) -> None:
+    pass
 
 
 def replace(state: GameState, **fields: Any) -> GameState:
