@@ -142,15 +142,32 @@ class Scope:
 _SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None)
 
 
+class _Sources:
+    """A field of ``Work`` that says which sources of abilities are in play: writing it forgets
+    the sources found (``Work.sources``, see statics.abilities). It defines no ``__get__``, so a
+    read finds the field in the instance's ``__dict__`` as any other; only writes pass here."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str):
+        self.name = name
+
+    def __set__(self, w: Work, value: Any) -> None:
+        w.__dict__[self.name] = value
+        w.sources = None
+
+
 class Work:
     """A mutable working copy of a GameState; fields are rebound, never mutated in place.
 
-    ``ctl`` and ``scope`` live in slots, so ``__dict__`` holds the state's fields and nothing
-    else: a copy of it is a whole state, and a plain ``dict.copy`` (which clones the key table
-    at once) makes it.
+    ``ctl``, ``scope`` and ``sources`` live in slots, so ``__dict__`` holds the state's fields
+    and nothing else: a copy of it is a whole state, and a plain ``dict.copy`` (which clones the
+    key table at once) makes it. ``sources``: the sources of abilities in play, once found, until
+    a field they depend on is written (SOURCE_FIELDS, watched by ``_Sources``); ``found``: what
+    was looked up among them (the rules answering a question, the triggers of a happening).
     """
 
-    __slots__ = ("__dict__", "ctl", "scope")
+    __slots__ = ("__dict__", "ctl", "found", "scope", "sources")
 
     if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
         game: Game
@@ -234,6 +251,8 @@ class Work:
         self.__dict__ = state.__dict__.copy()
         self.ctl = ctl
         self.scope = Scope()
+        self.sources: Optional[tuple[Any, ...]] = None
+        self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
 
     def freeze(self, **extra: Any) -> GameState:
         d = self.__dict__.copy()
@@ -247,6 +266,13 @@ class Work:
         self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
         d.update(extra)
         return _state_of(d)
+
+
+# the fields that decide which sources of abilities are in play (statics.abilities): writes watched
+SOURCE_FIELDS = ("dark_power", "dark_revealed", "finale", "finale_revealed", "events_active", "secondary",
+                 "flipped", "kept", "held", "pack")
+for _name in SOURCE_FIELDS:
+    setattr(Work, _name, _Sources(_name))
 
 
 def _state_of(d: dict[str, Any]) -> GameState:

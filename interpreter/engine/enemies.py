@@ -118,26 +118,29 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     if the caller has them (they change only when a path opens, closes or is barred)."""
     dist = (tables or enemy_tables(w))[1][at]
     victims = targetable_counts(w, attacker) if w.marked else w.victims
-    cands: list[int] = []
     fg_up = w.fg_breath > 0
-    if target in ("fg", "fg-or-victims") and fg_up:
-        cands.append(w.fg_loc)
-    if target in ("victims", "fg-or-victims"):
+    cands = [w.fg_loc] if fg_up and (target == "fg" or target == "fg-or-victims") else []
+    if target == "victims" or target == "fg-or-victims":
         hidden = hidden_victims(w)  # rule victims at PLACE cannot be targeted
-        cands.extend([i for i, v in enumerate(victims) if v > 0 and i not in cands and i not in hidden])
-    if not cands and target == "victims" and fg_up:
-        # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
-        # with no victims left, an action aimed at victims aims at the Final Girl
-        emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
-        cands.append(w.fg_loc)
-    cands = [c for c in cands if dist[c] < INF]
-    if not cands:
+        for i in _occupied(w.game, victims):
+            if i not in hidden and (not cands or i != cands[0]):
+                cands.append(i)
+        if not cands and target == "victims" and fg_up:
+            # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
+            # with no victims left, an action aimed at victims aims at the Final Girl
+            emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
+            cands.append(w.fg_loc)
+    best_d = INF
+    near: list[int] = []
+    for c in cands:  # the reachable candidates at the least distance, in candidate order
+        d = dist[c]
+        if d < best_d:
+            best_d, near = d, [c]
+        elif d == best_d and d < INF:
+            near.append(c)
+    if not near:
         return -1
-    if len(cands) == 1:
-        near = cands
-    else:
-        best_d = min([dist[c] for c in cands])
-        near = [c for c in cands if dist[c] == best_d]
+    cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
     # written only if the event is made (emit calls these): this runs at every enemy move
     board = w.game.board
@@ -168,6 +171,17 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     return near[0]
 
 
+def _occupied(g: Any, victims: tuple[int, ...]) -> list[int]:
+    """The locations holding victims, in board order: found once per victims tuple (a step's
+    enemies, one after another, mostly see the same one; the game keeps the last)."""
+    memo = g.occupied_memo
+    if memo[0] is victims:
+        return memo[1]
+    got = [i for i, v in enumerate(victims) if v > 0]
+    g.occupied_memo = (victims, got)
+    return got
+
+
 def tie_break(w: Work, cands: list[int]) -> int:
     """C9.3's last tie: harder (nearest the FG), realistic (at random), easier (farthest), or ask."""
     policy = w.game.tie_policy
@@ -194,9 +208,11 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
     tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
     tloc = choose_target(w, at, target, piece, tables)
-    stopped = "stops-moves" in w.game.rule_queries and modified(w, "stops-moves", False, piece_status(w, piece))
     steps = moves * movement
-    if stopped and tloc >= 0 and at != tloc:
+    # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
+    may_stop = "stops-moves" in w.game.rule_queries
+    stopped = may_stop and tloc >= 0 and at != tloc and modified(w, "stops-moves", False, piece_status(w, piece))
+    if stopped:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
     elif tloc >= 0 and moves > 0 and at != tloc:
         nxt = tables[2]
@@ -216,7 +232,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             emit(w, "enemy-move", lambda: f"{name} moves to {loc_name(w, loc)}, "
                  + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
-            tloc < 0 or enemy_tables(w)[1][at][tloc] > steps):
+            tloc < 0 or enemy_tables(w)[1][at][tloc] > steps) and not (
+            may_stop and (tloc < 0 or at == tloc) and modified(w, "stops-moves", False, piece_status(w, piece))):
         wandered = wander(w, piece, name)  # K6.4: no target within its move range
         if wandered is None:
             return

@@ -116,7 +116,17 @@ QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNC
 
 # --- what is in play ------------------------------------------------------------------------
 def abilities(w: Work) -> tuple[n.Abilities, ...]:
-    """Every source of triggers, replacements and statics now in play."""
+    """Every source of triggers, replacements and statics now in play (kept by the working copy
+    until a field that decides them is written: continuation.SOURCE_FIELDS)."""
+    got = w.sources
+    if got is not None:
+        return got
+    got = w.sources = _abilities(w)
+    w.found = {}  # what was looked up among these sources (rules_in_play, triggers._in_play)
+    return got
+
+
+def _abilities(w: Work) -> tuple[n.Abilities, ...]:
     g = w.game
     ia = g.item_abilities
     key = (w.dark_power if w.dark_revealed else "", w.finale if w.finale_revealed else "", w.events_active,
@@ -206,12 +216,15 @@ def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
     g = w.game
     if query not in g.rule_queries:
         return ()
-    srcs = abilities(w)  # one tuple per set of sources in play (abilities_cache), so its id names that set
-    got = g.statics_cache.get((id(srcs), query))
-    if got is None or got[0] is not srcs:
-        found = tuple(r for a in srcs for r in a.rules if QUERY_OF[type(r)] == query)
-        got = g.statics_cache[(id(srcs), query)] = (srcs, found)
-    return got[1]
+    srcs = w.sources if w.sources is not None else abilities(w)
+    found = w.found.get(query)  # looked up once while these sources are in play …
+    if found is None:
+        got = g.statics_cache.get((id(srcs), query))  # … and once per set of sources in the game
+        if got is None or got[0] is not srcs:
+            got = g.statics_cache[(id(srcs), query)] = (
+                srcs, tuple(r for a in srcs for r in a.rules if QUERY_OF[type(r)] == query))
+        found = w.found[query] = got[1]
+    return found
 
 
 def modified(w: Work, query: str, value: Any, *args: Any) -> Any:

@@ -149,14 +149,17 @@ def _ctx(h: Happening, source: str = "") -> Ctx:
 
 def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
     """The triggers (replacements, modifications) in play that answer a kind of happening."""
-    g = w.game
-    srcs = abilities(w)
-    key = (id(srcs), field, kind)
-    got = g.events_cache.get(key)
-    if got is None or got[0] is not srcs:
-        found = tuple(x for a in srcs for x in getattr(a, field) if event_kind(x.event) == kind)
-        got = g.events_cache[key] = (srcs, found)
-    return got[1]
+    srcs = w.sources if w.sources is not None else abilities(w)
+    found = w.found.get((field, kind))  # looked up once while these sources are in play …
+    if found is None:
+        g = w.game
+        key = (id(srcs), field, kind)
+        got = g.events_cache.get(key)  # … and once per set of sources in the game
+        if got is None or got[0] is not srcs:
+            got = g.events_cache[key] = (srcs, tuple(x for a in srcs for x in getattr(a, field)
+                                                     if event_kind(x.event) == kind))
+        found = w.found[(field, kind)] = got[1]
+    return found
 
 
 def _modifications(w: Work, kind: str) -> tuple[Any, ...]:
