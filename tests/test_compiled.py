@@ -98,3 +98,65 @@ def test_piece_counts_follow_the_pieces_tuple(rs):
         for j, m in enumerate(st.minions):
             assert minion_of_uid(w, m.uid) == next(i for i, x in enumerate(st.minions) if x.uid == m.uid) == j
         assert minion_of_uid(w, max(m.uid for m in st.minions) + 1) == -1
+
+
+@pytest.mark.parametrize("killer,scenario", SETUPS)
+def test_the_fields_a_condition_reads_are_all_it_reads(rs, killer, scenario):
+    """compiled.reads_of: a condition with known fields answers the same on any state whose fields
+    of those names are the same (every other field taken from another state of another game). C13:
+    the win and lose lines are not read again while their fields are unchanged."""
+    from lastbreath.interpreter.engine.compiled import reads_of
+
+    states = _states(rs, killer, scenario)
+    others = _states(rs, "zombies", "storybook-woods", games=2, every=2)
+    w0 = engine.work(states[0])
+    names = w0.game.board.names
+    conds = [x for x in n.walk(tuple(rs.killers.values()) + tuple(rs.scenarios.values()))
+             if isinstance(x, n.Condition)]
+    for a in _counts(("here", names[0])):
+        for op in ("at-least", "is", "less-than"):
+            cmp = n.Compare(None, a, op, 1)
+            conds += [cmp, n.Not(None, cmp), n.AllOf(None, (cmp, n.Compare(None, 2, op, a)))]
+    known = [(c, reads_of(c)) for c in conds]
+    known = [(c, r) for c, r in known if r is not None]
+    assert any(r for _c, r in known) and any(isinstance(c, n.AllOf) for c, _r in known)
+    assert reads_of(n.Count(None, "victims", "", "here")) is None  # at a place: it reads where she is
+    checked = 0
+    for st, other in zip(states, itertools.cycle(others)):
+        for c, reads in known:
+            mixed = engine.replace(other, game=st.game, **{f: getattr(st, f) for f in reads})
+            f = compile_condition(c)
+            assert _read(lambda: f(engine.work(st), Ctx())) == _read(lambda: f(engine.work(mixed), Ctx())), c
+            checked += 1
+    assert checked > 200
+
+
+def test_win_and_lose_lines_read_again_only_when_their_fields_change(rs, monkeypatch):
+    """C13: games of a killer with win and lose lines are the same when every line is read after
+    every step (no line skipped), event for event."""
+    from lastbreath.interpreter.engine import continuation
+
+    def played():
+        out = []
+        for seed in range(5):
+            policy = BOTS["random"](seed)
+            st, ev = new_game(rs, killer="zombies", scenario="storybook-woods", seed=seed)
+            seen = [list(ev)]
+            while not st.result:
+                st, ev = engine.apply(st, policy(st, st.choice))
+                seen.append(list(ev))
+            out.append((seen, st.result, st.end_reason))
+        return out
+
+    def emptied():  # every enemy gone from the board: the win line holds at the end of the next step
+        st, _ = new_game(rs, killer="zombies", scenario="storybook-woods", seed=1)
+        gone = {"minions": (), "killers": tuple(engine.evolve_killer(k, loc=-1) for k in st.killers)}
+        st = engine.replace(st, checkpoint=engine.replace(st.checkpoint, **gone), **gone)  # the step replays from it
+        st, _ = engine.apply(st, st.choice.options[-1].key)
+        return st.result, st.end_reason
+
+    skipping, won = played(), emptied()
+    assert won == ("fg", "no zombie and no horde is left")
+    monkeypatch.setattr(continuation.Work, "ends_read", property(lambda w: None, lambda w, v: None))
+    assert played() == skipping
+    assert emptied() == won

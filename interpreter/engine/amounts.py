@@ -59,6 +59,12 @@ def _minions_whole(w: Work, kind: str) -> int:
     return minions_on_board(w, kind)
 
 
+# the fields of the state each whole-board count reads (engine/compiled.py: a win or lose line
+# whose fields are all unchanged since it was last read is not read again)
+BOARD_READS: dict[str, tuple[str, ...]] = {
+    "victims": ("victims",), "dead": ("dead",), "rescued": ("rescued",), "minions": ("marked", "minions"),
+    "minion": ("marked", "minions"), "killers": ("killers",), "enemies": ("killers", "minions")}
+
 # count WHAT over the whole board, by WHAT, from the kind it names (engine/compiled.py reads it too)
 BOARD_COUNTS: dict[str, Callable[[Work, str], int]] = {
     "victims": lambda w, kind: sum(w.victims),

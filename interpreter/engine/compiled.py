@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from lastbreath.dsl import nodes as n
 
-from .amounts import BOARD_COUNTS
+from .amounts import BOARD_COUNTS, BOARD_READS
 from .resolve import AMOUNT, EVAL, Ctx
 
 if TYPE_CHECKING:
@@ -51,6 +51,32 @@ def compile_amount(a: n.Num) -> AmountFn:
             return lambda w, ctx: whole(w, kind)
     ev = AMOUNT[type(a)]
     return lambda w, ctx: ev(w, a, ctx)
+
+
+def reads_of(c: n.Condition | n.Num) -> tuple[str, ...] | None:
+    """The fields of the state a condition or amount reads, when they are known (comparisons,
+    all/any/not of known parts, numbers, whole-board counts); None when they are not (it may read
+    anything)."""
+    if isinstance(c, int):
+        return ()
+    if isinstance(c, n.Count):
+        return BOARD_READS.get(c.what) if not c.where else None
+    parts: tuple[Any, ...]
+    if isinstance(c, n.Compare):
+        parts = (c.left, c.right)
+    elif isinstance(c, (n.AllOf, n.AnyOf)):
+        parts = tuple(c.conds)
+    elif isinstance(c, n.Not):
+        parts = (c.cond,)
+    else:
+        return None
+    out: list[str] = []
+    for p in parts:
+        got = reads_of(p)
+        if got is None:
+            return None
+        out.extend(f for f in got if f not in out)
+    return tuple(out)
 
 
 def compile_optional(c: n.Condition | None) -> CondFn | None:

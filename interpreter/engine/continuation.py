@@ -167,7 +167,7 @@ class Work:
     was looked up among them (the rules answering a question, the triggers of a happening).
     """
 
-    __slots__ = ("__dict__", "ctl", "found", "scope", "sources")
+    __slots__ = ("__dict__", "ctl", "ends_read", "found", "scope", "sources")
 
     if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
         game: Game
@@ -253,6 +253,7 @@ class Work:
         self.scope = Scope()
         self.sources: Optional[tuple[Any, ...]] = None
         self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
+        self.ends_read: Optional[tuple[Any, tuple[Any, ...]]] = None  # phases.check_ends: what the lines last read
 
     def freeze(self, **extra: Any) -> GameState:
         d = self.__dict__.copy()
@@ -317,8 +318,12 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    choice = _choice(kind, prompt() if callable(prompt) else prompt, tuple(opts))
+    choice = _new_object(Choice)  # Choice(kind, prompt, options), as _choice makes it
+    _set_dict(choice, "__dict__", {"kind": kind, "prompt": prompt() if callable(prompt) else prompt,
+                                   "options": tuple(opts)})
     if ctl.run:
+        if ctl.choose is not None and ctl.budget > 0:  # play_out where nobody reads the states between answers
+            return _answer_lean(ctl, choice)
         return _pause(w, choice)
     raise NeedChoice(choice)
 
@@ -331,8 +336,6 @@ def _pause(w: Work, choice: Choice) -> str:
     thread) is answered by replaying its step, with the same result.
     """
     ctl = w.ctl
-    if ctl.choose is not None and ctl.budget > 0:  # play_out where nobody reads the states between answers
-        return _answer_lean(ctl, choice)
     d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
     start = ctl.start
     d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
@@ -387,13 +390,6 @@ def _answer_lean(ctl: Replay, choice: Choice) -> str:
     ctl.answers += (key,)
     ctl.pos += 1
     return key
-
-
-def _choice(kind: str, prompt: str, options: tuple[Option, ...]) -> Choice:
-    """``Choice(kind, prompt, options)`` without the frozen class's attribute-by-attribute ``__init__``."""
-    c = _new_object(Choice)
-    _set_dict(c, "__dict__", {"kind": kind, "prompt": prompt, "options": options})
-    return c
 
 
 def opt(w: Work, key: str, label: str) -> Option:

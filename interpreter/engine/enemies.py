@@ -241,12 +241,11 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    has_target = (targetable(w, loc, piece) > 0 and loc not in hidden_victims(w)) or (
-        w.fg_loc == loc and w.fg_breath > 0)
-    if loc != tloc and not has_target:
+    hidden = hidden_victims(w)
+    if loc != tloc and not ((targetable(w, loc, piece) > 0 and loc not in hidden) or (
+            w.fg_loc == loc and w.fg_breath > 0)):
         return
     victims_first = stats is not None and stats.victims_first
-    hidden = hidden_victims(w)
     for _ in range(attacks):
         if w.result:
             return

@@ -79,7 +79,8 @@ class Game:
         self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
         self.statics_cache: dict[tuple[int, str], tuple[Any, tuple[n.Rule, ...]]] = {}  # (id(sources), query)
         self.events_cache: dict[tuple[int, str, str], tuple[Any, tuple[Any, ...]]] = {}  # (id(sources), field, kind)
-        self.ends_cache: dict[int, tuple[Any, tuple[Any, ...]]] = {}  # id(sources) -> the win and lose lines in play
+        # id(sources) -> (the sources, the win and lose lines in play, the fields they read or None)
+        self.ends_cache: dict[int, tuple[Any, tuple[Any, ...], Any]] = {}
         # the pieces on the board, indexed for the last pieces tuple seen (engine/index.py)
         self.minion_index: Any = EMPTY_INDEX
         self.body_counts: tuple[Any, int] = (None, 0)

@@ -7,12 +7,13 @@ at a checkpoint. The content's win and lose lines are checked after every step (
 
 from __future__ import annotations
 
+from operator import is_
 from typing import TYPE_CHECKING, Callable
 
 from ..state import Option
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
-from .compiled import compile_condition
+from .compiled import compile_condition, reads_of
 from .continuation import PhaseEnd, ask, emit
 from .ending import end_game
 from .fear_checks import discard_card, play_card
@@ -21,7 +22,7 @@ from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
-from .resolve import Ctx, run
+from .resolve import NO_CTX, Ctx, run
 from .statics import abilities, came_into_play
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
@@ -134,7 +135,7 @@ def step_action(w: Work) -> None:
                 opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
         if g.actions:
-            ctx = Ctx()
+            ctx = NO_CTX  # conditions read a Ctx, never write it
             for (cond, use), o in zip(g.action_checks, g.action_opts):
                 if (cond is None or cond(w, ctx)) and (use is None or use(w, ctx)):
                     opts.append(o)
@@ -343,15 +344,29 @@ STEPS: dict[str, Callable[[Work], None]] = {
 
 
 def check_ends(w: Work) -> None:
-    """State-based checks (C13): content's win/lose conditions, whenever the game settles."""
+    """State-based checks (C13): content's win/lose conditions, whenever the game settles. Lines
+    whose fields are all known (compiled.reads_of) are not read again while those fields are the
+    same objects as when they were last read and held none (fields are rebound, never changed)."""
     g = w.game
     if not g.has_ends:
         return
     srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
     got = g.ends_cache.get(id(srcs))
     if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
-        got = g.ends_cache[id(srcs)] = (srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends))
-    ctx = Ctx()
+        lines = tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends)
+        every = [reads_of(e.cond) for a in srcs for e in a.ends]
+        reads = None if None in every else tuple(dict.fromkeys(f for r in every for f in r))  # type: ignore[union-attr]
+        got = g.ends_cache[id(srcs)] = (srcs, lines, reads)
+    reads = got[2]
+    if reads is not None:
+        d = w.__dict__
+        now = tuple([d[f] for f in reads])
+        last = w.ends_read
+        if last is not None and last[0] is srcs and all(map(is_, last[1], now)):
+            return  # nothing they read has changed: none holds
+    ctx = NO_CTX
     for holds, e in got[1]:
         if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
+    if reads is not None:
+        w.ends_read = (srcs, now)

@@ -52,7 +52,7 @@ class Ctx:
         self.cause = cause  # why the event being answered happened (kill | killer | minion | other)
 
 
-_NO_CTX = Ctx()
+NO_CTX = _NO_CTX = Ctx()  # the context of a condition read outside any effect (a Ctx is never written)
 
 
 # --- coverage: the one switch, owned here -------------------------------------------------------
