@@ -323,7 +323,7 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
                                    "options": tuple(opts)})
     if ctl.run:
         if ctl.choose is not None and ctl.budget > 0:  # play_out where nobody reads the states between answers
-            return _answer_lean(ctl, choice)
+            return _answer_here(ctl, choice, None)
         return _pause(w, choice)
     raise NeedChoice(choice)
 
@@ -341,7 +341,7 @@ def _pause(w: Work, choice: Choice) -> str:
     d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
     d["checkpoint"] = start if start is not None else ctl.start_state()
     if ctl.policy is not None and ctl.budget > 0:
-        return _answer_here(w, choice, _state_of(d))
+        return _answer_here(ctl, choice, _state_of(d))
     # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
     # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
     # RUNS) would never be freed. The state goes out through an attribute of the greenlet.
@@ -358,32 +358,22 @@ def _pause(w: Work, choice: Choice) -> str:
     return key
 
 
-def _answer_here(w: Work, choice: Choice, state: GameState) -> str:
+def _answer_here(ctl: Replay, choice: Choice, state: Optional[GameState]) -> str:
     """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
-    the caller, without leaving the run (the same state, events, checks and answer trace)."""
-    ctl = w.ctl
-    assert ctl.hook is not None and ctl.policy is not None
-    ctl.hook(state, ctl.events)
+    the caller, without leaving the run (the same state, events, checks and answer trace).
+    ``state`` None: the policy reads only the choice and the caller only the events (its
+    ``choose_only`` form and ``on_events``), so no state was made."""
     ctl.budget -= 1
     ctl.given += 1
-    key = ctl.policy(state, choice)
-    _check_option(choice, key)
-    ctl.events = []
-    ctl.steps = 0
-    ctl.answers += (key,)
-    ctl.pos += 1
-    return key
-
-
-def _answer_lean(ctl: Replay, choice: Choice) -> str:
-    """``_answer_here`` for a policy that reads only the choice and a caller that reads only the
-    events: the same answer, events and trace, without making the state nobody reads."""
-    assert ctl.choose is not None
-    if ctl.on_events is not None:
-        ctl.on_events(ctl.events)
-    ctl.budget -= 1
-    ctl.given += 1
-    key = ctl.choose(choice)
+    if state is None:
+        assert ctl.choose is not None
+        if ctl.on_events is not None:
+            ctl.on_events(ctl.events)
+        key = ctl.choose(choice)
+    else:
+        assert ctl.hook is not None and ctl.policy is not None
+        ctl.hook(state, ctl.events)
+        key = ctl.policy(state, choice)
     _check_option(choice, key)
     ctl.events = []
     ctl.steps = 0
