@@ -15,11 +15,11 @@ they play any killer and scenario.
 from __future__ import annotations
 
 import random as _random
-from typing import Callable
+from typing import Callable, Sequence
 
 from lastbreath.dsl import nodes as n
 
-from .state import Choice, GameState
+from .state import Choice, GameState, Option
 
 Policy = Callable[[GameState, Choice], str]
 
@@ -27,13 +27,12 @@ Policy = Callable[[GameState, Choice], str]
 def random_policy(seed: int = 0) -> Policy:
     draw = _random.Random(seed).random  # random() is ~3x cheaper than randrange() on the hot path
 
-    def choose(choice: Choice) -> str:
-        options = choice.options
-        return options[int(draw() * len(options))].key
+    def choose(options: Sequence[Option]) -> int:
+        return int(draw() * len(options))
 
     def policy(state: GameState, choice: Choice) -> str:
-        return choose(choice)
-    policy.choose_only = choose  # type: ignore[attr-defined]  # it reads only the choice (engine.play_out)
+        return choice.options[choose(choice.options)].key
+    policy.choose_index = choose  # type: ignore[attr-defined]  # it reads only the options (engine.play_out)
     return policy
 
 
@@ -41,11 +40,11 @@ def first_policy(state: GameState, choice: Choice) -> str:
     return choice.options[0].key
 
 
-def _first_choice(choice: Choice) -> str:
-    return choice.options[0].key
+def _first_index(options: Sequence[Option]) -> int:
+    return 0
 
 
-first_policy.choose_only = _first_choice  # type: ignore[attr-defined]  # reads only the choice (play_out)
+first_policy.choose_index = _first_index  # type: ignore[attr-defined]  # reads only the options (play_out)
 
 
 # --- what cards do ------------------------------------------------------------------------------

@@ -103,13 +103,13 @@ def _track(events, level: int, lust: list[int]) -> int:
 def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = MAX_CHOICES) -> GameRecord:
     """Play one game to its end; any exception becomes the record's ``error``.
 
-    A bot that reads only the choices (``random``, ``first``) is answered without the states
+    A bot that reads only the options (``random``, ``first``) is answered without the states
     between its answers (engine.play_out); the record reads the events and the last state. A game
     that raises is played again with every state, so that its record names the last state
     reached, as with any bot (a game is a pure function of its seed: the same game)."""
     maker = BOTS.get(bot)
     policy = maker(seed) if maker is not None else None
-    if getattr(policy, "choose_only", None) is not None:
+    if getattr(policy, "choose_index", None) is not None:
         got = _play_lean(rs, setup, seed, policy, max_choices)  # type: ignore[arg-type]
         if got is not None:
             return got

@@ -130,9 +130,9 @@ def test_play_out_makes_only_the_kinds_of_event_asked_for(rs, kinds):
 
 @pytest.mark.parametrize("limit", [20_000, 37])
 def test_play_out_without_states_gives_the_same_events_and_last_state(rs, limit):
-    """A policy that reads only the choice (``choose_only``) and a caller reading only events:
+    """A policy that reads only the options (``choose_index``) and a caller reading only events:
     the run answers without making the states between, with the same events and last state."""
-    assert getattr(random_policy(0), "choose_only", None) is not None
+    assert getattr(random_policy(0), "choose_index", None) is not None
     for seed in range(6):
         state, _ = new_game(rs, seed=seed, **FILM)
         expected = _looped(state, random_policy(seed), limit)
@@ -159,8 +159,28 @@ def test_play_out_without_states_gives_the_same_events_and_last_state(rs, limit)
             assert apply(last, key)[1] == apply(engine.replace(last), key)[1]
 
 
+def test_a_choose_index_policy_answers_as_its_full_form_and_is_checked(rs):
+    """``choose_index`` reads only the options and gives the index of the answer: the bundled bots'
+    forms answer as the bots do, and an index that names no option is an illegal choice (E301)."""
+    from lastbreath.interpreter.bots import first_policy
+    state, _ = new_game(rs, seed=5, **FILM)
+    opts = state.choice.options
+    assert len(opts) > 1
+    assert opts[first_policy.choose_index(opts)].key == first_policy(state, state.choice)
+    a, b = random_policy(9), random_policy(9)
+    assert [opts[a.choose_index(opts)].key for _ in range(20)] == [b(state, state.choice) for _ in range(20)]
+
+    def bad(st, choice):
+        return choice.options[0].key
+    for wrong in (len(opts) + 5, -1, "0"):
+        bad.choose_index = lambda options, wrong=wrong: wrong
+        state, _ = new_game(rs, seed=5, **FILM)
+        with pytest.raises(continuation.IllegalChoice, match="not an option"):
+            engine.play_out(state, bad, 50, None, None, lambda ev: None)
+
+
 def test_play_out_with_a_policy_reading_states_gives_them_all(rs):
-    """A policy without ``choose_only`` reads every state: on_events alone changes nothing else."""
+    """A policy without ``choose_index`` reads every state: on_events alone changes nothing else."""
     inner = random_policy(3)
     looked = []
 

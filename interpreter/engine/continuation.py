@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import threading
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
 from lastbreath.dsl.diagnostics import IllegalChoice, runtime_error
 
@@ -103,7 +103,7 @@ class Replay:
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
         self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
-        self.choose: Optional[Callable[[Choice], str]] = None  # play_out without states: the policy's choice-only form
+        self.choose: Optional[Callable[[Sequence[Option]], int]] = None  # play_out without states: choose_index
         self.on_events: Optional[Callable[[list[Event]], None]] = None  # … and its caller reading the events only
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.budget = 0  # answers play_out may still give inside the run
@@ -318,12 +318,13 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
+    if ctl.choose is not None and ctl.budget > 0 and ctl.run:
+        # play_out where nobody reads the states nor the prompts: the policy picks among the options
+        return _answer_here(ctl, opts, None, None)
     choice = _new_object(Choice)  # Choice(kind, prompt, options), as _choice makes it
     _set_dict(choice, "__dict__", {"kind": kind, "prompt": prompt() if callable(prompt) else prompt,
                                    "options": tuple(opts)})
     if ctl.run:
-        if ctl.choose is not None and ctl.budget > 0:  # play_out where nobody reads the states between answers
-            return _answer_here(ctl, choice, None)
         return _pause(w, choice)
     raise NeedChoice(choice)
 
@@ -341,7 +342,7 @@ def _pause(w: Work, choice: Choice) -> str:
     d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
     d["checkpoint"] = start if start is not None else ctl.start_state()
     if ctl.policy is not None and ctl.budget > 0:
-        return _answer_here(ctl, choice, _state_of(d))
+        return _answer_here(ctl, choice.options, _state_of(d), choice)
     # Neither the greenlet nor the paused state may be held by the suspended frames: a greenlet's
     # frames are invisible to the garbage collector, so such a cycle (the state keys the run in
     # RUNS) would never be freed. The state goes out through an attribute of the greenlet.
@@ -358,23 +359,26 @@ def _pause(w: Work, choice: Choice) -> str:
     return key
 
 
-def _answer_here(ctl: Replay, choice: Choice, state: Optional[GameState]) -> str:
+def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameState], choice: Optional[Choice]) -> str:
     """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
     the caller, without leaving the run (the same state, events, checks and answer trace).
-    ``state`` None: the policy reads only the choice and the caller only the events (its
-    ``choose_only`` form and ``on_events``), so no state was made."""
+    ``state`` None: the policy reads only the options (its ``choose_index`` form) and the caller
+    only the events (``on_events``), so neither the state nor the choice was made."""
     ctl.budget -= 1
     ctl.given += 1
     if state is None:
         assert ctl.choose is not None
         if ctl.on_events is not None:
             ctl.on_events(ctl.events)
-        key = ctl.choose(choice)
+        i = ctl.choose(options)
+        if i.__class__ is not int or not 0 <= i < len(options):
+            raise IllegalChoice(f"option {i!r} is not an option here; there are {len(options)}")
+        key = options[i].key
     else:
-        assert ctl.hook is not None and ctl.policy is not None
+        assert ctl.hook is not None and ctl.policy is not None and choice is not None
         ctl.hook(state, ctl.events)
         key = ctl.policy(state, choice)
-    _check_option(choice, key)
+        _check_option(choice, key)
     ctl.events = []
     ctl.steps = 0
     ctl.answers += (key,)
@@ -620,12 +624,13 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
     may give the others too).
 
     ``on_events``: called with the events of each transition (after ``on_transition``, if both
-    are given). Without ``on_transition``, a policy that reads only the choice (one with a
-    ``choose_only`` attribute: a function of the choice alone, giving what the policy gives) is
-    answered inside the run without the states between its answers being made at all: nobody
-    would read them. The answers, events and the last state are the same."""
+    are given). Without ``on_transition``, a policy that reads only the options (one with a
+    ``choose_index`` attribute: a function of the options alone giving the index of the one the
+    policy would answer) is answered inside the run without the states between its answers, or
+    the choices' prompts, being made at all: nobody would read them. The answers, events and the
+    last state are the same."""
     given = 0
-    choose = getattr(policy, "choose_only", None) if on_transition is None else None
+    choose = getattr(policy, "choose_index", None) if on_transition is None else None
     hook = _hook(on_transition, on_events)  # what the run calls after each answer it gives itself
     while given < limit and not state.result:
         key = policy(state, state.choice)  # type: ignore[arg-type]
