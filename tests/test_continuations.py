@@ -218,3 +218,25 @@ def test_play_out_refuses_an_illegal_answer_from_the_policy(rs):
     with pytest.raises(IllegalChoice):
         engine.play_out(state, policy, 20_000, lambda st, ev: None)
     assert len(calls) == 5
+
+
+def test_told_agrees_with_emit_and_counts_alike(rs):
+    """``told(w, kind)`` is true exactly when ``emit`` would make the event; when false it counts
+    the event as emit does (a replay skips the events seen by their count)."""
+    state, _ = new_game(rs, seed=2, **FILM)
+    for kinds in (None, frozenset({"target"})):
+        for skip in (0, 1, 3):
+            told_w, emit_w = continuation.work(state), continuation.work(state)
+            for w in (told_w, emit_w):
+                w.ctl.kinds, w.ctl.skip = kinds, skip
+            for i, kind in enumerate(["target", "enemy-move", "target", "target", "phase", "target"]):
+                before = len(emit_w.ctl.events)
+                continuation.emit(emit_w, kind, f"e{i}")
+                made = len(emit_w.ctl.events) > before
+                assert continuation.told(told_w, kind) is made
+                if made:
+                    continuation.emit(told_w, kind, f"e{i}")
+                assert told_w.ctl.count == emit_w.ctl.count
+            assert told_w.ctl.events == emit_w.ctl.events
+            expected = 6 - skip if kinds is None else {0: 4, 1: 3, 3: 2}[skip]
+            assert len(told_w.ctl.events) == expected

@@ -433,6 +433,19 @@ def emit(w: Work, kind: str, text: str | Callable[[], str], rule: str = "", sour
 _new_tuple = tuple.__new__
 
 
+def told(w: Work, kind: str) -> bool:
+    """Whether an event of ``kind`` would be made now (play_out may read only some kinds, and a
+    replay skips the events seen). If not, it is counted here as ``emit`` counts it, and the
+    caller does not build it at all: ``if told(w, kind): emit(w, kind, …)``. For events whose
+    text or data cost more to describe than a function to write them (targeting, on every move)."""
+    ctl = w.ctl
+    kinds = ctl.kinds
+    if ctl.count < ctl.skip or (kinds is not None and kind not in kinds):
+        ctl.count += 1
+        return False
+    return True
+
+
 def _source(table: dict[int, tuple[Any, str]], sp: Any) -> str:
     """An event's source text for a span, formatted once per span (the table keeps the span, so
     that its id stays its own; it belongs to the game, see Game.span_text)."""
@@ -706,5 +719,6 @@ __all__ = [
     "replace",
     "roll_die",
     "shuffled",
+    "told",
     "work",
 ]

@@ -17,7 +17,7 @@ from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .bodies import Piece, active_only, body_name, piece_loc, piece_status
-from .continuation import ask, emit, rand, roll_die
+from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
@@ -47,9 +47,10 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
         for k, uid in enumerate(order):
             # by uid, so that a minion killed meanwhile (a reaction hitting back) costs no other its turn
-            i = minion_of_uid(w, uid) if stable else k
-            if 0 <= i < len(w.minions):
-                stats = g.minions[w.minions[i].kind]
+            ms = w.minions
+            i = k if not stable or (k < len(ms) and ms[k].uid == uid) else minion_of_uid(w, uid)
+            if 0 <= i < len(ms):
+                stats = g.minions[ms[i].kind]
                 if stats.together:
                     enemy_act(w, ("minion", i), target, moves, 0, stats.move, stats.damage)
                     groups.append((stats.id, uid))
@@ -140,6 +141,8 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
             near.append(c)
     if not near:
         return -1
+    if len(near) == 1 and not told(w, "target"):  # the event is not made: nothing to describe
+        return near[0]
     cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
     # written only if the event is made (emit calls these): this runs at every enemy move
@@ -200,12 +203,20 @@ def tie_break(w: Work, cands: list[int]) -> int:
 def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, movement: int, damage: int) -> None:
     """C9.2–C9.6 for one enemy: target, move along a shortest path, attack. ``damage`` -1: each
     attack deals the bloodlust track's damage at the moment it lands (the open C9.5 default)."""
-    at = piece_loc(w, piece)
+    is_killer = piece[0] == "killer"
+    if is_killer:
+        at = w.killers[piece[1]].loc
+        stats = None
+        name = body_name(w, piece[1])
+    else:
+        if piece[1] >= len(w.minions):
+            return
+        m = w.minions[piece[1]]
+        at = m.loc
+        stats = w.game.minions[m.kind]
+        name = f"a {stats.name}"
     if at < 0:
         return
-    is_killer = piece[0] == "killer"
-    stats = None if is_killer else w.game.minions[w.minions[piece[1]].kind]
-    name = body_name(w, piece[1]) if is_killer else f"a {stats.name}"  # type: ignore[union-attr]
     tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
     tloc = choose_target(w, at, target, piece, tables)
     steps = moves * movement
@@ -229,8 +240,9 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             if moved is None:
                 return
             piece = moved
-            emit(w, "enemy-move", lambda: f"{name} moves to {loc_name(w, loc)}, "
-                 + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
+            if told(w, "enemy-move"):
+                emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, "
+                     + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
             tloc < 0 or enemy_tables(w)[1][at][tloc] > steps) and not (
             may_stop and (tloc < 0 or at == tloc) and modified(w, "stops-moves", False, piece_status(w, piece))):
