@@ -240,3 +240,33 @@ def test_told_agrees_with_emit_and_counts_alike(rs):
             assert told_w.ctl.events == emit_w.ctl.events
             expected = 6 - skip if kinds is None else {0: 4, 1: 3, 3: 2}[skip]
             assert len(told_w.ctl.events) == expected
+
+
+@pytest.mark.parametrize("reserve", [0, 2])
+def test_a_lean_run_that_reaches_its_limit_without_a_checkpoint_is_rewound(rs, monkeypatch, reserve):
+    """play_out answering a lean policy keeps no checkpoint of a step while it has answers to spare
+    (LEAN_RESERVE); a step that reaches the limit anyway is played again from the answers given:
+    the same last state (checkpoint and all) and the same events as apply in a loop."""
+    monkeypatch.setattr(continuation, "LEAN_RESERVE", reserve)
+    rewinds = []
+    real = continuation._rewound
+    monkeypatch.setattr(continuation, "_rewound", lambda *a: rewinds.append(1) or real(*a))
+    for seed, limit in [(0, 9), (1, 23), (2, 40), (3, 61), (4, 88), (5, 130), (6, 14), (7, 57)]:
+        state, _ = new_game(rs, seed=seed, **FILM)
+        expected = _looped(state, random_policy(seed), limit)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        made = []
+        kinds = frozenset({"phase", "bloodlust"}) if reserve == 0 else None
+        last = engine.play_out(state, random_policy(seed), limit, None, kinds,
+                               lambda ev, made=made: made.append(list(ev)))
+        assert made == [[e for e in ev if kinds is None or e.kind in kinds] for _f, ev in expected]
+        assert _fields(last) == expected[-1][0]
+        if not last.result:
+            st, _ = new_game(rs, seed=seed, **FILM)
+            policy = random_policy(seed)
+            for _ in range(limit):
+                st, _ev = apply(st, policy(st, st.choice))
+            assert _fields(last.checkpoint) == _fields(st.checkpoint)
+            key = last.choice.options[-1].key
+            assert apply(last, key)[1] == apply(engine.replace(last), key)[1]
+    assert rewinds or reserve  # with none in reserve, the limit fell inside a step at least once

@@ -42,6 +42,9 @@ except ImportError:  # pragma: no cover - without it every answer replays its st
     _greenlet_module = None
 
 MAX_STEPS = 5000  # steps without a decision: content that never asks (a loop of phases) ends with E311
+# play_out with a policy choosing by index keeps no checkpoint of a step while it may give this
+# many more answers inside the run: a step asking more than that before the limit is rewound
+LEAN_RESERVE = 8
 
 
 class NeedChoice(Exception):
@@ -55,6 +58,11 @@ class NeedChoice(Exception):
 
 class GameOver(Exception):
     """Unwinds the step in which the game ended (C13)."""
+
+
+class _Rewind(Exception):
+    """A run answering a lean policy reached play_out's limit inside a step whose checkpoint it
+    did not keep: play_out plays the answers given again with apply, to the same paused state."""
 
 
 class PhaseEnd(Exception):
@@ -75,6 +83,7 @@ class Replay:
         "events",
         "given",
         "hook",
+        "keys",
         "kinds",
         "last",
         "on_events",
@@ -109,11 +118,13 @@ class Replay:
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
         self.given = 0  # answers given inside the run since play_out last looked
+        self.keys: list[str] = []  # … and those answers, for a policy choosing by index (see _Rewind)
 
     def start_state(self) -> GameState:
         """The checkpoint the step resumes from, as a state (made from its fields once)."""
         if self.start is None:
-            assert self.start_fields is not None
+            if self.start_fields is None:  # not kept: play_out answering a lean policy
+                raise _Rewind()
             self.start = _state_of(self.start_fields)
         return self.start
 
@@ -374,6 +385,7 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
         if i.__class__ is not int or not 0 <= i < len(options):
             raise IllegalChoice(f"option {i!r} is not an option here; there are {len(options)}")
         key = options[i].key
+        ctl.keys.append(key)
     else:
         assert ctl.hook is not None and ctl.policy is not None and choice is not None
         ctl.hook(state, ctl.events)
@@ -594,8 +606,10 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 pass
         except GameOver:
             pass
-        # the next step starts: its checkpoint, no answers yet, a fresh scope
-        ctl.start, ctl.start_fields, ctl.answers = None, w.__dict__.copy(), ()
+        # the next step starts: its checkpoint (the fields, copied: not while play_out answers a lean
+        # policy with answers to spare, nobody would read it), no answers yet, a fresh scope
+        ctl.start, ctl.answers = None, ()
+        ctl.start_fields = None if ctl.choose is not None and ctl.budget > LEAN_RESERVE else w.__dict__.copy()
         ctl.pos = ctl.count = ctl.skip = 0
         scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
     last = getattr(ctl.last[0], "span", None) if ctl.last else None
@@ -652,8 +666,13 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         if ctl is not None:
             ctl.policy, ctl.budget, ctl.given = policy, limit - given - 1, 0
             ctl.hook, ctl.kinds, ctl.choose, ctl.on_events = hook, kinds, choose, on_events
+            ctl.keys = []
+        before = state
         try:
             state, events = apply(state, key)
+        except _Rewind:  # a step without its checkpoint reached the limit: the same answers, with states
+            assert ctl is not None
+            state, events = _rewound(before, key, ctl.keys, kinds)
         finally:
             if ctl is not None:
                 given += ctl.given
@@ -664,6 +683,16 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         if on_events is not None:
             on_events(events)
     return state
+
+
+def _rewound(state: GameState, key: str, keys: list[str], kinds: Optional[frozenset[str]]
+             ) -> tuple[GameState, list[Event]]:
+    """apply(state, key), then the answers ``keys`` given inside the run: the state the run would
+    have paused with, and the events of its last transition (the others were told already)."""
+    state, events = apply(state, key)  # state's run is gone (taken by the first apply): its step replays
+    for k in keys:
+        state, events = apply(state, k)
+    return state, events if kinds is None else [e for e in events if e.kind in kinds]
 
 
 def _hook(on_transition: Optional[Callable[[GameState, list[Event]], None]],
