@@ -264,7 +264,7 @@ class Work:
         self.scope = Scope()
         self.sources: Optional[tuple[Any, ...]] = None
         self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
-        self.ends_read: Optional[tuple[Any, tuple[Any, ...]]] = None  # phases.check_ends: what the lines last read
+        self.ends_read: Optional[tuple[Any, ...]] = None  # phases.check_ends: what the lines last read
 
     def freeze(self, **extra: Any) -> GameState:
         d = self.__dict__.copy()

@@ -350,7 +350,13 @@ def check_ends(w: Work) -> None:
     g = w.game
     if not g.has_ends:
         return
-    srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    srcs = w.sources
+    if srcs is None:
+        srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    d = w.__dict__
+    last = w.ends_read  # (sources, the values read, the fields read) when the lines last held none
+    if last is not None and last[0] is srcs and all(map(is_, map(d.__getitem__, last[2]), last[1])):
+        return  # nothing they read has changed: none holds
     got = g.ends_cache.get(id(srcs))
     if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
         lines = tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends)
@@ -359,14 +365,10 @@ def check_ends(w: Work) -> None:
         got = g.ends_cache[id(srcs)] = (srcs, lines, reads)
     reads = got[2]
     if reads is not None:
-        d = w.__dict__
-        now = tuple([d[f] for f in reads])
-        last = w.ends_read
-        if last is not None and last[0] is srcs and all(map(is_, last[1], now)):
-            return  # nothing they read has changed: none holds
+        now = tuple(map(d.__getitem__, reads))
     ctx = NO_CTX
     for holds, e in got[1]:
         if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
     if reads is not None:
-        w.ends_read = (srcs, now)
+        w.ends_read = (srcs, now, reads)
