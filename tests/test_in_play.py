@@ -60,3 +60,36 @@ def test_the_sources_follow_a_revealed_dark_power(rs):
     dark = w.game.dark_powers[w.dark_power].abilities
     assert (dark in after) == bool(dark) and (dark not in before or not dark)
     assert after == statics._abilities(w)
+
+
+def test_an_answer_asked_with_no_arguments_is_kept_with_the_rules_in_play(rs):
+    """statics.modified: the rule functions are pure, so an answer from rules without ``while`` is
+    kept while those rules are in play (the enemies' barred path tags, at every enemy act)."""
+    state, _ = new_game(rs, killer="zombies", scenario="storybook-woods", seed=2)
+    w = engine.work(state)
+    statics.abilities(w)
+    assert statics.modified(w, "enemy-bans", frozenset()) == frozenset()
+    assert w.found[("enemy-bans", frozenset())] == (frozenset(),)
+    w.events_active = w.events_active + ("troll-under-the-bridge",)  # a lasting event with the rule
+    first = statics.modified(w, "enemy-bans", frozenset())
+    assert first == {"bridge"}  # the rules in play changed: found again
+    assert statics.modified(w, "enemy-bans", frozenset()) is first  # kept: the same object
+    w.flipped = w.flipped  # a source field written: forgotten with the sources
+    again = statics.modified(w, "enemy-bans", frozenset())
+    assert again == first and again is not first  # found again (a new set, equal)
+
+
+def test_a_rule_with_while_is_read_again_at_every_question(rs):
+    """C2.4 with a condition ('rule dice +1 while killer at here'): its answer follows the board."""
+    state, _ = new_game(rs, killer="big-bad-wolf", scenario="storybook-woods", seed=2,
+                        final_girl="wren-halvorsen")
+    w = engine.work(state)
+    w.flipped = True
+    here = w.fg_loc
+    away = next(i for i in range(w.game.board.n) if i != here)
+    answers = []
+    for at in (away, here, away, here):
+        w.killers = tuple(engine.evolve_killer(k, loc=at) for k in w.killers)
+        answers.append(statics.modified(w, "dice", 2))
+    assert answers == [2, 3, 2, 3]
+    assert ("dice", 2) not in w.found

@@ -229,13 +229,27 @@ def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
 
 def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     """The value the core rules give, as the rules in play answering ``query`` change it (a rule
-    with ``while CONDITION`` only while the condition holds)."""
+    with ``while CONDITION`` only while the condition holds).
+
+    The rule functions are pure: asked with no more than a value, rules without a ``while`` give
+    the same answer for as long as the same rules are in play, so it is kept with them (in
+    ``Work.found``, forgotten when the sources in play change). Enemies ask at every act."""
     if query not in w.game.rule_queries:
         return value
+    if not args and w.sources is not None:  # (None: other sources, and found not yet forgotten)
+        key = (query, value)  # (a query is never one of the trigger fields keyed there too)
+        got = w.found.get(key)
+        if got is not None:
+            return got[0]
+    given, lasting = value, True
     for r in rules_in_play(w, query):
-        if r.cond is not None and not _holds(w, r.cond, query):
-            continue
+        if r.cond is not None:
+            lasting = False
+            if not _holds(w, r.cond, query):
+                continue
         value = RULE_FUNCTIONS[type(r)](r, value, *args)
+    if lasting and not args:
+        w.found[(query, given)] = (value,)
     return value
 
 
