@@ -259,6 +259,34 @@ def test_K6_6_three_or_more_zombies_become_a_horde_and_the_first_reveals_the_dar
     assert not any(e.kind == "reveal" for e in w2.ctl.events)
 
 
+def test_K6_6_crowds_in_several_places_form_in_board_order(zw):
+    """K6.6: every crowd forms, location by location in board order (the labels follow it)."""
+    places = ["spindle-tower", "millpond", "lantern-road"]
+    st = settle(zw, phase="killer", sub=3,
+                minions=zombies(zw, *[p for p in places for _ in range(3)], "hollow-gate", "hollow-gate"))
+    w = make_work(st)
+    engine.step_killer(w)
+    order = sorted(places, key=lambda p: L(st, p))
+    assert [(k.label, k.loc) for k in w.killers] == [(f"Horde {i + 1}", L(st, p)) for i, p in enumerate(order)]
+    assert [m.loc for m in w.minions] == [L(st, "hollow-gate")] * 2
+
+
+def test_K6_6_the_next_crowd_is_the_one_a_scan_of_the_board_finds():
+    """The formation looks for the next crowd in one pass over the minions: the same location as
+    scanning the board place by place, for any layout."""
+    import random
+    from lastbreath.interpreter.engine.effects import _next_group
+
+    rnd = random.Random(7)
+    for _ in range(400):
+        minions = tuple(MinionState(rnd.choice("zx"), rnd.randrange(-1, 8), 1, frozenset(), i + 1)
+                        for i in range(rnd.randrange(0, 12)))
+        need, after = rnd.randrange(1, 4), rnd.randrange(-1, 8)
+        scan = next((loc for loc in range(after + 1, 8)
+                     if sum(1 for m in minions if m.kind == "z" and m.loc == loc) >= need), -1)
+        assert _next_group(minions, "z", need, after) == scan
+
+
 # === K6.7 hordes are killers =================================================================
 def test_K6_7_hordes_move_and_attack_by_bloodlust(zw):
     """K6.7: a horde hunts as a killer: bloodlust's move and damage (level 9: move 2, damage 2)."""

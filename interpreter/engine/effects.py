@@ -8,7 +8,7 @@ resolve their blocks through ``resolve.run``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_PIECES_IN_PLAY
@@ -193,13 +193,16 @@ def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn grou
     """K6.6: every location with at least N such minions, in board order, until none is left: a
     formation that brings more minions (a dark power revealed by it) is followed by another pass."""
     g = w.game
+    need = max(1, e.n)
     formed = True
     while formed:  # each formation removes at least N minions: it ends
         formed = False
-        for where in range(g.board.n):
+        where = -1
+        while True:
+            where = _next_group(w.minions, e.minion, need, where)  # as a scan of the board in order would find
+            if where < 0:
+                break
             group = [m for m in w.minions if m.kind == e.minion and m.loc == where]
-            if len(group) < max(1, e.n):
-                continue
             formed = True
             w.minions = tuple(m for m in w.minions if not (m.kind == e.minion and m.loc == where))
             used = {k.label for k in w.killers}
@@ -212,6 +215,16 @@ def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn grou
             fire(w, "forms", ("killer", g.formed_body, len(w.killers) - 1), len(group), where)
             if w.result:
                 return
+
+
+def _next_group(minions: tuple[Any, ...], kind: str, need: int, after: int) -> int:
+    """The first location past ``after``, in board order, where ``need`` minions of ``kind`` stand
+    (-1: none): one pass over the minions instead of one per location."""
+    counts: dict[int, int] = {}
+    for m in minions:
+        if m.kind == kind and m.loc > after:
+            counts[m.loc] = counts.get(m.loc, 0) + 1
+    return min((loc for loc, c in counts.items() if c >= need), default=-1)
 
 
 def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MINION at LOC
