@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import HeldItem, Option
 from .continuation import ask, emit
-from .resolve import Ctx, condition
+from .resolve import NO_CTX, condition
 from .statics import came_into_play
 from .triggers import fire, fire_item
 
@@ -56,7 +56,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
 def discardable(w: Work, iid: str) -> bool:
     """S1.3: an item marked ``cannot be discarded`` (``keep``) is not, while its condition holds."""
     item = w.game.items[iid]
-    return not item.keep or (item.keep_cond is not None and not condition(w, item.keep_cond, Ctx()))
+    return not item.keep or (item.keep_cond is not None and not condition(w, item.keep_cond, NO_CTX))
 
 
 def discard_item(w: Work, iid: str) -> None:

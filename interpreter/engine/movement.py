@@ -15,7 +15,7 @@ from .bloodlust import set_victims
 from .bodies import killer_at
 from .continuation import ask, emit, opt
 from .places import is_exit
-from .resolve import Ctx, condition, run
+from .resolve import NO_CTX, Ctx, condition, run
 from .statics import came_into_play, fg_tables, modified
 from .triggers import FG, fire
 from .victims import NONE, describe, marks_at, move, pick, rescuable, take
@@ -36,7 +36,7 @@ def fg_moves(w: Work) -> list[tuple[int, int, str]]:
         out[dest] = (0 if (k, "victims") in w.barred else modified(w, "followers", 2, b.paths[k][4]), "path")
     for link in w.game.scenario.links:
         members = b.with_tag(link.tag)
-        if w.fg_loc in members and (link.cond is None or condition(w, link.cond, Ctx())):
+        if w.fg_loc in members and (link.cond is None or condition(w, link.cond, NO_CTX)):
             for dest in members:
                 if dest != w.fg_loc and dest not in out:
                     out[dest] = (2 if link.followers < 0 else link.followers, "link")

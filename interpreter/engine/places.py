@@ -17,7 +17,7 @@ from lastbreath.dsl import nodes as n
 from ..board import INF
 from ..state import Option
 from .continuation import ask, rand
-from .resolve import PLACE, Ctx, amount, condition, loc
+from .resolve import NO_CTX, PLACE, Ctx, amount, condition, loc
 from .statics import fg_tables
 
 if TYPE_CHECKING:
@@ -58,7 +58,7 @@ def is_exit(w: Work, where: int) -> bool:
     saved = scope.it
     scope.it = where
     try:
-        return condition(w, cond, Ctx())
+        return condition(w, cond, NO_CTX)
     finally:
         scope.it = saved
 

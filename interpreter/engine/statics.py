@@ -104,9 +104,9 @@ def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str
 def rule_victims_hidden(r: n.VictimsHidden, value: frozenset[int], w: Work) -> frozenset[int]:
     # rule victims at PLACE cannot be targeted: the locations whose victims enemies leave alone
     from .places import candidates  # places depends on this module: imported when first needed
-    from .resolve import Ctx, loc
+    from .resolve import NO_CTX, loc
 
-    where = candidates(w, r.loc, Ctx()) if isinstance(r.loc, n.Selector) else [loc(w, r.loc)]
+    where = candidates(w, r.loc, NO_CTX) if isinstance(r.loc, n.Selector) else [loc(w, r.loc)]
     return value | frozenset(x for x in where if x >= 0)
 
 
@@ -256,14 +256,14 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
 def _holds(w: Work, cond: n.Condition, query: str) -> bool:
     """Whether a rule's 'while' condition holds. A condition that asks the same question again
     (a distance, while the paths' rules are being read) finds the conditional rules not in force."""
-    from .resolve import Ctx, condition  # resolve depends on this module: imported when first needed
+    from .resolve import NO_CTX, condition  # resolve depends on this module: imported when first needed
 
     asking = w.scope.asking
     if query in asking:
         return False
     w.scope.asking = asking | {query}
     try:
-        return condition(w, cond, Ctx())
+        return condition(w, cond, NO_CTX)
     finally:
         w.scope.asking = asking
 

@@ -21,7 +21,7 @@ from lastbreath.dsl import nodes as n
 
 from .continuation import emit
 from .places import candidates
-from .resolve import Ctx, amount, condition, loc, run
+from .resolve import NO_CTX, Ctx, amount, condition, loc, run
 from .statics import abilities, in_arrival_order
 
 if TYPE_CHECKING:
@@ -90,7 +90,7 @@ def match_piece_event(e: n.PieceEvent, w: Work, h: Happening) -> bool:  # PIECE 
         return e.tag in h.extra
     if e.place and e.what in ("enters", "leaves"):
         if isinstance(e.place, n.Selector):
-            return h.place in candidates(w, e.place, Ctx())
+            return h.place in candidates(w, e.place, NO_CTX)
         return h.place == loc(w, e.place)
     return True
 
@@ -133,7 +133,7 @@ def match_game_starts(e: n.GameStarts, w: Work, h: Happening) -> bool:  # game s
 
 def match_track_reaches(e: n.TrackReaches, w: Work, h: Happening) -> bool:  # track T reaches N
     track, old, new = h.extra
-    return track == e.track and old < amount(w, e.n, Ctx()) <= new
+    return track == e.track and old < amount(w, e.n, NO_CTX) <= new
 
 
 MATCH: dict[type, Callable[..., bool]] = {**n.functions(n.Event, globals(), "match_"),

@@ -24,7 +24,7 @@ from ..state import HeldItem
 from .continuation import PhaseEnd, ask, emit, opt, rand, shuffled
 from .final_girl import lose_time
 from .items import discard_item, discardable, gain_item, hands_used
-from .resolve import AMOUNT, EVAL, EXEC, Ctx, condition, run
+from .resolve import AMOUNT, EVAL, EXEC, NO_CTX, Ctx, condition, run
 
 if TYPE_CHECKING:
     from .continuation import Work
@@ -95,7 +95,7 @@ def _hold(w: Work, it: n.Item) -> None:
 # --- usable while ---------------------------------------------------------------------------------
 def usable(w: Work, cond: Optional[n.Condition]) -> bool:
     """K1.7, K2.5: a card, an item's use, an action or a recipe with ``usable while C`` only while C holds."""
-    return cond is None or condition(w, cond, Ctx())
+    return cond is None or condition(w, cond, NO_CTX)
 
 
 # --- the table and the set-aside cards ---------------------------------------------------------------
@@ -174,11 +174,15 @@ def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / 
 def can_make(w: Work, r: n.Recipe, held: Optional[list[str]] = None) -> bool:
     """She holds every item it needs (as many copies as it lists), each one she may discard, and the
     item it makes lies on the table. The Action menu passes what she holds (the same for every recipe)."""
-    if r.makes not in w.table or not usable(w, r.usable):
-        return False
     if held is None:
         held = [h.id for h in (*w.held, *w.pack)]
-    return all(held.count(iid) >= r.needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(r.needs))
+    needs = r.needs
+    for iid in needs:  # the cheapest test first (the menu asks of every recipe at every action)
+        if iid not in held:
+            return False
+    if r.makes not in w.table or not usable(w, r.usable):
+        return False
+    return all(held.count(iid) >= needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(needs))
 
 
 def make(w: Work, r: n.Recipe) -> None:
@@ -199,7 +203,7 @@ def card_half(w: Work, deck: n.Deck, card: n.DeckCard) -> Optional[n.CardHalf]:
     condition holds, else its first half without one."""
     if not card.halves:
         return None
-    name = next((h.name for h in deck.halves if h.cond is not None and condition(w, h.cond, Ctx())), None)
+    name = next((h.name for h in deck.halves if h.cond is not None and condition(w, h.cond, NO_CTX)), None)
     if name is None:
         name = next((h.name for h in deck.halves if h.cond is None), None)
     return next((h for h in card.halves if h.name == name), None)
