@@ -93,3 +93,27 @@ def test_a_rule_with_while_is_read_again_at_every_question(rs):
         answers.append(statics.modified(w, "dice", 2))
     assert answers == [2, 3, 2, 3]
     assert ("dice", 2) not in w.found
+
+
+def test_a_rule_function_given_the_working_copy_is_marked_as_reading_the_state():
+    """modified keeps the answers of pure rule functions only: one that is given the working copy
+    (its answer follows the board: C9.2's hidden victims) must say so, or a stale answer is kept."""
+    import inspect
+
+    given_w = {statics.QUERY_OF[cls] for cls, fn in statics.RULE_FUNCTIONS.items()
+               if any("Work" in str(p.annotation) for p in inspect.signature(fn).parameters.values())}
+    assert given_w == statics.READS_STATE and "hidden-victims" in given_w
+
+
+def test_an_answer_asked_with_arguments_is_kept_by_its_arguments(rs):
+    """S5.5's question (does this status stop a move?) is asked with the piece's status: each
+    status its own answer, kept while the same rules are in play."""
+    state, _ = new_game(rs, killer="ratchet-lady", scenario="wolfe-asylum", seed=2)
+    w = engine.work(state)
+    statics.abilities(w)
+    rule = next(r for r in statics.rules_in_play(w, "stops-moves"))
+    stopped = statics.modified(w, "stops-moves", False, frozenset({rule.status}))
+    free = statics.modified(w, "stops-moves", False, frozenset())
+    assert (stopped, free) == (True, False)
+    assert w.found[("stops-moves", False, frozenset({rule.status}))] == (True,)
+    assert w.found[("stops-moves", False, frozenset())] == (False,)

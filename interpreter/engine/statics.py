@@ -25,12 +25,17 @@ NO_CAP = 1 << 30  # a health with no maximum (K5.1)
 
 # --- the questions rules answer, and how each rule answers -------------------------------------
 _QUERIES: dict[str, str] = {}  # rule function name -> the question it answers
+READS_STATE: set[str] = set()  # the questions whose rules read the state (given the working copy)
 
 
-def answers(query: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Mark a rule function with the question it answers."""
+def answers(query: str, reads_state: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a rule function with the question it answers. A rule function is a function of its
+    rule, the value and the question's arguments alone, unless it ``reads_state`` (then its
+    answers are not kept: see ``modified``)."""
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
         _QUERIES[fn.__name__] = query
+        if reads_state:
+            READS_STATE.add(query)
         return fn
     return mark
 
@@ -100,7 +105,7 @@ def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str
     return value or r.minion == minion
 
 
-@answers("hidden-victims")
+@answers("hidden-victims", reads_state=True)
 def rule_victims_hidden(r: n.VictimsHidden, value: frozenset[int], w: Work) -> frozenset[int]:
     # rule victims at PLACE cannot be targeted: the locations whose victims enemies leave alone
     from .places import candidates  # places depends on this module: imported when first needed
@@ -231,25 +236,26 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     """The value the core rules give, as the rules in play answering ``query`` change it (a rule
     with ``while CONDITION`` only while the condition holds).
 
-    The rule functions are pure: asked with no more than a value, rules without a ``while`` give
-    the same answer for as long as the same rules are in play, so it is kept with them (in
-    ``Work.found``, forgotten when the sources in play change). Enemies ask at every act."""
+    The rule functions are pure (but those marked ``reads_state``): rules without a ``while`` give
+    the same answer to the same value and arguments for as long as the same rules are in play, so
+    it is kept with them (in ``Work.found``, forgotten when the sources in play change). Enemies
+    ask at every act. The value and arguments of such a question are immutable (hashable)."""
     if query not in w.game.rule_queries:
         return value
-    if not args and w.sources is not None:  # (None: other sources, and found not yet forgotten)
-        key = (query, value)  # (a query is never one of the trigger fields keyed there too)
+    lasting = query not in READS_STATE
+    key = (query, value, *args)  # (a query is never one of the trigger fields keyed there too)
+    if lasting and w.sources is not None:  # (None: other sources, and found not yet forgotten)
         got = w.found.get(key)
         if got is not None:
             return got[0]
-    given, lasting = value, True
     for r in rules_in_play(w, query):
         if r.cond is not None:
             lasting = False
             if not _holds(w, r.cond, query):
                 continue
         value = RULE_FUNCTIONS[type(r)](r, value, *args)
-    if lasting and not args:
-        w.found[(query, given)] = (value,)
+    if lasting:
+        w.found[key] = (value,)
     return value
 
 
