@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .continuation import emit, roll_die
+from .continuation import emit, roll_die, told
 from .resolve import Ctx, run
 from .statics import victim_tables
 from .triggers import fire, would
@@ -86,7 +86,8 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "", w
     take(w, loc, m)
     w.dead += 1
     w.deaths_round += 1
-    emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7")
+    if told(w, "death"):
+        emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7")
     raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
     fire(w, "dies", victim, 1, loc)
     if by >= 0:

@@ -18,7 +18,7 @@ from .attacks import fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_index, body_name, ctx_body, piece_status, the_killer
 from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
-from .continuation import PhaseEnd, ask, emit, opt, over_budget, roll_die
+from .continuation import PhaseEnd, ask, emit, opt, over_budget, roll_die, told
 from .ending import end_game
 from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
@@ -158,7 +158,8 @@ def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N
             over_budget(w, "minions and victims", len(w.minions) + sum(w.victims) + 1, MAX_PIECES_IN_PLAY)
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
-        emit(w, "minion", f"a {m.name} appears at {loc_name(w, where)}", "C15.1")
+        if told(w, "minion"):
+            emit(w, "minion", f"a {m.name} appears at {loc_name(w, where)}", "C15.1")
         if w.game.absorbing:
             absorb(w)
 

@@ -284,7 +284,8 @@ def wander(w: Work, piece: Piece, name: str) -> Piece | None:
     if dest < 0 or enemy_tables(w)[1][at][dest] != 1:
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
         return piece
-    emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
+    if told(w, "enemy-move"):
+        emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
     return move_piece(w, piece, dest)
 
 

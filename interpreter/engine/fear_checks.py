@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import Option
-from .continuation import ask, emit, opt, roll_die
+from .continuation import ask, emit, opt, roll_die, told
 from .killers import killer_last_breath_dice
 from .resolve import Ctx, cover, run
 from .statics import modified
@@ -135,7 +135,8 @@ def _remove_from_hand(w: Work, cid: str) -> None:
 def discard_card(w: Work, cid: str, rule: str) -> None:
     _remove_from_hand(w, cid)
     w.spent = w.spent + (cid,)
-    emit(w, "discard", f"discards {w.game.cards[cid].name}", rule)
+    if told(w, "discard"):
+        emit(w, "discard", f"discards {w.game.cards[cid].name}", rule)
 
 
 def play_card(w: Work, cid: str, ctx: Ctx) -> None:
@@ -143,11 +144,13 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     card = w.game.cards[cid]
     _remove_from_hand(w, cid)
     w.spent = w.spent + (cid,)
-    emit(w, "play", f"plays {card.name}", "C2.1")
+    if told(w, "play"):
+        emit(w, "play", f"plays {card.name}", "C2.1")
     succ = fear_check(w, card)
     out = outcome_for(card, succ)
-    tier = _TIERS.get(out.min_successes if out else 0) or f"{succ}+ successes"
-    emit(w, "outcome", f"{_successes(succ)}: {tier}", "C2.3")
+    if told(w, "outcome"):
+        tier = _TIERS.get(out.min_successes if out else 0) or f"{succ}+ successes"
+        emit(w, "outcome", f"{_successes(succ)}: {tier}", "C2.3")
     if out is not None:
         cover(out.span)
         run(w, out.effects, ctx)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .bloodlust import raise_bloodlust
-from .continuation import PhaseEnd, emit
+from .continuation import PhaseEnd, emit, told
 from .ending import defeated
 from .triggers import FG, fire, would
 
@@ -30,7 +30,8 @@ def gain_time(w: Work, k: int) -> None:
         return
     new = min(w.game.side.time_max, w.time + got)
     if new != w.time:
-        emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
+        if told(w, "time"):
+            emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
         gained, w.time = new - w.time, new
         if "gains-time" in w.game.listens:
             fire(w, "gains-time", FG, gained)
@@ -44,7 +45,8 @@ def lose_time(w: Work, k: int) -> None:
         return
     new = max(w.game.side.time_min, w.time - got)
     lost = w.time - new
-    emit(w, "time", f"loses {lost} time (now {new})", "C3.4")
+    if told(w, "time"):
+        emit(w, "time", f"loses {lost} time (now {new})", "C3.4")
     w.time = new
     if "loses-time" in w.game.listens:
         fire(w, "loses-time", FG, lost)

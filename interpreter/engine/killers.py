@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import KillerState, evolved
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
-from .continuation import PhaseEnd, emit
+from .continuation import PhaseEnd, emit, told
 from .ending import defeated, killer_defeated
 from .index import minion_of_uid
 from .statics import NO_CAP, modified
@@ -214,7 +214,8 @@ def heal_killer(w: Work, k: int, idx: int = -1) -> None:
     new = max(kil.health, min(cap, kil.health + k))
     ks[idx] = evolve_killer(kil, health=new)
     w.killers = tuple(ks)
-    emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")
+    if told(w, "health"):
+        emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")
 
 
 # --- pieces: killer bodies and minions ------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from ..state import Option
 from .bloodlust import set_victims
 from .bodies import killer_at
-from .continuation import ask, emit, opt
+from .continuation import ask, emit, opt, told
 from .places import is_exit
 from .resolve import NO_CTX, Ctx, condition, run
 from .statics import came_into_play, fg_tables, modified
@@ -65,8 +65,9 @@ def move_fg(w: Work, steps: int) -> None:
         if "leaves" in listens:
             fire(w, "leaves", FG, 0, here)  # 'here' is still the location she leaves
         w.fg_loc = dest
-        with_them = f" with {count_of(follow, 'victim')}" if follow else ""
-        emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
+        if told(w, "move"):
+            with_them = f" with {count_of(follow, 'victim')}" if follow else ""
+            emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
         if follow and w.marked and marks_at(w, here):
             _follow_marked(w, here, dest, follow, lim)
         elif follow:

@@ -14,7 +14,7 @@ from ..state import Option
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
 from .compiled import compile_condition, reads_of
-from .continuation import PhaseEnd, ask, emit
+from .continuation import PhaseEnd, ask, emit, told
 from .ending import end_game
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
@@ -211,15 +211,18 @@ def step_planning(w: Work) -> None:
         w.market = tuple(m)
         w.hand = tuple(sorted(w.hand + (cid,)))
         w.time -= g.cards[cid].cost
-        emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
+        if told(w, "buy"):
+            emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
         return
     w.time = g.side.time_reset  # C7.5
-    emit(w, "time", f"time resets to {w.time}", "C7.5")
+    if told(w, "time"):
+        emit(w, "time", f"time resets to {w.time}", "C7.5")
     if w.spent:
         w.market = tuple(sorted(w.market + w.spent))  # C7.6
         k = len(w.spent)
-        emit(w, "market", f"{count_of(k, 'played or discarded card')} return{'s' if k == 1 else ''} to the market",
-             "C7.6")
+        if told(w, "market"):
+            emit(w, "market", f"{count_of(k, 'played or discarded card')} return{'s' if k == 1 else ''} to the "
+                 "market", "C7.6")
         w.spent = ()
     end_phase(w)
 
