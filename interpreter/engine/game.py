@@ -134,6 +134,7 @@ class Game:
         self.recipes = (*killer.recipes, *scenario.recipes)
         # the Action menu reads every action's conditions at each decision: compiled once
         self.action_checks = tuple((compile_optional(a.cond), compile_optional(a.usable)) for a in self.actions)
+        self.recipe_needs = tuple(frozenset(x.needs) for x in self.recipes)  # the Action menu's first test
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)
         # counters and tracks, holding areas, delayed blocks (engine/tracks.py)

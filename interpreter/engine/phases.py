@@ -141,8 +141,9 @@ def step_action(w: Work) -> None:
                     opts.append(o)
         if g.recipes:  # S3.4
             held = [h.id for h in (*w.held, *w.pack)]
-            for r, o in zip(g.recipes, g.recipe_opts):
-                if can_make(w, r, held):
+            kinds = set(held)
+            for r, needs, o in zip(g.recipes, g.recipe_needs, g.recipe_opts):
+                if needs <= kinds and can_make(w, r, held):  # she holds an item of each kind it needs, first
                     opts.append(o)
         if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
