@@ -270,3 +270,48 @@ def test_a_lean_run_that_reaches_its_limit_without_a_checkpoint_is_rewound(rs, m
             key = last.choice.options[-1].key
             assert apply(last, key)[1] == apply(engine.replace(last), key)[1]
     assert rewinds or reserve  # with none in reserve, the limit fell inside a step at least once
+
+
+def test_play_out_in_another_thread_leaves_the_paused_run_alone(rs):
+    """A run paused in one thread is that thread's: play_out elsewhere replays the step instead of
+    setting the run to answer (RUNS.peek finds no run of another thread), with the same results."""
+    state, _ = new_game(rs, seed=4, **FILM)
+    assert engine.RUNS.peek(state) is not None
+    seen = []
+
+    def elsewhere():
+        seen.append(engine.RUNS.peek(state))
+        made = []
+        last = engine.play_out(state, random_policy(4), 60, None, None, made.append)
+        seen.append((_fields(last), [list(ev) for ev in made]))
+
+    t = threading.Thread(target=elsewhere)
+    t.start()
+    t.join()
+    made = []
+    last = engine.play_out(state, random_policy(4), 60, None, None, made.append)
+    assert seen[0] is None and seen[1] == (_fields(last), [list(ev) for ev in made])
+
+
+def test_a_lean_policy_that_raises_leaves_the_state_it_started_from_playable(rs):
+    """An error inside the run (here the policy's) reaches play_out's caller; the state play_out
+    was given still plays on as a fresh one does."""
+    state, _ = new_game(rs, seed=6, **FILM)
+    inner = random_policy(1)
+    calls = []
+
+    def failing(options):
+        calls.append(1)
+        if len(calls) == 25:
+            raise RuntimeError("the policy broke")
+        return inner.choose_index(options)
+
+    def policy(st, choice):
+        return choice.options[failing(choice.options)].key
+    policy.choose_index = failing
+    with pytest.raises(RuntimeError, match="the policy broke"):
+        engine.play_out(state, policy, 500, None, None, lambda ev: None)
+    fresh, _ = new_game(rs, seed=6, **FILM)
+    again = engine.play_out(state, random_policy(6), 300, None, None, lambda ev: None)
+    expected = engine.play_out(fresh, random_policy(6), 300, None, None, lambda ev: None)
+    assert _fields(again) == _fields(expected)

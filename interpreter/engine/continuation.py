@@ -373,8 +373,9 @@ def _pause(w: Work, choice: Choice) -> str:
 def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameState], choice: Optional[Choice]) -> str:
     """play_out's answer inside the run: what ``apply(state, policy(state, choice))`` does from
     the caller, without leaving the run (the same state, events, checks and answer trace).
-    ``state`` None: the policy reads only the options (its ``choose_index`` form) and the caller
-    only the events (``on_events``), so neither the state nor the choice was made."""
+    ``state`` None: the policy reads only the options (its ``choose_index`` form, given the menu's
+    own sequence: it must not change it) and the caller only the events (``on_events``), so
+    neither the state nor the choice was made."""
     ctl.budget -= 1
     ctl.given += 1
     if state is None:
@@ -529,8 +530,10 @@ class PausedRuns:
         return None
 
     def peek(self, state: GameState) -> Any:
+        """The live run paused with this state in this thread, left in place (a run of another
+        thread is that thread's: play_out must not set it to answer leanly), or None."""
         got = self.runs.get(id(state))
-        return got[1] if got is not None and got[0]() is state else None
+        return got[1] if got is not None and got[0]() is state and got[2] == _thread() and not got[1].dead else None
 
     def __len__(self) -> int:
         return len(self.runs)
@@ -677,6 +680,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
             if ctl is not None:
                 given += ctl.given
                 ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
+                ctl.keys = []
         given += 1
         if on_transition is not None:
             on_transition(state, events)
