@@ -117,3 +117,10 @@ def test_an_answer_asked_with_arguments_is_kept_by_its_arguments(rs):
     assert (stopped, free) == (True, False)
     assert w.found[("stops-moves", False, frozenset({rule.status}))] == (True,)
     assert w.found[("stops-moves", False, frozenset())] == (False,)
+
+
+def test_the_keys_kept_in_found_cannot_collide():
+    """Work.found keeps three kinds of entry: the rules answering a question (by the question), the
+    triggers of a happening (by field and kind) and kept answers (by question, value, arguments):
+    no question is named as one of the trigger fields."""
+    assert not set(statics.QUERY_OF.values()) & {"triggers", "replacements", "modifications"}
