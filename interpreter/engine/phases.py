@@ -199,9 +199,9 @@ def step_planning(w: Work) -> None:
         limit = g.player_board.hand_limit
         opts = [_STOP_BUYING]
         if len(w.hand) < limit:  # C7.3
-            costs, buy, time = g.costs, g.buy_opts, w.time
+            time = w.time
             # the market is kept sorted; C7.3, C7.4: affordable, or free
-            opts += [buy[cid] for cid in dict.fromkeys(w.market) if costs[cid] <= time or costs[cid] == 0]
+            opts += [o for c, o in map(g.buy_pairs.__getitem__, dict.fromkeys(w.market)) if c <= time or c == 0]
         return opts
 
     key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)

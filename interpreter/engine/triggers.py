@@ -210,7 +210,15 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
     for t in _in_play(w, "triggers", kind):
         ctx = _ctx(h)
         if _holds(w, t, h, ctx):
-            _with_it(w, h, partial(run, w, t.body, ctx))
+            if place < 0:
+                run(w, t.body, ctx)
+            else:  # _with_it, written out: triggers run at every move
+                scope = w.scope
+                saved, scope.it = scope.it, place
+                try:
+                    run(w, t.body, ctx)
+                finally:
+                    scope.it = saved
     if w.delayed:
         fire_delayed(w, kind)
 
