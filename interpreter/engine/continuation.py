@@ -332,7 +332,7 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     if ctl.choose is not None and ctl.budget > 0 and ctl.run:
         # play_out where nobody reads the states nor the prompts: the policy picks among the options
         return _answer_here(ctl, opts, None, None)
-    choice = _new_object(Choice)  # Choice(kind, prompt, options), as _choice makes it
+    choice = _new_object(Choice)  # Choice(kind, prompt, options), without its field-by-field __init__
     _set_dict(choice, "__dict__", {"kind": kind, "prompt": prompt() if callable(prompt) else prompt,
                                    "options": tuple(opts)})
     if ctl.run:
@@ -669,7 +669,6 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         if ctl is not None:
             ctl.policy, ctl.budget, ctl.given = policy, limit - given - 1, 0
             ctl.hook, ctl.kinds, ctl.choose, ctl.on_events = hook, kinds, choose, on_events
-            ctl.keys = []
         before = state
         try:
             state, events = apply(state, key)

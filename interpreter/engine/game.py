@@ -93,7 +93,6 @@ class Game:
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
                              for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
-        self.costs = {cid: c.cost for cid, c in self.cards.items()}
         self.buy_pairs = {cid: (c.cost, self.buy_opts[cid]) for cid, c in self.cards.items()}  # the Planning menu
         self.action_opts = tuple(  # the Action menu's option for each of self.actions
             Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")

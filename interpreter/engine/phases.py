@@ -141,9 +141,9 @@ def step_action(w: Work) -> None:
                     opts.append(o)
         if g.recipes:  # S3.4
             held = [h.id for h in (*w.held, *w.pack)]
-            kinds = set(held)
+            have = set(held)
             for r, needs, o in zip(g.recipes, g.recipe_needs, g.recipe_opts):
-                if needs <= kinds and can_make(w, r, held):  # she holds an item of each kind it needs, first
+                if needs <= have and can_make(w, r, held):  # she holds an item of each kind it needs, first
                     opts.append(o)
         if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
@@ -354,9 +354,7 @@ def check_ends(w: Work) -> None:
     g = w.game
     if not g.has_ends:
         return
-    srcs = w.sources
-    if srcs is None:
-        srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
     d = w.__dict__
     last = w.ends_read  # (sources, the values read, the fields read) when the lines last held none
     if last is not None and last[0] is srcs and all(map(is_, map(d.__getitem__, last[2]), last[1])):

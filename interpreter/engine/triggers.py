@@ -14,7 +14,6 @@ where it happened, ``the cause`` why (bloodlust: a kill, the killer, a minion, a
 
 from __future__ import annotations
 
-from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lastbreath.dsl import nodes as n
@@ -149,7 +148,7 @@ def _ctx(h: Happening, source: str = "") -> Ctx:
 
 def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
     """The triggers (replacements, modifications) in play that answer a kind of happening."""
-    srcs = w.sources if w.sources is not None else abilities(w)
+    srcs = abilities(w)
     found = w.found.get((field, kind))  # looked up once while these sources are in play …
     if found is None:
         g = w.game
@@ -183,18 +182,18 @@ def _holds(w: Work, x: Any, h: Happening, ctx: Ctx) -> bool:
         return False
     if x.cond is None:
         return True
-    return _with_it(w, h, lambda: condition(w, x.cond, ctx))
+    return _with_it(w, h, condition, w, x.cond, ctx)
 
 
-def _with_it(w: Work, h: Happening, fn: Callable[[], Any]) -> Any:
-    """Run with ``it`` the location of the happening (when it has one)."""
+def _with_it(w: Work, h: Happening, fn: Callable[..., Any], *args: Any) -> Any:
+    """``fn(*args)`` with ``it`` the location of the happening (when it has one)."""
     if h.place < 0:
-        return fn()
+        return fn(*args)
     scope = w.scope
     saved = scope.it
     scope.it = h.place
     try:
-        return fn()
+        return fn(*args)
     finally:
         scope.it = saved
 
@@ -210,15 +209,7 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
     for t in _in_play(w, "triggers", kind):
         ctx = _ctx(h)
         if _holds(w, t, h, ctx):
-            if place < 0:
-                run(w, t.body, ctx)
-            else:  # _with_it, written out: triggers run at every move
-                scope = w.scope
-                saved, scope.it = scope.it, place
-                try:
-                    run(w, t.body, ctx)
-                finally:
-                    scope.it = saved
+            _with_it(w, h, run, w, t.body, ctx)
     if w.delayed:
         fire_delayed(w, kind)
 
@@ -266,7 +257,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
         ctx = _ctx(h)
         if _holds(w, rep, h, ctx):
             emit(w, "replace", f"instead of {what}", "", "replacement")
-            _with_it(w, h, partial(run, w, rep.body, ctx))
+            _with_it(w, h, run, w, rep.body, ctx)
             return None
     for mod in _modifications(w, kind):
         ctx = _ctx(h)
@@ -278,7 +269,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
             emit(w, "modify", f"{what} is prevented", "")
             scope.node = outer
             return None
-        k = _with_it(w, h, partial(amount, w, mod.n, ctx))
+        k = _with_it(w, h, amount, w, mod.n, ctx)
         new = {"reduce": max(0, h.number - k), "increase": h.number + k, "at-most": min(h.number, k),
                "at-least": max(h.number, k)}[mod.how]
         if new != h.number:
