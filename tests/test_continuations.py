@@ -315,3 +315,47 @@ def test_a_lean_policy_that_raises_leaves_the_state_it_started_from_playable(rs)
     again = engine.play_out(state, random_policy(6), 300, None, None, lambda ev: None)
     expected = engine.play_out(fresh, random_policy(6), 300, None, None, lambda ev: None)
     assert _fields(again) == _fields(expected)
+
+
+_PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders")
+          for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage")]
+
+
+@pytest.mark.parametrize("killer,scenario", _PAIRS)
+def test_lean_steps_give_every_pair_the_game_of_apply_in_a_loop(rs, killer, scenario):
+    """Lean steps (play_out answering by index with answers to spare: no checkpoint, no answer
+    trace, no event count) play every bundled pair as apply in a loop does: the same events of
+    the kinds asked for and the same last state, to the end or to a limit inside the game."""
+    setup = {"killer": killer, "scenario": scenario}
+    for seed, limit in [(0, 5000), (1, 5000), (2, 33)]:
+        state, _ = new_game(rs, seed=seed, **setup)
+        expected = _looped(state, random_policy(seed), limit)
+        state, _ = new_game(rs, seed=seed, **setup)
+        made = []
+        kinds = frozenset({"phase", "bloodlust", "death"})
+        last = engine.play_out(state, random_policy(seed), limit, None, kinds,
+                               lambda ev, made=made: made.append(list(ev)))
+        assert made == [[e for e in ev if e.kind in kinds] for _f, ev in expected]
+        assert _fields(last) == expected[-1][0]
+
+
+def test_every_step_starts_with_a_fresh_scope(rs, monkeypatch):
+    """The driver resets the scope only after a step cut short (an exception, or a resolution a
+    last breath ended and the step caught): every step, of every bundled pair, still starts with
+    no content node, depth 0, no 'it', no defeat, no questions asked, no body and no piece."""
+    from lastbreath.interpreter.engine import phases
+    starts = []
+
+    def checked(step):
+        def run(w):
+            s = w.scope
+            starts.append((s.node, s.depth, s.it, s.defeat, s.asking, s.body, s.piece))
+            return step(w)
+        return run
+
+    monkeypatch.setattr(phases, "STEPS", {k: checked(f) for k, f in phases.STEPS.items()})
+    for killer, scenario in _PAIRS:
+        for seed in range(4):
+            state, _ = new_game(rs, seed=seed, killer=killer, scenario=scenario)
+            engine.play_out(state, random_policy(seed), 5000, None, frozenset(), lambda ev: None)
+    assert len(starts) > 1000 and set(starts) == {continuation._SCOPE_START}

@@ -81,11 +81,11 @@ class Replay:
         "complete",
         "count",
         "events",
-        "given",
         "hook",
         "keys",
         "kinds",
         "last",
+        "lean",
         "on_events",
         "policy",
         "pos",
@@ -117,8 +117,10 @@ class Replay:
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
-        self.given = 0  # answers given inside the run since play_out last looked
         self.keys: list[str] = []  # … and those answers, for a policy choosing by index (see _Rewind)
+        # a step of such a play_out kept without its checkpoint (answers to spare): no trace of its
+        # answers or events is kept either, nobody could replay it (a rewind replays from the last state)
+        self.lean = False
 
     def start_state(self) -> GameState:
         """The checkpoint the step resumes from, as a state (made from its fields once)."""
@@ -308,11 +310,26 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     one-option ones included, recorded in ``state.answers``) no menu is rebuilt.
     """
     ctl = w.ctl
-    if ctl.complete and ctl.pos < len(ctl.answers):
+    if ctl.lean:  # play_out's policy answers by index in a step with no checkpoint (see _advance)
+        opts = options() if callable(options) else options
+        if len(opts) > 1 and ctl.budget > 0:  # _answer_here without the trace: nobody replays this step
+            ctl.budget -= 1
+            if ctl.on_events is not None:
+                ctl.on_events(ctl.events)
+            ctl.events = []
+            i = ctl.choose(opts)  # type: ignore[misc]
+            if i.__class__ is not int or not 0 <= i < len(opts):
+                raise IllegalChoice(f"option {i!r} is not an option here; there are {len(opts)}")
+            key = opts[i].key
+            ctl.keys.append(key)
+            ctl.steps = 0
+            return key
+    elif ctl.complete and ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
         return key
-    opts = options() if callable(options) else options
+    else:
+        opts = options() if callable(options) else options
     if not opts:
         raise AssertionError(f"choice {kind} with no options")
     if len(opts) == 1:
@@ -321,7 +338,7 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
             if forced == "log":  # said in the log (such a game replays without a complete trace: see _advance)
                 said = prompt() if callable(prompt) else prompt
                 emit(w, "forced", f"{said}: {opts[0].label} (forced: the only option)")
-            if ctl.complete:
+            if ctl.complete and not ctl.lean:
                 ctl.answers += (opts[0].key,)
                 ctl.pos += 1
             return opts[0].key
@@ -377,7 +394,6 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
     own sequence: it must not change it) and the caller only the events (``on_events``), so
     neither the state nor the choice was made."""
     ctl.budget -= 1
-    ctl.given += 1
     if state is None:
         assert ctl.choose is not None
         if ctl.on_events is not None:
@@ -394,8 +410,9 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
         _check_option(choice, key)
     ctl.events = []
     ctl.steps = 0
-    ctl.answers += (key,)
-    ctl.pos += 1
+    if not ctl.lean:
+        ctl.answers += (key,)
+        ctl.pos += 1
     return key
 
 
@@ -609,16 +626,30 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 pass
         except GameOver:
             pass
-        # the next step starts: its checkpoint (the fields, copied: not while play_out answers a lean
-        # policy with answers to spare, nobody would read it), no answers yet, a fresh scope
-        ctl.start, ctl.answers = None, ()
-        ctl.start_fields = None if ctl.choose is not None and ctl.budget > LEAN_RESERVE else w.__dict__.copy()
-        ctl.pos = ctl.count = ctl.skip = 0
+        else:
+            if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
+                scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
+            if ctl.lean and ctl.budget > LEAN_RESERVE:
+                continue  # another step without a checkpoint, its answers or its events counted (see ask)
+            _next_step(w, ctl)
+            continue
+        # the step was cut short (its scope is left as it was): a fresh scope
         scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
+        _next_step(w, ctl)
     last = getattr(ctl.last[0], "span", None) if ctl.last else None
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
                         f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?"
                         + (" The line named is the last one resolved" if last is not None else ""), last)
+
+
+def _next_step(w: Work, ctl: Replay) -> None:
+    """The next step starts: its checkpoint (the fields, copied), no answers yet, no events counted;
+    while play_out answers a lean policy with answers to spare, no checkpoint (nobody would read it)
+    and the step is lean (see ask)."""
+    ctl.start, ctl.answers = None, ()
+    ctl.lean = ctl.choose is not None and ctl.budget > LEAN_RESERVE
+    ctl.start_fields = None if ctl.lean else w.__dict__.copy()
+    ctl.pos = ctl.count = ctl.skip = 0
 
 
 def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
@@ -666,8 +697,9 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         key = policy(state, state.choice)  # type: ignore[arg-type]
         run = RUNS.peek(state)
         ctl = getattr(run, "ctl", None) if run is not None else None
+        budget = limit - given - 1  # answers the run may give itself; those it gave: what it spent of it
         if ctl is not None:
-            ctl.policy, ctl.budget, ctl.given = policy, limit - given - 1, 0
+            ctl.policy, ctl.budget = policy, budget
             ctl.hook, ctl.kinds, ctl.choose, ctl.on_events = hook, kinds, choose, on_events
         before = state
         try:
@@ -677,9 +709,10 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
             state, events = _rewound(before, key, ctl.keys, kinds)
         finally:
             if ctl is not None:
-                given += ctl.given
+                given += budget - ctl.budget
                 ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
                 ctl.keys = []
+                ctl.budget, ctl.lean = 0, False
         given += 1
         if on_transition is not None:
             on_transition(state, events)

@@ -94,6 +94,8 @@ class Game:
                              for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
         self.buy_pairs = {cid: (c.cost, self.buy_opts[cid]) for cid, c in self.cards.items()}  # the Planning menu
+        self.use_opts = {iid: Option(f"use:{iid}", f"use {it.name} ({it.use.time} time)")  # the Action menu's
+                         for iid, it in self.items.items() if it.use is not None}
         self.action_opts = tuple(  # the Action menu's option for each of self.actions
             Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
             for a in self.actions)
@@ -135,6 +137,7 @@ class Game:
         # the Action menu reads every action's conditions at each decision: compiled once
         self.action_checks = tuple((compile_optional(a.cond), compile_optional(a.usable)) for a in self.actions)
         self.recipe_needs = tuple(frozenset(x.needs) for x in self.recipes)  # the Action menu's first test
+        self.free_recipes = any(not x.needs for x in self.recipes)  # made from nothing: offered empty-handed too
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)
         # counters and tracks, holding areas, delayed blocks (engine/tracks.py)

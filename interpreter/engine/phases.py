@@ -132,14 +132,14 @@ def step_action(w: Work) -> None:
         for h in (*w.held, *w.pack):
             it = g.items[h.id]
             if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
-                opts.append(Option(f"use:{h.id}", f"use {it.name} ({it.use.time} time)"))
+                opts.append(g.use_opts[h.id])
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
         if g.actions:
             ctx = NO_CTX  # conditions read a Ctx, never write it
             for (cond, use), o in zip(g.action_checks, g.action_opts):
                 if (cond is None or cond(w, ctx)) and (use is None or use(w, ctx)):
                     opts.append(o)
-        if g.recipes:  # S3.4
+        if g.recipes and (w.held or w.pack or g.free_recipes):  # S3.4 (empty-handed, only one of no needs)
             held = [h.id for h in (*w.held, *w.pack)]
             have = set(held)
             for r, needs, o in zip(g.recipes, g.recipe_needs, g.recipe_opts):
