@@ -180,7 +180,7 @@ class Work:
     was looked up among them (the rules answering a question, the triggers of a happening).
     """
 
-    __slots__ = ("__dict__", "ctl", "ends_read", "found", "scope", "sources")
+    __slots__ = ("__dict__", "ctl", "ends_read", "enemy_memo", "fg_memo", "found", "scope", "sources")
 
     if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
         game: Game
@@ -267,6 +267,8 @@ class Work:
         self.sources: Optional[tuple[Any, ...]] = None
         self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
         self.ends_read: Optional[tuple[Any, ...]] = None  # phases.check_ends: what the lines last read
+        self.enemy_memo: Optional[tuple[Any, ...]] = None  # statics.enemy_tables, fg_tables: the last tables
+        self.fg_memo: Optional[tuple[Any, ...]] = None
 
     def freeze(self, **extra: Any) -> GameState:
         d = self.__dict__.copy()

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 # options that never change, made once
 _ACCEPT = Option("accept", "accept the roll")
 _CONVERT = Option("convert", "discard two cards to turn a 3–4 into a success")
+_ACCEPT_ONLY = (_ACCEPT,)
 _TIERS = {0: "failure", 1: "success", 2: "great success"}
 
 
@@ -53,9 +54,10 @@ def fear_check(w: Work, card: n.Card) -> int:
     faces = [roll_die(w) for _ in range(dice_for(w, card))]
     emit(w, "roll", lambda: f"fear check for {card.name}: rolls {faces}", "C2.1")
     converted = 0
+    rerolls = w.game.reroll_cards
     while True:
         def menu() -> list[Option]:
-            open34 = sum(1 for f in faces if f in (3, 4)) - converted
+            open34 = faces.count(3) + faces.count(4) - converted  # (faces are 1 to 6)
             opts = [_ACCEPT]
             if open34 > 0 and len(w.hand) >= 2:
                 opts.append(_CONVERT)
@@ -69,8 +71,10 @@ def fear_check(w: Work, card: n.Card) -> int:
                     opts.append(opt(w, f"reroll:{cid}", f"play {c.name} to reroll"))
             return opts
 
-        key = ask(w, "check", lambda: f"Rolled {faces}: {_successes(sum(1 for f in faces if f >= 5) + converted)}",
-                  menu)
+        # nothing to convert and no reroll card in the hand: the menu is the roll accepted, built once
+        plain = (faces.count(3) + faces.count(4) <= converted or len(w.hand) < 2) and rerolls.isdisjoint(w.hand)
+        key = ask(w, "check", lambda: f"Rolled {faces}: {_successes(faces.count(5) + faces.count(6) + converted)}",
+                  _ACCEPT_ONLY if plain else menu)
         if key == "accept":
             break
         if key == "convert":
@@ -88,8 +92,7 @@ def fear_check(w: Work, card: n.Card) -> int:
         faces_before = faces
         faces = _reroll_live(w, faces, rc, converted)
         emit(w, "reroll", f"plays {rc.name}: {faces_before} -> {faces}", "C2.6")
-    succ = sum(1 for f in faces if f >= 5) + converted
-    return succ
+    return faces.count(5) + faces.count(6) + converted
 
 
 def _reroll_targets(faces: list[int], card: n.Card, converted: int) -> list[int]:

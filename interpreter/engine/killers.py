@@ -28,7 +28,10 @@ Piece3 = tuple[str, str, int]  # a piece as events carry it: (kind, kind of mini
 
 def killer_last_breath_dice(w: Work) -> int:
     """C2.5, K2.9: one extra die while any killer on the board is down to its last breath."""
-    return 1 if any(k.alive and k.loc >= 0 and k.health == 0 for k in w.killers) else 0
+    for k in w.killers:  # (a loop: a generator costs more, and this is read at every fear check)
+        if k.health == 0 and k.alive and k.loc >= 0:
+            return 1
+    return 0
 
 
 def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = True) -> None:

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 _FOLLOW = ("no victim follows", "1 victim follows", "2 victims follow")
+_STOP = Option("stop", "stop moving")
 
 
 def fg_moves(w: Work) -> list[tuple[int, int, str]]:
@@ -47,9 +48,14 @@ def move_fg(w: Work, steps: int) -> None:
     """C5.1–C5.4: up to ``steps`` moves, each with its followers, triggers and a chance to rescue."""
     for _ in range(steps):
         moves = fg_moves(w)
-        opts = [opt(w, "stop", "stop moving")] + [
-            opt(w, f"move:{w.game.board.ids[d]}", f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
-            for d, _lim, how in moves]
+        made = w.game.move_opts  # the option of a destination is the same at every move: made once
+        opts = [_STOP]
+        for d, _lim, how in moves:
+            o = made.get((d, how))
+            if o is None:
+                o = made[(d, how)] = Option(f"move:{w.game.board.ids[d]}",
+                                            f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
+            opts.append(o)
         key = ask(w, "move", "Move where?", opts)
         if key == "stop":
             return

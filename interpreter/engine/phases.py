@@ -43,10 +43,13 @@ _DONE_SWAPPING = Option("done", "done rearranging")
 
 
 def next_phase(w: Work) -> None:
-    if w.game.bodies and any(k.aside for k in w.killers):  # K2.9: bodies set aside flip their tokens now
-        flip_aside(w)
-        if w.result:
-            return
+    if w.game.bodies:
+        for k in w.killers:
+            if k.aside:  # K2.9: bodies set aside flip their tokens now
+                flip_aside(w)
+                if w.result:
+                    return
+                break
     i = PHASE_ORDER.index(w.phase)
     if i == len(PHASE_ORDER) - 1:
         w.round += 1

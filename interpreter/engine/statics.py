@@ -300,13 +300,29 @@ def shut_for(w: Work, mover: str) -> frozenset[int]:
 
 def enemy_tables(w: Work) -> Any:
     """The board's tables for enemies: opened paths, without those the rules bar them from and
-    those closed for them."""
-    return w.game.board.tables(w.opened, modified(w, "enemy-bans", _NO_TAGS), shut_for(w, "enemies"))
+    those closed for them. The working copy keeps the last ones with what they were found for
+    (fields are rebound, never changed: the same objects, the same tables); every enemy reads
+    them at each act."""
+    bans = modified(w, "enemy-bans", _NO_TAGS) if "enemy-bans" in w.game.rule_queries else _NO_TAGS
+    memo = w.enemy_memo
+    opened, barred = w.opened, w.barred
+    if memo is not None and memo[0] is opened and memo[1] is barred and memo[2] is bans:
+        return memo[3]
+    got = w.game.board.tables(opened, bans, shut_for(w, "enemies"))
+    w.enemy_memo = (opened, barred, bans, got)
+    return got
 
 
 def fg_tables(w: Work) -> Any:
-    """The board's tables for the Final Girl: every open or opened path not closed for her."""
-    return w.game.board.tables(w.opened, _NO_TAGS, shut_for(w, "fg"))
+    """The board's tables for the Final Girl: every open or opened path not closed for her (the
+    last ones kept by the working copy, as enemy_tables does)."""
+    memo = w.fg_memo
+    opened, barred = w.opened, w.barred
+    if memo is not None and memo[0] is opened and memo[1] is barred:
+        return memo[2]
+    got = w.game.board.tables(opened, _NO_TAGS, shut_for(w, "fg"))
+    w.fg_memo = (opened, barred, got)
+    return got
 
 
 def victim_tables(w: Work) -> Any:
