@@ -120,19 +120,18 @@ def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_cho
     """``_play`` reading only the events (None: the game raised, or did not end)."""
     t0 = time.perf_counter()
     lust: list[int] = []
-    transitions = 0
+    given = [0]
     try:
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
 
-        def seen(evs) -> None:  # the events of each answer (every change of bloodlust is told by one)
-            nonlocal transitions, level
-            transitions += 1
-            if evs:  # only phase and bloodlust events are made (_TRACKED)
-                level = _track(evs, level, lust)
+        def seen(evs) -> None:  # the events of an answer that made some (every change of bloodlust is told by one)
+            nonlocal level
+            level = _track(evs, level, lust)  # only phase and bloodlust events are made (_TRACKED)
 
-        state = play_out(state, policy, max_choices, None, _TRACKED, seen)
+        state = play_out(state, policy, max_choices, None, _TRACKED, seen, quiet=True, on_answers=given.append)
+        transitions = sum(given)
         if transitions >= max_choices:
             return None
     except Exception:

@@ -359,3 +359,23 @@ def test_every_step_starts_with_a_fresh_scope(rs, monkeypatch):
             state, _ = new_game(rs, seed=seed, killer=killer, scenario=scenario)
             engine.play_out(state, random_policy(seed), 5000, None, frozenset(), lambda ev: None)
     assert len(starts) > 1000 and set(starts) == {continuation._SCOPE_START}
+
+
+@pytest.mark.parametrize("lean", [True, False])
+def test_play_out_quiet_skips_only_transitions_without_events_and_counts_answers(rs, lean):
+    """``quiet``: on_events is not called for an answer that made no events (of the kinds asked
+    for); the others come as without it, in order. ``on_answers`` gets the number of answers given
+    (the calls on_events has without ``quiet``), for a policy answering by index or with states."""
+    kinds = frozenset({"phase", "bloodlust"})
+    for seed, limit in [(0, 5000), (3, 41)]:
+        every, quiet, counts = [], [], []
+        policy = random_policy(seed)
+        if not lean:  # the same answers, without choose_index: the run makes every state
+            policy = (lambda p: lambda st, ch: p(st, ch))(policy)
+        state, _ = new_game(rs, seed=seed, **FILM)
+        engine.play_out(state, random_policy(seed), limit, None, kinds, lambda ev: every.append(list(ev)))
+        state, _ = new_game(rs, seed=seed, **FILM)
+        engine.play_out(state, policy, limit, None, kinds, lambda ev: quiet.append(list(ev)), quiet=True,
+                        on_answers=counts.append)
+        assert quiet == [ev for ev in every if ev] and len(quiet) < len(every)
+        assert counts == [len(every)]

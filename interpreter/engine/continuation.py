@@ -89,6 +89,7 @@ class Replay:
         "on_events",
         "policy",
         "pos",
+        "quiet",
         "run",
         "skip",
         "sources",
@@ -115,6 +116,7 @@ class Replay:
         self.choose: Optional[Callable[[Sequence[Option]], int]] = None  # play_out without states: choose_index
         self.on_events: Optional[Callable[[list[Event]], None]] = None  # … and its caller reading the events only
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
+        self.quiet = False  # … and on_events is not called for an answer that made none
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
         self.keys: list[str] = []  # … and those answers, for a policy choosing by index (see _Rewind)
@@ -316,9 +318,12 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
         opts = options() if callable(options) else options
         if len(opts) > 1 and ctl.budget > 0:  # _answer_here without the trace: nobody replays this step
             ctl.budget -= 1
-            if ctl.on_events is not None:
-                ctl.on_events(ctl.events)
-            ctl.events = []
+            if ctl.events:
+                if ctl.on_events is not None:
+                    ctl.on_events(ctl.events)
+                ctl.events = []
+            elif ctl.on_events is not None and not ctl.quiet:
+                ctl.on_events([])
             i = ctl.choose(opts)  # type: ignore[misc]
             if i.__class__ is not int or not 0 <= i < len(opts):
                 raise IllegalChoice(f"option {i!r} is not an option here; there are {len(opts)}")
@@ -398,7 +403,7 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
     ctl.budget -= 1
     if state is None:
         assert ctl.choose is not None
-        if ctl.on_events is not None:
+        if ctl.on_events is not None and (ctl.events or not ctl.quiet):
             ctl.on_events(ctl.events)
         i = ctl.choose(options)
         if i.__class__ is not int or not 0 <= i < len(options):
@@ -675,7 +680,8 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
 def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit: int,
              on_transition: Optional[Callable[[GameState, list[Event]], None]] = None,
              kinds: Optional[frozenset[str]] = None,
-             on_events: Optional[Callable[[list[Event]], None]] = None) -> GameState:
+             on_events: Optional[Callable[[list[Event]], None]] = None, *, quiet: bool = False,
+             on_answers: Optional[Callable[[int], None]] = None) -> GameState:
     """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
     last state. The same states, events and results as the loop
     ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
@@ -691,9 +697,18 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
     ``choose_index`` attribute: a function of the options alone giving the index of the one the
     policy would answer) is answered inside the run without the states between its answers, or
     the choices' prompts, being made at all: nobody would read them. The answers, events and the
-    last state are the same."""
+    last state are the same.
+
+    ``quiet``: ``on_events`` is not called for a transition that made no events (of ``kinds``).
+    ``on_answers``: called once, when play_out returns, with the number of answers it gave."""
     given = 0
     choose = getattr(policy, "choose_index", None) if on_transition is None else None
+    if quiet and on_events is not None:
+        loud = on_events
+
+        def on_events(events: list[Event]) -> None:
+            if events:
+                loud(events)
     hook = _hook(on_transition, on_events)  # what the run calls after each answer it gives itself
     while given < limit and not state.result:
         key = policy(state, state.choice)  # type: ignore[arg-type]
@@ -702,7 +717,8 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         budget = limit - given - 1  # answers the run may give itself; those it gave: what it spent of it
         if ctl is not None:
             ctl.policy, ctl.budget = policy, budget
-            ctl.hook, ctl.kinds, ctl.choose, ctl.on_events = hook, kinds, choose, on_events
+            ctl.hook, ctl.kinds, ctl.choose = hook, kinds, choose
+            ctl.on_events, ctl.quiet = (loud if quiet and on_events is not None else on_events), quiet
         before = state
         try:
             state, events = apply(state, key)
@@ -713,6 +729,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
             if ctl is not None:
                 given += budget - ctl.budget
                 ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
+                ctl.quiet = False
                 ctl.keys = []
                 ctl.budget, ctl.lean = 0, False
         given += 1
@@ -720,6 +737,8 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
             on_transition(state, events)
         if on_events is not None:
             on_events(events)
+    if on_answers is not None:
+        on_answers(given)
     return state
 
 

@@ -9,7 +9,7 @@ The modules switched on are applied here, to the content the tables are built fr
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import RulesError
@@ -88,6 +88,7 @@ class Game:
         self.move_opts: dict[tuple[int, str], Option] = {}  # the Final Girl's moves, by (destination, how)
         self.occupied_memo: tuple[Any, list[int]] = (None, [])  # enemies.choose_target: the last victims tuple read
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
+        self.blank_fields: Optional[dict[str, Any]] = None  # setup.blank: the state before setup, but its seed
         self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}

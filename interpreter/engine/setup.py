@@ -12,7 +12,7 @@ from lastbreath.dsl.diagnostics import runtime_error
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
 
 from ..state import Event, GameState, KillerState
-from .continuation import Replay, Work, advance, emit, rand, shuffled
+from .continuation import Replay, Work, _state_of, advance, emit, rand, shuffled
 from .game import Game
 from .tokens import place_token
 from .zones import deck_cards_at_setup, set_up_zones
@@ -21,7 +21,16 @@ PILE_SIZE = 4  # C18.4: piles of four items
 
 
 def blank(game: Game, seed: int) -> GameState:
-    """The state before setup: the Final Girl's numbers, the starting hand and the market (C3.9)."""
+    """The state before setup: the Final Girl's numbers, the starting hand and the market (C3.9).
+    The same for every seed but the seed: made once per Game, then copied."""
+    if game.blank_fields is None:
+        game.blank_fields = _blank(game, 0).__dict__
+    d = game.blank_fields.copy()
+    d["seed"] = seed
+    return _state_of(d)
+
+
+def _blank(game: Game, seed: int) -> GameState:
     fg = game.fg
     cards = game.cards
     hand: list[str] = []
