@@ -89,6 +89,8 @@ class Game:
         self.occupied_memo: tuple[Any, list[int]] = (None, [])  # enemies.choose_target: the last victims tuple read
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
         self.blank_fields: Optional[dict[str, Any]] = None  # setup.blank: the state before setup, but its seed
+        self.setup_lists: Optional[tuple[Any, ...]] = None  # setup.start: what it shuffles (setup._setup_lists)
+        self.own_items: Optional[tuple[Any, ...]] = None  # zones.set_up_zones: the items it lays out
         self.derived: dict[Any, Any] = {}  # what bots and front ends work out from the content, by their own keys
         # menu options that recur in every round, built once
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}

@@ -8,6 +8,8 @@ named decks; then runs on to the first choice.
 
 from __future__ import annotations
 
+from typing import Any
+
 from lastbreath.dsl.diagnostics import runtime_error
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
 
@@ -69,19 +71,21 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.victims = tuple(victims)
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
+    plan = game.setup_lists
+    if plan is None:
+        plan = game.setup_lists = _setup_lists(game)
     piles = len(board.search_locs)
-    pool = shuffled(w, [it.id for it in (*s.items, *k.items) if not it.start for _ in range(it.copies)])
+    pool = shuffled(w, plan[0])
     drawn = list(pool[: piles * PILE_SIZE - 1]) + ([fg.signature] if fg.signature else [])
     deck = shuffled(w, drawn)
     w.piles = tuple(
         tuple((c, j == 0) for j, c in enumerate(deck[p * PILE_SIZE:(p + 1) * PILE_SIZE])) for p in range(piles))
     # C18.5: the killer's and the scenario's terror cards shuffled together, 8 drawn
-    terror = shuffled(w, [t.id for t in (*k.terror, *s.terror)])
+    terror = shuffled(w, plan[1])
     w.terror = terror[:8]
-    w.events = shuffled(w, [e.id for e in s.events])
+    w.events = shuffled(w, plan[2])
     # C17.3: a finale and a dark power drawn from the normal ones (+ the legendary when asked)
-    fins = [f.id for f in k.finales if game.legendary or not f.legendary]
-    dps = [d.id for d in k.dark_powers if game.legendary or not d.legendary]
+    fins, dps = plan[3], plan[4]
     w.finale = fins[rand(w, len(fins))]
     w.dark_power = dps[rand(w, len(dps))] if dps else ""
     # C14.2, C17.1: black last-breath tokens drawn face down
@@ -108,12 +112,11 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
         biggest = max(game.tokens.values(), key=lambda t: sum(c for _k, c in t.supply))
         raise runtime_error("E312", f"the token supplies hold {total} tokens, past the game's budget of "
                                     f"{MAX_TOKENS_IN_PLAY}", "fewer kinds, or smaller supplies", biggest.span)
-    supply = [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)]
-    w.supply = shuffled(w, supply)
+    w.supply = shuffled(w, plan[5])
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
     set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
-    w.decks = tuple((d.id, shuffled(w, deck_cards_at_setup(d))) for d in game.decks.values())
+    w.decks = tuple((d.id, shuffled(w, cards)) for d, cards in zip(game.decks.values(), plan[6]))
     # tracks on their starting spaces, holding areas empty
     w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
     w.holding = tuple((h.id, 0) for h in game.holdings.values())
@@ -122,3 +125,17 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     events = list(ctl.events)
     state, more = advance(st, (), 0)
     return state, events + more
+
+
+def _setup_lists(game: Game) -> tuple[Any, ...]:
+    """What setup shuffles or draws from, the same for every seed: made once per Game (the item
+    pool of the piles, the terror cards, the events, the finales and dark powers to draw from, the
+    token supply, the cards of each named deck)."""
+    s, k = game.scenario, game.killer
+    return ([it.id for it in (*s.items, *k.items) if not it.start for _ in range(it.copies)],
+            [t.id for t in (*k.terror, *s.terror)],
+            [e.id for e in s.events],
+            [f.id for f in k.finales if game.legendary or not f.legendary],
+            [d.id for d in k.dark_powers if game.legendary or not d.legendary],
+            [(t.id, kind) for t in game.tokens.values() for kind, count in t.supply for _ in range(count)],
+            [deck_cards_at_setup(d) for d in game.decks.values()])

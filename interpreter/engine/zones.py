@@ -40,8 +40,12 @@ def set_up_zones(w: Work) -> None:
     aside: list[str] = []
     on_piles: list[tuple[int, str]] = []
     piles = len(g.board.search_locs)
-    own = [it for it in g.items.values() if it.owner == g.fg.id and it.id != g.fg.signature]  # her other items
-    for it in (*g.scenario.items, *g.killer.items, *own):
+    laid = g.own_items  # the items that start out of the piles: the same for every seed, found once
+    if laid is None:
+        own = [it for it in g.items.values() if it.owner == g.fg.id and it.id != g.fg.signature]  # her other items
+        laid = g.own_items = tuple(it for it in (*g.scenario.items, *g.killer.items, *own)
+                                   if it.start in ("table", "aside", "held", "on-piles"))
+    for it in laid:
         if it.start in ("table", "aside"):
             (table if it.start == "table" else aside).extend([it.id] * it.copies)
             emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
