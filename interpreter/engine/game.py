@@ -85,6 +85,7 @@ class Game:
         self.minion_index: Any = EMPTY_INDEX
         self.body_counts: tuple[Any, int] = (None, 0)
         self.option_cache: dict[tuple[str, str], Option] = {}
+        self.swap_opts: dict[tuple[str, str], Option] = {}  # the Upkeep menu's, by (to-pack | to-hand, item)
         self.move_opts: dict[tuple[int, str], Option] = {}  # the Final Girl's moves, by (destination, how)
         self.occupied_memo: tuple[Any, list[int]] = (None, [])  # enemies.choose_target: the last victims tuple read
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources

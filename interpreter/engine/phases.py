@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from .continuation import Work
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
+_END_OF = {p: f"end:{p}" for p in PHASE_ORDER}  # the happening at the end of each phase
 END_DUE = 98  # ``sub`` of a phase ended at once (C14.2): its next step is its end, with its end triggers (K6.6)
 ENDING = 99  # ``sub`` while a phase's end triggers resolve: ending it at once now goes straight on
 
@@ -89,7 +90,8 @@ def replaced(w: Work, phase: str) -> bool:
 def end_phase(w: Work) -> None:
     """The end of a phase: its end triggers, then the next phase."""
     w.sub = ENDING
-    fire(w, f"end:{w.phase}")
+    end = _END_OF.get(w.phase)
+    fire(w, end if end is not None else f"end:{w.phase}")
     next_phase(w)
 
 
@@ -326,12 +328,19 @@ def step_upkeep(w: Work) -> None:
         return
     g = w.game
     opts = [_DONE_SWAPPING]
+    made = g.swap_opts  # an item's options, the same in every Upkeep phase: made once
     for h in w.held:
-        opts.append(Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack"))
+        o = made.get(("to-pack", h.id))
+        if o is None:
+            o = made[("to-pack", h.id)] = Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack")
+        opts.append(o)
     for h in w.pack:
         it = g.items[h.id]
         if it.weapon and hands_used(w) + it.weapon.hands <= 2:
-            opts.append(Option(f"to-hand:{h.id}", f"hold {it.name}"))
+            o = made.get(("to-hand", h.id))
+            if o is None:
+                o = made[("to-hand", h.id)] = Option(f"to-hand:{h.id}", f"hold {it.name}")
+            opts.append(o)
     key = ask(w, "swap", "Rearrange hands and backpack (C11.3)", opts)
     if key == "done":
         end_phase(w)
