@@ -11,6 +11,7 @@ from operator import is_
 from typing import TYPE_CHECKING, Callable
 
 from ..state import Option
+from . import continuation
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
 from .compiled import compile_condition, reads_of
@@ -209,8 +210,14 @@ def step_planning(w: Work) -> None:
             opts += [o for c, o in map(g.buy_pairs.__getitem__, dict.fromkeys(w.market)) if c <= time or c == 0]
         return opts
 
-    key = ask(w, "buy", lambda: f"Buy cards (time {w.time}, hand {len(w.hand)})", menu)
-    if key != "done":
+    def prompt() -> str:
+        return f"Buy cards (time {w.time}, hand {len(w.hand)})"
+
+    ctl = w.ctl
+    while True:
+        key = ask(w, "buy", prompt, menu)
+        if key == "done":
+            break
         cid = key[4:]
         m = list(w.market)
         m.remove(cid)
@@ -219,7 +226,13 @@ def step_planning(w: Work) -> None:
         w.time -= g.cards[cid].cost
         if told(w, "buy"):
             emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
-        return
+        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+            return  # each purchase is a step: the next one starts from this checkpoint
+        # a lean step (no checkpoint kept, answers to spare: see continuation.ask) goes on to the next
+        # purchase itself, doing what the driver does between two steps: a purchase resolves no
+        # effect (nothing to settle), so that is the win and lose lines (C13)
+        if g.has_ends:
+            check_ends(w)
     w.time = g.side.time_reset  # C7.5
     if told(w, "time"):
         emit(w, "time", f"time resets to {w.time}", "C7.5")
