@@ -153,8 +153,13 @@ class Scope:
 
 
 # a step starts with no content node (an exception may have left a resolution midway): _advance
-# sets node, depth, it, defeat, asking, body, piece to these at every step
+# sets node, depth, it, defeat, asking, body, piece to these after a step cut short
 _SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None)
+
+
+def reset_scope(scope: Scope) -> None:
+    """The scope as a step starts: no content node, depth 0, no 'it', no defeat, no questions, …"""
+    scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
 
 
 class _Sources:
@@ -635,13 +640,12 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             pass
         else:
             if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
-                scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
+                reset_scope(scope)
             if ctl.lean and ctl.budget > LEAN_RESERVE:
                 continue  # another step without a checkpoint, its answers or its events counted (see ask)
             _next_step(w, ctl)
             continue
-        # the step was cut short (its scope is left as it was): a fresh scope
-        scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece = _SCOPE_START
+        reset_scope(scope)  # the step was cut short (its scope is left as it was): a fresh scope
         _next_step(w, ctl)
     last = getattr(ctl.last[0], "span", None) if ctl.last else None
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
@@ -803,6 +807,7 @@ __all__ = [
     "play_out",
     "rand",
     "replace",
+    "reset_scope",
     "roll_die",
     "shuffled",
     "told",

@@ -15,8 +15,8 @@ from . import continuation
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
 from .compiled import compile_condition, reads_of
-from .continuation import PhaseEnd, ask, emit, told
-from .ending import end_game
+from .continuation import PhaseEnd, ask, emit, reset_scope, told
+from .ending import end_game, settle
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
@@ -120,11 +120,6 @@ def step_action(w: Work) -> None:
             return
         fire(w, "start:action")
         return
-    if w.action_over or w.time < 0 or not w.hand:  # C4.1
-        if not w.action_over:
-            emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"), "C4.1")
-        end_phase(w)
-        return
     g = w.game
 
     def menu() -> list[Option]:
@@ -158,33 +153,53 @@ def step_action(w: Work) -> None:
         opts.append(_END_ACTION)
         return opts
 
-    key = ask(w, "action", "Your action", menu)
-    if key == "end":
-        w.action_over = True
-        emit(w, "phase", "the player ends the Action phase", "C4.1")
-    elif key.startswith("play:"):
-        play_card(w, key[5:], Ctx(source=key[5:]))
-    elif key.startswith("discard:"):
-        discard_card(w, key[8:], "C3.2")
-        gain_time(w, 1)
-    elif key.startswith("use:"):
-        it = g.items[key[4:]]
-        assert it.use is not None
-        emit(w, "use", f"uses {it.name}", "C6.4")
-        lose_time(w, it.use.time)
-        run(w, it.use.effects, Ctx(source=it.id))
-        fire(w, "item-used", None, 1, extra=it.id)
-        use_uses(w, it.id)
-    elif key.startswith("action:"):
-        a = next(x for x in g.actions if x.id == key[7:])
-        emit(w, "action", f"{a.name}", "")
-        if a.time and not a.free:
-            lose_time(w, a.time)
-        run(w, a.effects, Ctx(source=a.id))
-    elif key.startswith("recipe:"):
-        make(w, next(x for x in g.recipes if x.id == key[7:]))
-    elif key == "rescue":
-        rescue_here(w)
+    ctl = w.ctl
+    scope = w.scope
+    while True:
+        if w.action_over or w.time < 0 or not w.hand:  # C4.1
+            if not w.action_over:
+                emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"),
+                     "C4.1")
+            end_phase(w)
+            return
+        key = ask(w, "action", "Your action", menu)
+        if key == "end":
+            w.action_over = True
+            emit(w, "phase", "the player ends the Action phase", "C4.1")
+        elif key.startswith("play:"):
+            play_card(w, key[5:], Ctx(source=key[5:]))
+        elif key.startswith("discard:"):
+            discard_card(w, key[8:], "C3.2")
+            gain_time(w, 1)
+        elif key.startswith("use:"):
+            it = g.items[key[4:]]
+            assert it.use is not None
+            emit(w, "use", f"uses {it.name}", "C6.4")
+            lose_time(w, it.use.time)
+            run(w, it.use.effects, Ctx(source=it.id))
+            fire(w, "item-used", None, 1, extra=it.id)
+            use_uses(w, it.id)
+        elif key.startswith("action:"):
+            a = next(x for x in g.actions if x.id == key[7:])
+            emit(w, "action", f"{a.name}", "")
+            if a.time and not a.free:
+                lose_time(w, a.time)
+            run(w, a.effects, Ctx(source=a.id))
+        elif key.startswith("recipe:"):
+            make(w, next(x for x in g.recipes if x.id == key[7:]))
+        elif key == "rescue":
+            rescue_here(w)
+
+        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+            return  # each decision is a step: the next one starts from this checkpoint
+        # a lean step (no checkpoint kept, answers to spare: see continuation.ask) goes on to the
+        # next decision itself, doing what the driver does between two steps (C13.2, C13)
+        if scope.defeat:
+            settle(w)
+        if g.has_ends:
+            check_ends(w)
+        if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
+            reset_scope(scope)
 
 
 def step_planning(w: Work) -> None:
