@@ -386,3 +386,33 @@ def test_rng_draw_equals_splitmix64(seed, counter, k):
     """``rng.draw`` inlines ``splitmix64``; the two must give the same numbers."""
     from lastbreath.interpreter import rng
     assert rng.draw(seed, counter, k) == (rng.splitmix64((seed * 0x100000001B3 + counter) & rng.MASK) >> 11) % k
+
+
+@given(st.integers(min_value=-(2 ** 63), max_value=2 ** 64), st.integers(min_value=0, max_value=10 ** 6),
+       st.integers(min_value=0, max_value=70), st.integers(min_value=-3, max_value=3))
+def test_rng_raw_draws_are_the_draws_of_consecutive_counters(seed, counter, m, near_wrap):
+    """``rng.raw_draws`` computes many SplitMix64 draws in one big integer (lanes of 128 bits):
+    each is the draw of its counter, also where the lanes would wrap past 64 bits (taken one by
+    one); ``shuffled`` is Fisher–Yates with those draws, as with ``rand`` one card at a time."""
+    from lastbreath.interpreter import rng
+    from lastbreath.interpreter.engine import continuation
+    if near_wrap:  # a counter whose first lane lies just below 2**64: the lanes wrap within m
+        counter = (rng.MASK - ((seed * 0x100000001B3 + 0x9E3779B97F4A7C15) & rng.MASK) + near_wrap) % (2 ** 64)
+    raw = rng.raw_draws(seed, counter, m)
+    assert len(raw) == m
+    for k, v in enumerate(raw):
+        for n in (1, 2, 7, 53):
+            assert v % n == rng.draw(seed, counter + k, n)
+
+    class W:  # the two fields shuffled reads and moves on
+        pass
+    w = W()
+    w.seed, w.rng = seed, counter
+    items = list(range(m + 1))
+    got = continuation.shuffled(w, items)
+    expected, c = list(items), counter
+    for i in range(len(expected) - 1, 0, -1):
+        j = rng.draw(seed, c, i + 1)
+        c += 1
+        expected[i], expected[j] = expected[j], expected[i]
+    assert got == tuple(expected) and w.rng == (c if m else counter)

@@ -515,19 +515,17 @@ def rand(w: Work, k: int) -> int:
 
 
 def shuffled(w: Work, items: Any) -> tuple[Any, ...]:
+    """Fisher–Yates from the last card down, with the draws of rand() (rng.draw for counters
+    w.rng, w.rng+1, …), made all at once (rng.raw_draws)."""
     out = list(items)
-    # the draws of rand(): rng.draw written out, without a call per draw (setup shuffles ~70 times)
-    c = w.rng
-    base = w.seed * 0x100000001B3 + 0x9E3779B97F4A7C15
-    mask = rng.MASK
-    for i in range(len(out) - 1, 0, -1):
-        z = (base + c) & mask
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
-        j = ((z ^ (z >> 31)) >> 11) % (i + 1)
-        c += 1
+    n = len(out)
+    if n < 2:
+        return tuple(out)
+    raw = rng.raw_draws(w.seed, w.rng, n - 1)
+    w.rng += n - 1
+    for i, r in zip(range(n - 1, 0, -1), raw):
+        j = r % (i + 1)
         out[i], out[j] = out[j], out[i]
-    w.rng = c
     return tuple(out)
 
 
