@@ -453,23 +453,29 @@ def emit(w: Work, kind: str, text: str | Callable[[], str], rule: str = "", sour
     values of this moment) and only if the event is made: a text that is costly to write (a
     list of candidates) costs nothing when play_out's caller does not read that kind of event."""
     ctl = w.ctl
-    ctl.count += 1
-    if ctl.count > ctl.skip:
+    if ctl.lean:  # a step nobody replays: not counted
+        kinds = ctl.kinds
+        if kinds is not None and kind not in kinds:
+            return
+    else:
+        ctl.count += 1
+        if ctl.count <= ctl.skip:
+            return
         kinds = ctl.kinds
         if kinds is not None and kind not in kinds:  # counted (a replay skips it alike), not made
             return
-        if not source:
-            node = w.scope.node
-            if node is not None:
-                sp = node.span
-                if sp is not None:
-                    got = ctl.sources.get(id(sp))
-                    source = got[1] if got is not None and got[0] is sp else _source(ctl.sources, sp)
-        if text.__class__ is not str:
-            text = text()  # type: ignore[operator]
-        if data.__class__ is not tuple:
-            data = data()  # type: ignore[operator]
-        ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
+    if not source:
+        node = w.scope.node
+        if node is not None:
+            sp = node.span
+            if sp is not None:
+                got = ctl.sources.get(id(sp))
+                source = got[1] if got is not None and got[0] is sp else _source(ctl.sources, sp)
+    if text.__class__ is not str:
+        text = text()  # type: ignore[operator]
+    if data.__class__ is not tuple:
+        data = data()  # type: ignore[operator]
+    ctl.events.append(_new_tuple(Event, (kind, text, rule, source, data)))  # Event(...) without its Python __new__
 
 
 _new_tuple = tuple.__new__
@@ -482,6 +488,8 @@ def told(w: Work, kind: str) -> bool:
     text or data cost more to describe than a function to write them (targeting, on every move)."""
     ctl = w.ctl
     kinds = ctl.kinds
+    if ctl.lean:  # a step nobody replays: not counted
+        return kinds is None or kind in kinds
     if ctl.count < ctl.skip or (kinds is not None and kind not in kinds):
         ctl.count += 1
         return False
