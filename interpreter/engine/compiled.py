@@ -115,5 +115,17 @@ def _not(c: n.Not) -> CondFn:
     return lambda w, ctx: not inner(w, ctx)
 
 
+def _fg_at_tag(c: n.FgAtTag) -> CondFn:  # read by the Action menu's conditions at every decision
+    tag = c.tag
+    return lambda w, ctx: tag in w.game.board.tags[w.fg_loc]
+
+
+def _item_in(c: n.ItemIn) -> CondFn:
+    item = c.item
+    if c.zone == "table":
+        return lambda w, ctx: item in w.table
+    return lambda w, ctx: item in w.aside
+
+
 _COND: dict[type, Callable[[Any], CondFn]] = {n.Compare: _compare, n.AllOf: _all_of, n.AnyOf: _any_of,
-                                               n.Not: _not}
+                                               n.Not: _not, n.FgAtTag: _fg_at_tag, n.ItemIn: _item_in}

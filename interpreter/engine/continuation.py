@@ -321,7 +321,8 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     ctl = w.ctl
     if ctl.lean:  # play_out's policy answers by index in a step with no checkpoint (see _advance)
         opts = options() if callable(options) else options
-        if len(opts) > 1 and ctl.budget > 0:  # _answer_here without the trace: nobody replays this step
+        n = len(opts)
+        if n > 1 and ctl.budget > 0:  # _answer_here without the trace: nobody replays this step
             ctl.budget -= 1
             if ctl.events:
                 if ctl.on_events is not None:
@@ -330,8 +331,8 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
             elif ctl.on_events is not None and not ctl.quiet:
                 ctl.on_events([])
             i = ctl.choose(opts)  # type: ignore[misc]
-            if i.__class__ is not int or not 0 <= i < len(opts):
-                raise IllegalChoice(f"option {i!r} is not an option here; there are {len(opts)}")
+            if i.__class__ is not int or not 0 <= i < n:
+                raise IllegalChoice(f"option {i!r} is not an option here; there are {n}")
             key = opts[i].key
             ctl.keys.append(key)
             ctl.steps = 0

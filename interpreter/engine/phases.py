@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
 _END_OF = {p: f"end:{p}" for p in PHASE_ORDER}  # the happening at the end of each phase
+_NEXT_PHASE = dict(zip(PHASE_ORDER, (*PHASE_ORDER[1:], PHASE_ORDER[0])))
 END_DUE = 98  # ``sub`` of a phase ended at once (C14.2): its next step is its end, with its end triggers (K6.6)
 ENDING = 99  # ``sub`` while a phase's end triggers resolve: ending it at once now goes straight on
 
@@ -52,12 +53,10 @@ def next_phase(w: Work) -> None:
                 if w.result:
                     return
                 break
-    i = PHASE_ORDER.index(w.phase)
-    if i == len(PHASE_ORDER) - 1:
+    nxt = _NEXT_PHASE[w.phase]
+    if nxt == "action":  # after the last phase: a new round
         w.round += 1
-        w.phase = "action"
-    else:
-        w.phase = PHASE_ORDER[i + 1]
+    w.phase = nxt
     w.sub = 0
 
 
