@@ -393,11 +393,18 @@ def check_ends(w: Work) -> None:
     g = w.game
     if not g.has_ends:
         return
-    srcs = abilities(w)  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    srcs = w.sources  # one tuple per set of sources in play: its id keys the win and lose lines in it
+    if srcs is None:
+        srcs = abilities(w)
     d = w.__dict__
     last = w.ends_read  # (sources, the values read, the fields read) when the lines last held none
-    if last is not None and last[0] is srcs and all(map(is_, map(d.__getitem__, last[2]), last[1])):
-        return  # nothing they read has changed: none holds
+    if last is not None and last[0] is srcs:
+        values, fields = last[1], last[2]
+        if len(fields) == 2:  # the usual number (pieces and bodies, say): compared without iterators
+            if d[fields[0]] is values[0] and d[fields[1]] is values[1]:
+                return  # nothing they read has changed: none holds
+        elif all(map(is_, map(d.__getitem__, fields), values)):
+            return
     got = g.ends_cache.get(id(srcs))
     if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
         lines = tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends)
