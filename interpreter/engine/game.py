@@ -98,7 +98,10 @@ class Game:
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
                              for cid, c in self.cards.items()}
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
-        self.buy_pairs = {cid: (c.cost, self.buy_opts[cid]) for cid, c in self.cards.items()}  # the Planning menu
+        # the Planning menu: for a time t (0 to the top cost), the cards bought for t or less, or free
+        self.top_cost = max((c.cost for c in self.cards.values()), default=0)
+        self.affordable = tuple(frozenset(cid for cid, c in self.cards.items() if c.cost <= t or c.cost == 0)
+                                for t in range(self.top_cost + 1))
         self.use_opts = {iid: Option(f"use:{iid}", f"use {it.name} ({it.use.time} time)")  # the Action menu's
                          for iid, it in self.items.items() if it.use is not None}
         self.action_opts = tuple(  # the Action menu's option for each of self.actions

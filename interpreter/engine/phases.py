@@ -216,13 +216,14 @@ def step_planning(w: Work) -> None:
         return
 
     def menu() -> list[Option]:
-        limit = g.player_board.hand_limit
-        opts = [_STOP_BUYING]
-        if len(w.hand) < limit:  # C7.3
-            time = w.time
-            # the market is kept sorted; C7.3, C7.4: affordable, or free
-            opts += [o for c, o in map(g.buy_pairs.__getitem__, dict.fromkeys(w.market)) if c <= time or c == 0]
-        return opts
+        if len(w.hand) >= g.player_board.hand_limit:  # C7.3
+            return [_STOP_BUYING]
+        # C7.3, C7.4: each card of the market once, in its order, if affordable or free (the cards of
+        # each cost within the time, listed once per Game: Game.affordable)
+        time = w.time
+        ok = g.affordable[0 if time < 0 else time if time < g.top_cost else g.top_cost]
+        buy = g.buy_opts
+        return [_STOP_BUYING, *[buy[c] for c in dict.fromkeys(w.market) if c in ok]]
 
     def prompt() -> str:
         return f"Buy cards (time {w.time}, hand {len(w.hand)})"
