@@ -36,6 +36,7 @@ class Board:
         )
         self.n = len(self.ids)
         self._tables: dict = {}
+        self._with_tag: dict[str, tuple[int, ...]] = {}
         # exits only while a condition holds ('exit while …'), and the numbers locations declare
         self.exit_when = {i: loc.exit_when for i, loc in enumerate(scenario.locations) if loc.exit_when is not None}
         self.numbers: dict[tuple[int, str], int] = {(i, name): v for i, loc in enumerate(scenario.locations)
@@ -102,4 +103,8 @@ class Board:
         )
 
     def with_tag(self, tag: str) -> tuple[int, ...]:
-        return tuple(i for i, t in enumerate(self.tags) if tag in t)
+        """The locations with a tag, in board order (found once per tag: the tags never change)."""
+        got = self._with_tag.get(tag)
+        if got is None:
+            got = self._with_tag[tag] = tuple(i for i, t in enumerate(self.tags) if tag in t)
+        return got

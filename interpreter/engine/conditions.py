@@ -86,7 +86,11 @@ def eval_minions_at(w: Work, c: n.MinionsAt, ctx: Ctx) -> bool:  # minions at PL
 
 def eval_token_at(w: Work, c: n.TokenAt, ctx: Ctx) -> bool:  # token TOKEN at PLACE
     where = loc(w, c.loc, ctx)
-    return any(tok == c.token and at == where for tok, _k, at in w.tokens)
+    token = c.token
+    for tok, _k, at in w.tokens:  # noqa: SIM110 (a loop: read by menus at every decision, any() costs more)
+        if at == where and tok == token:
+            return True
+    return False
 
 
 def eval_flag_set(w: Work, c: n.FlagSet, ctx: Ctx) -> bool:  # flag NAME
