@@ -438,7 +438,9 @@ def exec_switch_active(w: Work, e: n.SwitchActive, ctx: Ctx) -> None:  # active 
         return
     at = living.index(w.active) if w.active in living else 0
     w.active = living[(at + (-1 if e.way == "up" else 1)) % len(living)]
-    emit(w, "active", f"the active marker moves {e.way}: {body_name(w, w.active)} is now the active killer", "K3.2")
+    if told(w, "active"):
+        emit(w, "active", f"the active marker moves {e.way}: {body_name(w, w.active)} is now the active killer",
+             "K3.2")
 
 
 def exec_make_active(w: Work, e: n.MakeActive, ctx: Ctx) -> None:  # killer BODY becomes active

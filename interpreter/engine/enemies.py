@@ -214,7 +214,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         m = w.minions[piece[1]]
         at = m.loc
         stats = w.game.minions[m.kind]
-        name = f"a {stats.name}"
+        name = w.game.a_minion[m.kind]
     if at < 0:
         return
     tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
@@ -267,7 +267,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
                         "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
         elif fg_here:
             dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
-            emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
+            if told(w, "attack"):
+                emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
             attack_fg(w, dmg, piece)
         else:
             return

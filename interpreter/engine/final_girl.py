@@ -57,7 +57,7 @@ def lose_time(w: Work, k: int) -> None:
 
 def heal(w: Work, k: int) -> None:
     new = min(w.game.fg.health, w.fg_health + max(0, k))
-    if new != w.fg_health:
+    if new != w.fg_health and told(w, "health"):
         emit(w, "health", f"heals {new - w.fg_health} (health {new})", "C3.5")
     w.fg_health = new
 
@@ -72,7 +72,8 @@ def raise_fear(w: Work, k: int) -> None:
     room = max(0, min(got, w.game.side.fear_max - w.fear))  # the track's steps: a few, never more
     for _ in range(room):
         w.fear += 1
-        emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
+        if told(w, "fear"):
+            emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
     if got > room:  # the rest at once (a count computed in play may be huge: O(1) in it)
         emit(w, "fear", "fear is at its maximum: bloodlust rises instead" if got - room == 1 else
              f"fear is at its maximum: bloodlust rises by {got - room} instead", "C3.6")
@@ -91,7 +92,8 @@ def lower_fear(w: Work, k: int) -> None:
     room = max(0, min(got, w.fear - w.game.side.fear_min))
     for _ in range(room):
         w.fear -= 1
-        emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
+        if told(w, "fear"):
+            emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
     if got > room:  # the rest as time, at once
         emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")
         gain_time(w, got - room)
@@ -125,7 +127,8 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
 def _lose_health(w: Work, k: int, rule: str) -> None:
     if k <= w.fg_health:
         w.fg_health -= k
-        emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
+        if told(w, "damage"):
+            emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
         if w.fg_health == 0:
             emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")
         return

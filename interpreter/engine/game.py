@@ -70,6 +70,7 @@ class Game:
         self.dark_powers = {d.id: d for d in killer.dark_powers}
         self.events = {e.id: e for e in scenario.events}
         self.minions = dict(content.minions)
+        self.a_minion = {k: f"a {m.name}" for k, m in self.minions.items()}  # how the log names one as it acts
         self.tokens = {t.id: t for t in (*killer.tokens, *scenario.tokens)}
         self.actions = (*killer.actions, *scenario.actions)
         self.decks = {d.id: d for d in (*killer.decks, *scenario.decks)}

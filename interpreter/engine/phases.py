@@ -279,7 +279,8 @@ def step_killer(w: Work) -> None:
                 emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
                 run(w, f.back, Ctx(source=f.id))
             else:
-                emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
+                if told(w, "killer-action"):
+                    emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
                 run(w, f.face, Ctx(source=f.id))
         elif w.sub == 2:
             w.sub = 3
@@ -287,7 +288,8 @@ def step_killer(w: Work) -> None:
                 tid = w.terror[0]
                 w.terror = w.terror[1:]
                 t = g.terror[tid]
-                emit(w, "terror", f"terror card: {t.name}", "C8.1")
+                if told(w, "terror"):
+                    emit(w, "terror", f"terror card: {t.name}", "C8.1")
                 if t.secondary_health > 0:
                     came_into_play(w)
                     w.secondary = tid
