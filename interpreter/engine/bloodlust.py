@@ -51,7 +51,8 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
     for _ in range(top):
         emit(w, "bloodlust", "bloodlust is at its maximum: the top effect resolves", "C17.2")
         run(w, w.game.killer.at_max, Ctx(source="bloodlust"))
-    fire(w, "bloodlust-rises", None, k, cause=cause)
+    if "bloodlust-rises" in w.game.listens:
+        fire(w, "bloodlust-rises", None, k, cause=cause)
 
 
 def lower_bloodlust(w: Work, k: int) -> None:

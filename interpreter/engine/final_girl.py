@@ -78,7 +78,7 @@ def raise_fear(w: Work, k: int) -> None:
         emit(w, "fear", "fear is at its maximum: bloodlust rises instead" if got - room == 1 else
              f"fear is at its maximum: bloodlust rises by {got - room} instead", "C3.6")
         raise_bloodlust(w, got - room)
-    if w.fear > before:
+    if w.fear > before and "fear-rises" in w.game.listens:
         fire(w, "fear-rises", None, w.fear - before)
 
 
@@ -97,7 +97,7 @@ def lower_fear(w: Work, k: int) -> None:
     if got > room:  # the rest as time, at once
         emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")
         gain_time(w, got - room)
-    if w.fear < before:
+    if w.fear < before and "fear-falls" in w.game.listens:
         fire(w, "fear-falls", None, before - w.fear)
 
 
@@ -119,9 +119,11 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
         return
     k = got
     _lose_health(w, k, rule)
-    if damage:
+    listens = w.game.listens
+    if damage and "takes-damage" in listens:
         fire(w, "takes-damage", FG, k, w.fg_loc)
-    fire(w, "loses-health", FG, k, w.fg_loc)
+    if "loses-health" in listens:
+        fire(w, "loses-health", FG, k, w.fg_loc)
 
 
 def _lose_health(w: Work, k: int, rule: str) -> None:

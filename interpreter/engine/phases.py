@@ -91,7 +91,10 @@ def end_phase(w: Work) -> None:
     """The end of a phase: its end triggers, then the next phase."""
     w.sub = ENDING
     end = _END_OF.get(w.phase)
-    fire(w, end if end is not None else f"end:{w.phase}")
+    if end is None:
+        end = f"end:{w.phase}"
+    if end in w.game.listens:  # (fire's own first test, without the call: every phase ends)
+        fire(w, end)
     next_phase(w)
 
 
@@ -117,7 +120,8 @@ def step_action(w: Work) -> None:
             return
         if w.game.whole_phases and replaced(w, "action"):
             return
-        fire(w, "start:action")
+        if "start:action" in w.game.listens:
+            fire(w, "start:action")
         return
     g = w.game
 
@@ -212,7 +216,8 @@ def step_planning(w: Work) -> None:
         emit(w, "phase", "Planning phase", "C1.1")
         if w.game.whole_phases and replaced(w, "planning"):
             return
-        fire(w, "start:planning")
+        if "start:planning" in w.game.listens:
+            fire(w, "start:planning")
         return
 
     def menu() -> list[Option]:
@@ -271,7 +276,8 @@ def step_killer(w: Work) -> None:
             w.sub = 1
             if w.game.whole_phases and replaced(w, "killer"):
                 return
-            fire(w, "start:killer")
+            if "start:killer" in w.game.listens:
+                fire(w, "start:killer")
         elif w.sub == 1:
             w.sub = 2
             f = g.finales[w.finale]
@@ -298,7 +304,8 @@ def step_killer(w: Work) -> None:
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
                 run(w, t.effects, Ctx(source=tid))
-                fire(w, "card-drawn", None, 1)
+                if "card-drawn" in g.listens:
+                    fire(w, "card-drawn", None, 1)
         else:  # sub 3, or END_DUE: the end of the phase
             end_phase(w)
     except PhaseEnd:
@@ -320,7 +327,8 @@ def step_panic(w: Work) -> None:
         panicking = [(loc, w.victims[loc]) for loc in locs if w.victims[loc] > 0]
         for loc, count in panicking:  # counted first: a victim who flees does not panic again
             panic_location(w, loc, count)
-    fire(w, "start:panic")
+    if "start:panic" in w.game.listens:
+        fire(w, "start:panic")
     next_phase(w)
 
 
@@ -354,7 +362,8 @@ def step_upkeep(w: Work) -> None:
             return
         if not w.terror and not w.finale_revealed:  # C11.1
             reveal_finale(w)
-        fire(w, "start:upkeep")  # C11.2
+        if "start:upkeep" in w.game.listens:
+            fire(w, "start:upkeep")  # C11.2
         return
     g = w.game
     opts = [_DONE_SWAPPING]
