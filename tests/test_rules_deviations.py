@@ -172,3 +172,24 @@ def test_a_rule_whose_condition_reads_the_paths_it_changes_does_not_loop(drs, tm
     w = make_work(engine.replace(s, fg_loc=L(s, "d-b")))
     engine.hunt(w, "killer", "fg", 1, 0)
     assert w.killers[0].loc == L(s, "d-b")
+
+
+def test_the_enemies_tables_kept_by_the_working_copy_follow_a_conditional_ban(drs, tmp_path):
+    """S1.4, C9.4: the working copy keeps the enemies' path tables while the same sources are in
+    play, but only for rules that bar paths without 'while': a ban whose condition changes with
+    the Final Girl's place gives the tables of that moment, read after read in one working copy."""
+    from conftest import load_with
+    from lastbreath.interpreter.engine import statics
+    rs = load_with(tmp_path, EXTRA.replace("  rule enemies with status stuck do not move",
+                                           "  rule enemies cannot cross bridge while fg within 1 of killer-location"),
+                   "deviations.fg")
+    s = _state(rs, phase="killer", sub=1)
+    w = make_work(s)
+    seen = set()
+    for place in [*s.game.board.ids, *reversed(s.game.board.ids)] * 2:
+        w.fg_loc = L(s, place)
+        bans = statics.modified(w, "enemy-bans", frozenset())
+        expected = w.game.board.tables(w.opened, bans, statics.shut_for(w, "enemies"))
+        assert statics.enemy_tables(w) is expected, place
+        seen.add(bans)
+    assert len(seen) == 2  # the ban held at some places and not at others

@@ -303,14 +303,27 @@ def enemy_tables(w: Work) -> Any:
     those closed for them. The working copy keeps the last ones with what they were found for
     (fields are rebound, never changed: the same objects, the same tables); every enemy reads
     them at each act."""
-    bans = modified(w, "enemy-bans", _NO_TAGS) if "enemy-bans" in w.game.rule_queries else _NO_TAGS
     memo = w.enemy_memo
     opened, barred = w.opened, w.barred
-    if memo is not None and memo[0] is opened and memo[1] is barred and memo[2] is bans:
-        return memo[3]
+    if memo is not None and memo[0] is opened and memo[1] is barred:
+        if memo[2] is None:  # no rule bars enemies from paths
+            return memo[3]
+        srcs = w.sources
+        if srcs is not None and memo[2] is srcs:  # the same sources in play, whose rules that bar them are lasting
+            return memo[3]
+    if "enemy-bans" in w.game.rule_queries:
+        bans = modified(w, "enemy-bans", _NO_TAGS)
+        # the sources in play key the tables while their rules answer without 'while' (the same answer)
+        lasting = "enemy-bans" not in READS_STATE and all(r.cond is None for r in rules_in_play(w, "enemy-bans"))
+        key: Any = w.sources if lasting else _NEVER
+    else:
+        bans, key = _NO_TAGS, None
     got = w.game.board.tables(opened, bans, shut_for(w, "enemies"))
-    w.enemy_memo = (opened, barred, bans, got)
+    w.enemy_memo = (opened, barred, key, got)
     return got
+
+
+_NEVER = object()  # a key no sources are
 
 
 def fg_tables(w: Work) -> Any:
