@@ -103,6 +103,10 @@ class Game:
         self.top_cost = max((c.cost for c in self.cards.values()), default=0)
         self.affordable = tuple(frozenset(cid for cid, c in self.cards.items() if c.cost <= t or c.cost == 0)
                                 for t in range(self.top_cost + 1))
+        # the Action menu: an action card of no 'usable while' is offered whenever it is in the hand
+        self.plain_plays = {cid: self.play_opts[cid] for cid, c in self.cards.items()
+                            if c.kind == "action" and c.usable is None}
+        self.usable_cards = any(c.usable is not None for c in self.cards.values())
         self.use_opts = {iid: Option(f"use:{iid}", f"use {it.name} ({it.use.time} time)")  # the Action menu's
                          for iid, it in self.items.items() if it.use is not None}
         self.action_opts = tuple(  # the Action menu's option for each of self.actions

@@ -128,15 +128,22 @@ def step_action(w: Work) -> None:
     def menu() -> list[Option]:
         opts: list[Option] = []
         distinct = dict.fromkeys(w.hand)
-        cards = g.cards
-        for cid in distinct:
-            c = cards[cid]
-            if c.kind == "action" and (c.usable is None or usable(w, c.usable)):  # K1.7
-                opts.append(g.play_opts[cid])
-        for h in (*w.held, *w.pack):
-            it = g.items[h.id]
-            if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
-                opts.append(g.use_opts[h.id])
+        if g.usable_cards:
+            cards = g.cards
+            for cid in distinct:
+                c = cards[cid]
+                if c.kind == "action" and (c.usable is None or usable(w, c.usable)):  # K1.7
+                    opts.append(g.play_opts[cid])
+        else:  # no card of the game has 'usable while': every action card in the hand
+            plays = g.plain_plays
+            for cid in distinct:
+                if cid in plays:
+                    opts.append(plays[cid])
+        if w.held or w.pack:
+            for h in (*w.held, *w.pack):
+                it = g.items[h.id]
+                if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
+                    opts.append(g.use_opts[h.id])
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
         if g.actions:
             ctx = NO_CTX  # conditions read a Ctx, never write it

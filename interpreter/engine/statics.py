@@ -243,7 +243,7 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     if query not in w.game.rule_queries:
         return value
     lasting = query not in READS_STATE
-    key = (query, value, *args)  # (a query is never one of the trigger fields keyed there too)
+    key = (query, value) + args if args else (query, value)  # (a query is never a trigger field keyed there too)
     if lasting and w.sources is not None:  # (None: other sources, and found not yet forgotten)
         got = w.found.get(key)
         if got is not None:
