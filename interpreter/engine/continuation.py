@@ -307,6 +307,7 @@ def _state_of(d: dict[str, Any]) -> GameState:
 
 _new_object = object.__new__
 _set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
+state_of = _state_of  # for the engine's modules (setup.blank: a state copied from a template's fields)
 
 
 # --- asking ---------------------------------------------------------------------------------
@@ -817,6 +818,7 @@ __all__ = [
     "reset_scope",
     "roll_die",
     "shuffled",
+    "state_of",
     "told",
     "work",
 ]

@@ -14,7 +14,7 @@ from lastbreath.dsl.diagnostics import runtime_error
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
 
 from ..state import Event, GameState, KillerState
-from .continuation import Replay, Work, _state_of, advance, emit, rand, shuffled
+from .continuation import Replay, Work, advance, emit, rand, shuffled, state_of
 from .game import Game
 from .tokens import place_token
 from .zones import deck_cards_at_setup, set_up_zones
@@ -29,7 +29,7 @@ def blank(game: Game, seed: int) -> GameState:
         game.blank_fields = _blank(game, 0).__dict__
     d = game.blank_fields.copy()
     d["seed"] = seed
-    return _state_of(d)
+    return state_of(d)
 
 
 def _blank(game: Game, seed: int) -> GameState:
