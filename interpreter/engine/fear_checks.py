@@ -56,13 +56,15 @@ def fear_check(w: Work, card: n.Card) -> int:
     converted = 0
     rerolls = w.game.reroll_cards
     while True:
+        # C2.2: a 3–4 not yet turned into a success, and two cards to discard (faces are 1 to 6)
+        convertible = faces.count(3) + faces.count(4) > converted and len(w.hand) >= 2
+
         def menu() -> list[Option]:
-            open34 = faces.count(3) + faces.count(4) - converted  # (faces are 1 to 6)
             opts = [_ACCEPT]
-            if open34 > 0 and len(w.hand) >= 2:
+            if convertible:
                 opts.append(_CONVERT)
             for cid in dict.fromkeys(w.hand):
-                if cid not in w.game.reroll_cards:
+                if cid not in rerolls:
                     continue
                 c = w.game.cards[cid]
                 if c.usable is not None and not usable(w, c.usable):  # K1.7: 'usable while'
@@ -72,7 +74,7 @@ def fear_check(w: Work, card: n.Card) -> int:
             return opts
 
         # nothing to convert and no reroll card in the hand: the menu is the roll accepted, built once
-        plain = (faces.count(3) + faces.count(4) <= converted or len(w.hand) < 2) and rerolls.isdisjoint(w.hand)
+        plain = not convertible and rerolls.isdisjoint(w.hand)
         key = ask(w, "check", lambda: f"Rolled {faces}: {_successes(faces.count(5) + faces.count(6) + converted)}",
                   _ACCEPT_ONLY if plain else menu)
         if key == "accept":

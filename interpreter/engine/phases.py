@@ -90,9 +90,7 @@ def replaced(w: Work, phase: str) -> bool:
 def end_phase(w: Work) -> None:
     """The end of a phase: its end triggers, then the next phase."""
     w.sub = ENDING
-    end = _END_OF.get(w.phase)
-    if end is None:
-        end = f"end:{w.phase}"
+    end = _END_OF[w.phase]  # (a step function's phase: one of PHASE_ORDER)
     if end in w.game.listens:  # (fire's own first test, without the call: every phase ends)
         fire(w, end)
     next_phase(w)
@@ -163,8 +161,6 @@ def step_action(w: Work) -> None:
         opts.append(_END_ACTION)
         return opts
 
-    ctl = w.ctl
-    scope = w.scope
     while True:
         if w.action_over or w.time < 0 or not w.hand:  # C4.1
             if not w.action_over:
@@ -200,16 +196,26 @@ def step_action(w: Work) -> None:
         elif key == "rescue":
             rescue_here(w)
 
-        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+        if not _goes_on(w):
             return  # each decision is a step: the next one starts from this checkpoint
-        # a lean step (no checkpoint kept, answers to spare: see continuation.ask) goes on to the
-        # next decision itself, doing what the driver does between two steps (C13.2, C13)
-        if scope.defeat:
-            settle(w)
-        if g.has_ends:
-            check_ends(w)
-        if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
-            reset_scope(scope)
+
+
+def _goes_on(w: Work) -> bool:
+    """After a decision: in a lean step (no checkpoint kept, answers to spare: continuation.ask)
+    the phase goes on to its next decision itself, after what the driver does between two steps
+    (C13.2: a defeat settled; C13: the win and lose lines; a scope cut short freshened); True.
+    Otherwise False: the step ends, and the next one starts from its own checkpoint."""
+    ctl = w.ctl
+    if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+        return False
+    scope = w.scope
+    if scope.defeat:
+        settle(w)
+    if w.game.has_ends:
+        check_ends(w)
+    if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
+        reset_scope(scope)
+    return True
 
 
 def step_planning(w: Work) -> None:
@@ -240,7 +246,6 @@ def step_planning(w: Work) -> None:
     def prompt() -> str:
         return f"Buy cards (time {w.time}, hand {len(w.hand)})"
 
-    ctl = w.ctl
     while True:
         key = ask(w, "buy", prompt, menu)
         if key == "done":
@@ -253,13 +258,8 @@ def step_planning(w: Work) -> None:
         w.time -= g.cards[cid].cost
         if told(w, "buy"):
             emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
-        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+        if not _goes_on(w):
             return  # each purchase is a step: the next one starts from this checkpoint
-        # a lean step (no checkpoint kept, answers to spare: see continuation.ask) goes on to the next
-        # purchase itself, doing what the driver does between two steps: a purchase resolves no
-        # effect (nothing to settle), so that is the win and lose lines (C13)
-        if g.has_ends:
-            check_ends(w)
     w.time = g.side.time_reset  # C7.5
     if told(w, "time"):
         emit(w, "time", f"time resets to {w.time}", "C7.5")
