@@ -118,31 +118,43 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     victims counted are those the enemy may target (K2.4). ``tables``: the enemies' board tables,
     if the caller has them (they change only when a path opens, closes or is barred)."""
     dist = (tables or enemy_tables(w))[1][at]
-    victims = targetable_counts(w, attacker) if w.marked else w.victims
     fg_up = w.fg_breath > 0
-    cands = [w.fg_loc] if fg_up and (target == "fg" or target == "fg-or-victims") else []
+    best_d = INF
+    near: list[int] = []  # the reachable candidates at the least distance, in candidate order
+    cands: list[int] = []
+    fg = -2  # the Final Girl's location if she is a candidate (no location is -2)
+    if fg_up and (target == "fg" or target == "fg-or-victims"):
+        fg = w.fg_loc
+        cands.append(fg)
+        d = dist[fg]
+        if d < INF:
+            best_d, near = d, [fg]
+    victims = None
     if target == "victims" or target == "fg-or-victims":
-        hidden = hidden_victims(w)  # rule victims at PLACE cannot be targeted
-        for i in _occupied(w.game, victims):
-            if i not in hidden and (not cands or i != cands[0]):
+        g = w.game
+        victims = targetable_counts(w, attacker) if w.marked else w.victims
+        # rule victims at PLACE cannot be targeted (hidden_victims, read only where such a rule is)
+        hidden = hidden_victims(w) if "hidden-victims" in g.rule_queries else _NO_LOCS
+        for i in _occupied(g, victims):
+            if i != fg and i not in hidden:
                 cands.append(i)
+                d = dist[i]
+                if d < best_d:
+                    best_d, near = d, [i]
+                elif d == best_d and d < INF:
+                    near.append(i)
         if not cands and target == "victims" and fg_up:
             # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
             # with no victims left, an action aimed at victims aims at the Final Girl
             emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
             cands.append(w.fg_loc)
-    best_d = INF
-    near: list[int] = []
-    for c in cands:  # the reachable candidates at the least distance, in candidate order
-        d = dist[c]
-        if d < best_d:
-            best_d, near = d, [c]
-        elif d == best_d and d < INF:
-            near.append(c)
+            if dist[w.fg_loc] < INF:
+                near = [w.fg_loc]
     if not near:
         return -1
     if len(near) == 1 and not told(w, "target"):  # the event is not made: nothing to describe
         return near[0]
+    counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
     cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
     # written only if the event is made (emit calls these): this runs at every enemy move
@@ -150,18 +162,18 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
 
     def data() -> tuple[Any, ...]:
         ids = board.ids
-        return tuple([(ids[c], dist[c], victims[c]) for c in cands])
+        return tuple([(ids[c], dist[c], counts[c]) for c in cands])
 
     def listing() -> str:
         names, nloc = board.names, board.n
         return ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
-                          f"{_VICTIMS[victims[c]] if victims[c] < 10 else f'{victims[c]} victims'})" for c in cands])
+                          f"{_VICTIMS[counts[c]] if counts[c] < 10 else f'{counts[c]} victims'})" for c in cands])
 
     if len(near) == 1:
         emit(w, "target", lambda: f"target {loc_name(w, near[0])}: the nearest of {listing()}", "C9.2", data=data)
     else:
-        most = max(victims[c] for c in near)
-        near = [c for c in near if victims[c] == most]
+        most = max(counts[c] for c in near)
+        near = [c for c in near if counts[c] == most]
         if len(near) > 1:
             tied = ", ".join(loc_name(w, c) for c in near)
             near = [tie_break(w, near)]
@@ -172,6 +184,9 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
             emit(w, "target", lambda: f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
                                       f"(candidates: {listing()})", "C9.3", data=data)
     return near[0]
+
+
+_NO_LOCS: frozenset[int] = frozenset()
 
 
 def _occupied(g: Any, victims: tuple[int, ...]) -> list[int]:
@@ -205,16 +220,16 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     attack deals the bloodlust track's damage at the moment it lands (the open C9.5 default)."""
     is_killer = piece[0] == "killer"
     if is_killer:
-        at = w.killers[piece[1]].loc
+        body: Any = w.killers[piece[1]]
         stats = None
         name = body_name(w, piece[1])
     else:
         if piece[1] >= len(w.minions):
             return
-        m = w.minions[piece[1]]
-        at = m.loc
-        stats = w.game.minions[m.kind]
-        name = w.game.a_minion[m.kind]
+        body = w.minions[piece[1]]
+        stats = w.game.minions[body.kind]
+        name = w.game.a_minion[body.kind]
+    at = body.loc
     if at < 0:
         return
     tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
@@ -222,7 +237,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     steps = moves * movement
     # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
     may_stop = "stops-moves" in w.game.rule_queries
-    stopped = may_stop and tloc >= 0 and at != tloc and modified(w, "stops-moves", False, piece_status(w, piece))
+    stopped = may_stop and tloc >= 0 and at != tloc and modified(w, "stops-moves", False, body.status)
     if stopped:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
     elif tloc >= 0 and moves > 0 and at != tloc:
@@ -250,10 +265,10 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         if wandered is None:
             return
         piece = wandered
-    loc = piece_loc(w, piece)
     if attacks <= 0:
         return
-    hidden = hidden_victims(w)
+    loc = piece_loc(w, piece)
+    hidden = hidden_victims(w) if "hidden-victims" in w.game.rule_queries else _NO_LOCS
     if loc != tloc and not ((targetable(w, loc, piece) > 0 and loc not in hidden) or (
             w.fg_loc == loc and w.fg_breath > 0)):
         return

@@ -235,6 +235,25 @@ def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
         w.minions = tuple(ms)
 
 
+def _relocate(w: Work, piece: Piece, loc: int) -> None:
+    """``update_piece(w, piece, loc=loc)``, written out: a piece moves at every enemy act."""
+    kind, i = piece
+    pieces = list(w.killers if kind == "killer" else w.minions)
+    d = pieces[i].__dict__.copy()
+    d["loc"] = loc
+    new = _new_object(type(pieces[i]))
+    _set_dict(new, "__dict__", d)
+    pieces[i] = new
+    if kind == "killer":
+        w.killers = tuple(pieces)
+    else:
+        w.minions = tuple(pieces)
+
+
+_new_object = object.__new__
+_set_dict = object.__setattr__  # as state.evolved: the frozen records have no validators or converters
+
+
 def enemies_at(w: Work, who: str, loc: int) -> list[Piece]:
     """The pieces an effect on enemies means: the killer (``who`` = killer), or every enemy at LOC."""
     if who == "killer":
@@ -263,12 +282,12 @@ def absorb(w: Work) -> None:
 def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:
     """Move a piece; returns its (possibly new) index, or None if it left play (absorbed, K6.7)."""
     if not w.game.absorbing or piece[0] == "killer":
-        update_piece(w, piece, loc=loc)
+        _relocate(w, piece, loc)
         if w.game.absorbing:
             absorb(w)
         return piece
     uid = w.minions[piece[1]].uid
-    update_piece(w, piece, loc=loc)
+    _relocate(w, piece, loc)
     absorb(w)
     i = minion_of_uid(w, uid)
     return ("minion", i) if i >= 0 else None

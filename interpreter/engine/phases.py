@@ -416,26 +416,33 @@ def check_ends(w: Work) -> None:
     if srcs is None:
         srcs = abilities(w)
     d = w.__dict__
-    last = w.ends_read  # (sources, the values read, the fields read) when the lines last held none
+    last = w.ends_read  # (sources, the values read, the fields read, the lines) when the lines last held none
     if last is not None and last[0] is srcs:
-        values, fields = last[1], last[2]
-        if len(fields) == 2:  # the usual number (pieces and bodies, say): compared without iterators
-            if d[fields[0]] is values[0] and d[fields[1]] is values[1]:
+        reads = last[2]
+        if len(reads) == 2:  # the usual number (pieces and bodies, say): compared without iterators
+            a, b = d[reads[0]], d[reads[1]]
+            values = last[1]
+            if a is values[0] and b is values[1]:
                 return  # nothing they read has changed: none holds
-        elif all(map(is_, map(d.__getitem__, fields), values)):
-            return
-    got = g.ends_cache.get(id(srcs))
-    if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
-        lines = tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends)
-        every = [reads_of(e.cond) for a in srcs for e in a.ends]
-        reads = None if None in every else tuple(dict.fromkeys(f for r in every for f in r))  # type: ignore[union-attr]
-        got = g.ends_cache[id(srcs)] = (srcs, lines, reads)
-    reads = got[2]
-    if reads is not None:
-        now = tuple(map(d.__getitem__, reads))
+            now = (a, b)
+        else:
+            now = tuple(map(d.__getitem__, reads))
+            if all(map(is_, now, last[1])):
+                return
+        lines = last[3]
+    else:
+        got = g.ends_cache.get(id(srcs))
+        if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
+            every = [reads_of(e.cond) for a in srcs for e in a.ends]
+            got = g.ends_cache[id(srcs)] = (
+                srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends),
+                None if None in every else tuple(dict.fromkeys(f for r in every for f in r)))  # type: ignore[union-attr]
+        lines, reads = got[1], got[2]
+        if reads is not None:
+            now = tuple(map(d.__getitem__, reads))
     ctx = NO_CTX
-    for holds, e in got[1]:
+    for holds, e in lines:
         if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
     if reads is not None:
-        w.ends_read = (srcs, now, reads)
+        w.ends_read = (srcs, now, reads, lines)
