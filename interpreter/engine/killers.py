@@ -238,7 +238,7 @@ def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
 def _relocate(w: Work, piece: Piece, loc: int) -> None:
     """``update_piece(w, piece, loc=loc)``, written out: a piece moves at every enemy act."""
     kind, i = piece
-    pieces = list(w.killers if kind == "killer" else w.minions)
+    pieces: list[Any] = list(w.killers if kind == "killer" else w.minions)
     d = pieces[i].__dict__.copy()
     d["loc"] = loc
     new = _new_object(type(pieces[i]))
