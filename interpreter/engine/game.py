@@ -17,7 +17,7 @@ from lastbreath.dsl.modules import game_content
 
 from ..board import Board
 from ..state import Option
-from .compiled import compile_optional
+from .compiled import CondFn, compile_condition, compile_optional
 from .index import EMPTY_INDEX
 from .statics import QUERY_OF
 from .triggers import event_kind
@@ -148,7 +148,13 @@ class Game:
         # item and card zones (issue #16 item 6): the recipes offered in the Action phase
         self.recipes = (*killer.recipes, *scenario.recipes)
         # the Action menu reads every action's conditions at each decision: compiled once
-        self.action_checks = tuple((compile_optional(a.cond), compile_optional(a.usable)) for a in self.actions)
+        # … and, as a board's tags never change, the actions whose leading 'fg at tag' parts hold at each
+        # location, with the rest of their conditions: (condition, usable, option), read at each decision
+        placed = [_placed(a.cond) for a in self.actions]
+        usables = [compile_optional(a.usable) for a in self.actions]
+        self.actions_at = tuple(
+            tuple((rest, use, o) for (tags, rest), use, o in zip(placed, usables, self.action_opts) if tags <= here)
+            for here in self.board.tags)
         self.recipe_needs = tuple(frozenset(x.needs) for x in self.recipes)  # the Action menu's first test
         self.free_recipes = any(not x.needs for x in self.recipes)  # made from nothing: offered empty-handed too
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
@@ -180,3 +186,21 @@ class Game:
 
     def loc_name(self, i: int) -> str:
         return self.board.names[i] if 0 <= i < self.board.n else "off the board"
+
+
+def _placed(cond: n.Condition | None) -> tuple[frozenset[str], CondFn | None]:
+    """A condition as the tags its leading ``fg at tag`` parts need and the rest of it, compiled
+    (None: nothing more): the Action menu offers an action only where the tags are."""
+    if type(cond) is n.FgAtTag:
+        return frozenset((cond.tag,)), None
+    if type(cond) is n.AllOf:
+        k = 0
+        while k < len(cond.conds) and type(cond.conds[k]) is n.FgAtTag:
+            k += 1
+        if k:
+            tags = frozenset(c.tag for c in cond.conds[:k])  # type: ignore[attr-defined]
+            rest = cond.conds[k:]
+            if not rest:
+                return tags, None
+            return tags, compile_condition(rest[0] if len(rest) == 1 else n.AllOf(cond.span, rest))
+    return frozenset(), compile_optional(cond)

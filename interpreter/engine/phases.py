@@ -145,7 +145,7 @@ def step_action(w: Work) -> None:
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
         if g.actions:
             ctx = NO_CTX  # conditions read a Ctx, never write it
-            for (cond, use), o in zip(g.action_checks, g.action_opts):
+            for cond, use, o in g.actions_at[w.fg_loc]:  # those whose 'fg at tag' parts hold here
                 if (cond is None or cond(w, ctx)) and (use is None or use(w, ctx)):
                     opts.append(o)
         if g.recipes and (w.held or w.pack or g.free_recipes):  # S3.4 (empty-handed, only one of no needs)
