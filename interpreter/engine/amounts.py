@@ -96,7 +96,11 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
             return sum(1 for m in w.marked if m.kind == kind and m.loc == where)
         if where < 0:  # a place that names no location
             return 0
-        return sum(1 for m in w.minions if m.loc == where and (not kind or m.kind == kind))
+        k = 0
+        for m in w.minions:
+            if m.loc == where and (not kind or m.kind == kind):
+                k += 1
+        return k
     if what in ("killers", "enemies"):
         if where < 0:
             return 0

@@ -142,12 +142,21 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
         emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
 
 
+def _minions_of(w: Work, kind: str) -> int:
+    """How many minions of a kind are in play (a loop: cheaper than a generator, decision 0012)."""
+    k = 0
+    for x in w.minions:
+        if x.kind == kind:
+            k += 1
+    return k
+
+
 def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N MINION at LOC
     fixed = e.loc.__class__ is str  # a place is picked again for each minion (K6.3)
     where = loc(w, e.loc, ctx) if fixed else -1
     m = w.game.minions[e.minion]
     for _ in range(amount(w, e.n, ctx)):
-        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+        if _minions_of(w, m.id) >= m.limit:
             emit(w, "minion", f"no {m.name} token is left: the spawn is ignored", "C15.1")
             break
         if not fixed:
@@ -262,7 +271,7 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
     for _ in range(amount(w, e.n, ctx)):
         if where < 0 or w.victims[where] <= 0:
             return
-        if sum(1 for x in w.minions if x.kind == m.id) >= m.limit:
+        if _minions_of(w, m.id) >= m.limit:
             emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
             return
         set_victims(w, where, w.victims[where] - 1)
@@ -433,7 +442,10 @@ def exec_all_killers(w: Work, e: n.AllKillers, ctx: Ctx) -> None:  # all killers
 def exec_switch_active(w: Work, e: n.SwitchActive, ctx: Ctx) -> None:  # active killer moves up|down
     """K3.2: the marker moves one living body up or down the list, wrapping."""
     ks = w.killers
-    living = [i for i, k in enumerate(ks) if k.alive and not k.aside]
+    living = []
+    for i, k in enumerate(ks):
+        if k.alive and not k.aside:
+            living.append(i)
     if len(living) < 2:
         return
     at = living.index(w.active) if w.active in living else 0

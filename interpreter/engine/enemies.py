@@ -42,7 +42,9 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if extra:
             moves = max(0, modified(w, "extra-moves", own_moves, "minions"))
             attacks = max(0, modified(w, "extra-attacks", own_attacks, "minions"))
-        order = [m.uid for m in w.minions]
+        order = []
+        for m in w.minions:
+            order.append(m.uid)
         stable = len(set(order)) == len(order) and 0 not in order
         groups: list[tuple[str, int]] = []  # (kind, uid of its first piece) of minions that attack together
         for k, uid in enumerate(order):
@@ -94,7 +96,10 @@ def group_attacks(w: Work, target: str, attacks: int, groups: list[tuple[str, in
         for _ in range(attacks):
             if w.result:
                 return
-            here = [i for i, m in enumerate(w.minions) if m.kind == kind and m.loc == loc]
+            here = []
+            for i, m in enumerate(w.minions):
+                if m.kind == kind and m.loc == loc:
+                    here.append(i)
             if not here:
                 break
             name = count_of(len(here), stats.name)
@@ -195,7 +200,10 @@ def _occupied(g: Any, victims: tuple[int, ...]) -> list[int]:
     memo = g.occupied_memo
     if memo[0] is victims:
         return memo[1]
-    got = [i for i, v in enumerate(victims) if v > 0]
+    got = []
+    for i, v in enumerate(victims):
+        if v > 0:
+            got.append(i)
     g.occupied_memo = (victims, got)
     return got
 

@@ -51,7 +51,9 @@ def dice_for(w: Work, card: n.Card) -> int:
 
 def fear_check(w: Work, card: n.Card) -> int:
     """Roll, then convert 3–4s by discarding two cards each or play reroll cards (C2.2, C2.6)."""
-    faces = [roll_die(w) for _ in range(dice_for(w, card))]
+    faces = []
+    for _ in range(dice_for(w, card)):
+        faces.append(roll_die(w))
     emit(w, "roll", lambda: f"fear check for {card.name}: rolls {faces}", "C2.1")
     converted = 0
     rerolls = w.game.reroll_cards

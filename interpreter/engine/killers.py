@@ -271,7 +271,10 @@ def absorb(w: Work) -> None:
     for i, kil in enumerate(w.killers):
         if not (kil.alive and kil.loc >= 0):
             continue
-        here = [m for m in w.minions if m.loc == kil.loc and m.kind in kinds]
+        here = []
+        for m in w.minions:
+            if m.loc == kil.loc and m.kind in kinds:
+                here.append(m)
         if here:
             w.minions = tuple(m for m in w.minions if not (m.loc == kil.loc and m.kind in kinds))
             update_piece(w, ("killer", i), health=kil.health + len(here))

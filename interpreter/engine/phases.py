@@ -241,7 +241,11 @@ def step_planning(w: Work) -> None:
         time = w.time
         ok = g.affordable[0 if time < 0 else time if time < g.top_cost else g.top_cost]
         buy = g.buy_opts
-        return [_STOP_BUYING, *[buy[c] for c in dict.fromkeys(w.market) if c in ok]]
+        opts = [_STOP_BUYING]
+        for c in dict.fromkeys(w.market):  # (a loop: a list comprehension is a call of its own)
+            if c in ok:
+                opts.append(buy[c])
+        return opts
 
     def prompt() -> str:
         return f"Buy cards (time {w.time}, hand {len(w.hand)})"
