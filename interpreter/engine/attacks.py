@@ -120,7 +120,7 @@ def attack_fg(w: Work, damage: int, piece: Piece) -> None:
                       opt(w, f"react:{c}", f"play {w.game.cards[c].name}") for c in reacts])
         if key == "take":
             break
-        play_card(w, key[6:], Ctx(source=key[6:], attack=att))
+        play_card(w, key[6:], Ctx(key[6:], att))
         if w.result:
             return
     fg_damage(w, att.damage, "C9.6")

@@ -22,7 +22,7 @@ def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
     came_into_play(w)
     dp = w.game.dark_powers[w.dark_power]
     emit(w, "reveal", f"the dark power is revealed: {dp.name}", rule)
-    run(w, dp.on_reveal, Ctx(source=dp.id))
+    run(w, dp.on_reveal, Ctx(dp.id))
     fire(w, "card-revealed", None, 1)
 
 
@@ -34,7 +34,7 @@ def reveal_finale(w: Work) -> None:
     came_into_play(w)
     f = w.game.finales[w.finale]
     emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
-    run(w, f.on_reveal, Ctx(source=f.id))
+    run(w, f.on_reveal, Ctx(f.id))
     fire(w, "card-revealed", None, 1)
     reveal_dark_power(w, "C11.1")  # a dark power still face down is revealed with the finale
 
@@ -51,7 +51,7 @@ def draw_event(w: Work) -> None:
         came_into_play(w)
         w.events_active = w.events_active + (eid,)
         came_into_play(w)
-    run(w, ev.effects, Ctx(source=eid))
+    run(w, ev.effects, Ctx(eid))
     fire(w, "card-drawn", None, 1)
 
 

@@ -240,7 +240,13 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     at = body.loc
     if at < 0:
         return
-    tables = enemy_tables(w)  # read once for the target and the move: choosing and stopping open no path
+    # read once for the target and the move (choosing and stopping open no path); enemy_tables' first
+    # test written out: the tables kept, with no rule barring enemies from paths
+    memo = w.enemy_memo
+    if memo is not None and memo[2] is None and memo[0] is w.opened and memo[1] is w.barred:
+        tables = memo[3]
+    else:
+        tables = enemy_tables(w)
     tloc = choose_target(w, at, target, piece, tables)
     steps = moves * movement
     # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
@@ -275,7 +281,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         piece = wandered
     if attacks <= 0:
         return
-    loc = piece_loc(w, piece)
+    i = piece[1]  # piece_loc, written out
+    loc = w.killers[i].loc if is_killer else w.minions[i].loc if i < len(w.minions) else -1
     hidden = hidden_victims(w) if "hidden-victims" in w.game.rule_queries else _NO_LOCS
     if loc != tloc and not ((targetable(w, loc, piece) > 0 and loc not in hidden) or (
             w.fg_loc == loc and w.fg_breath > 0)):

@@ -119,7 +119,7 @@ def reward_rescue(w: Work) -> None:
     choice and its reward, and the flip once enough slots are filled."""
     fg = w.game.fg
     if w.flipped:
-        run(w, fg.flipped_reward, Ctx(source=fg.id))
+        run(w, fg.flipped_reward, Ctx(fg.id))
         return
     free = [i for i, f in enumerate(w.slots) if not f]
     if not free:
@@ -129,7 +129,7 @@ def reward_rescue(w: Work) -> None:
     i = int(key.split(":")[1]) - 1
     w.slots = w.slots[:i] + (True,) + w.slots[i + 1:]
     emit(w, "reward", f"slot {i + 1} reward", "C5.5")
-    run(w, fg.slots[i], Ctx(source=fg.id))
+    run(w, fg.slots[i], Ctx(fg.id))
     if sum(w.slots) >= fg.rescues:
         came_into_play(w)  # those already in play are noted before the flipped side comes in
         w.flipped = True

@@ -173,7 +173,7 @@ def step_action(w: Work) -> None:
             w.action_over = True
             emit(w, "phase", "the player ends the Action phase", "C4.1")
         elif key.startswith("play:"):
-            play_card(w, key[5:], Ctx(source=key[5:]))
+            play_card(w, key[5:], Ctx(key[5:]))
         elif key.startswith("discard:"):
             discard_card(w, key[8:], "C3.2")
             gain_time(w, 1)
@@ -182,7 +182,7 @@ def step_action(w: Work) -> None:
             assert it.use is not None
             emit(w, "use", f"uses {it.name}", "C6.4")
             lose_time(w, it.use.time)
-            run(w, it.use.effects, Ctx(source=it.id))
+            run(w, it.use.effects, Ctx(it.id))
             fire(w, "item-used", None, 1, extra=it.id)
             use_uses(w, it.id)
         elif key.startswith("action:"):
@@ -190,7 +190,7 @@ def step_action(w: Work) -> None:
             emit(w, "action", f"{a.name}", "")
             if a.time and not a.free:
                 lose_time(w, a.time)
-            run(w, a.effects, Ctx(source=a.id))
+            run(w, a.effects, Ctx(a.id))
         elif key.startswith("recipe:"):
             make(w, next(x for x in g.recipes if x.id == key[7:]))
         elif key == "rescue":
@@ -294,11 +294,11 @@ def step_killer(w: Work) -> None:
             f = g.finales[w.finale]
             if not w.finale_revealed:
                 emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
-                run(w, f.back, Ctx(source=f.id))
+                run(w, f.back, Ctx(f.id))
             else:
                 if told(w, "killer-action"):
                     emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
-                run(w, f.face, Ctx(source=f.id))
+                run(w, f.face, Ctx(f.id))
         elif w.sub == 2:
             w.sub = 3
             if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
@@ -314,7 +314,7 @@ def step_killer(w: Work) -> None:
                     came_into_play(w)
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
-                run(w, t.effects, Ctx(source=tid))
+                run(w, t.effects, Ctx(tid))
                 if "card-drawn" in g.listens:
                     fire(w, "card-drawn", None, 1)
         else:  # sub 3, or END_DUE: the end of the phase

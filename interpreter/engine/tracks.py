@@ -69,7 +69,7 @@ def move_track(w: Work, track: str, to: int) -> None:
         return
     for step in t.steps:
         if old < step.at <= new:
-            run(w, step.effects, Ctx(source=t.id))
+            run(w, step.effects, Ctx(t.id))
             if w.result:
                 return
     fire(w, "track-reaches", None, new, extra=(track, old, new))

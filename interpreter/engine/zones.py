@@ -286,7 +286,7 @@ def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None
              "K1.6")
     effects = card.effects + (half.effects if half is not None else ())
     try:
-        run(w, effects, Ctx(source=cid))
+        run(w, effects, Ctx(cid))
     except PhaseEnd:  # a last breath ended the phase in the middle of the card: it still meets its fate
         if not card.keep:
             after_resolving(w, deck, card)
