@@ -35,6 +35,7 @@ from . import api
 from .bots import BOTS
 from .engine import play_out
 from .serialize import content_hash
+from .state import Event
 
 __all__ = [
     "SERIES",
@@ -125,12 +126,12 @@ def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_cho
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
-
-        def seen(evs) -> None:  # the events of an answer that made some (every change of bloodlust is told by one)
-            nonlocal level
-            level = _track(evs, level, lust)  # only phase and bloodlust events are made (_TRACKED)
-
-        state = play_out(state, policy, max_choices, None, _TRACKED, seen, quiet=True, on_answers=given.append)
+        # the events of the answers that made some (only phase and bloodlust events are made: _TRACKED),
+        # gathered by the list's own extend (no Python call per answer) and walked once at the end
+        seen: list[Event] = []
+        state = play_out(state, policy, max_choices, None, _TRACKED, seen.extend, quiet=True,
+                         on_answers=given.append)
+        _track(seen, level, lust)
         transitions = sum(given)
         if transitions >= max_choices:
             return None
