@@ -233,13 +233,19 @@ def _run_batch(content: tuple[str, ...], digest: str, index: int, setup: dict, s
 
 # --- runs ---------------------------------------------------------------------------------------
 def _batches(count: int, games: int, seed: int, workers: int) -> list[tuple[int, tuple[int, ...]]]:
-    """Per setup, runs of consecutive seeds: about 8 batches a worker (so the progress moves and
-    the last batches balance), 4 to 200 games each."""
-    size = max(4, min(200, math.ceil(count * games / max(1, workers * 8))))
+    """Per setup, runs of consecutive seeds, in order, each a quarter of what is left per worker
+    (4 to 200 games): large batches first, then smaller and smaller ones, so that the workers
+    finish together (the last batches are a few games) and the progress moves."""
     out = []
+    left = count * games
+    share = max(1, workers * 4)
     for i in range(count):
-        for start in range(0, games, size):
-            out.append((i, tuple(range(seed + start, seed + min(games, start + size)))))
+        start = 0
+        while start < games:
+            size = min(games - start, max(4, min(200, math.ceil(left / share))))
+            out.append((i, tuple(range(seed + start, seed + start + size))))
+            start += size
+            left -= size
     return out
 
 

@@ -274,3 +274,17 @@ def test_greedy_turns_a_3_or_4_into_a_success_when_the_roll_fails(rs):
     choice = need(make_work(s), engine.fear_check, rs.cards["walk"])
     assert choice.prompt.endswith(": no successes")
     assert greedy_policy(2)(s, choice) == "convert"
+
+
+def test_batches_shrink_so_the_workers_finish_together():
+    from lastbreath.interpreter.simulate import _batches
+
+    tasks = _batches(1, 3000, 5, 2)
+    assert [s for _, seeds in tasks for s in seeds] == list(range(5, 3005))  # every seed once, in order
+    sizes = [len(seeds) for _, seeds in tasks]
+    assert max(sizes) == 200 and sizes == sorted(sizes, reverse=True)
+    assert max(sizes[-3:]) <= 4  # the last batches are a few games
+    matrix = _batches(3, 50, 0, 4)
+    for i in range(3):  # a batch is one setup's
+        assert [s for j, seeds in matrix if j == i for s in seeds] == list(range(50))
+    assert all(1 <= len(seeds) <= 200 for _, seeds in matrix)
