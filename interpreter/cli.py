@@ -39,12 +39,10 @@ from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
-from lastbreath.dsl.format import format_file
 from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS
-from .screen import board_summary, choice_text  # noqa: F401  (the status block lives with the screen)
 from .state import Event, GameState
 
 PROG = "lastbreath"
@@ -827,6 +825,8 @@ def _unified_diff(before: str, after: str, path: str) -> str:
 
 
 def cmd_fmt(args: argparse.Namespace) -> int:
+    from lastbreath.dsl.format import format_file
+
     paths = _existing(args.paths, "path") if args.paths else bundled_paths()
     write = not (args.check or args.diff)
     changed: list[str] = []
