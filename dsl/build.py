@@ -18,7 +18,7 @@ import attrs
 
 from . import nodes as n
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
-from .expr import SPECIAL_PLACES, Expressions
+from .expr import Expressions
 from .limits import (
     DYNAMIC_REPEAT,
     MAX_AMOUNT,
@@ -33,6 +33,7 @@ from .limits import (
     MAX_TRACK,
 )
 from .modules import HOST_FIELDS, REMOVABLE, SCOPE, section_scope
+from .refs import SPECIAL_PLACES, Ref
 from .syntax import Atom, Block, Line
 
 
@@ -50,16 +51,6 @@ FIRES_ONLY_IN = {
 TARGETS = ("fg", "victims", "fg-or-victims")
 SPECIAL_LOCS = SPECIAL_PLACES  # names a location slot takes besides location ids
 MODIFIERS = ("reduce", "increase", "limit", "prevent")  # lines that change an event (Modification)
-
-
-@attrs.frozen
-class Ref:
-    """A name used by content, resolved by the checker."""
-
-    kind: str  # item | loc | mode | minion | tag | pathtag | token | deck | pack | fear (a killer's)
-    name: str
-    span: Span
-    scope: str  # id of the declaration it stands in (scenario or killer id), or ""
 
 
 # --- phrase patterns ------------------------------------------------------------------------

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.util
 import os
 import pickle
+import re
+import sys
 import tempfile
 from pathlib import Path
 from typing import Optional
@@ -42,13 +45,27 @@ def code_version() -> str:
     for f in sorted(_HERE.glob("*.py")) + [_HERE / "grammar.lark"]:
         h.update(f.name.encode())
         h.update(f.read_bytes())
-    try:
-        import lark
-
-        h.update(lark.__version__.encode())
-    except ImportError:  # pragma: no cover - lark is a dependency
-        pass
+    h.update(_lark_version().encode())
     return h.hexdigest()[:20]
+
+
+def _lark_version() -> str:
+    """lark's version, read from its package without importing it when it is not loaded yet
+    (content found in the cache is not parsed: loading it need not load the parser)."""
+    got = sys.modules.get("lark")
+    if got is not None:
+        return str(getattr(got, "__version__", ""))
+    try:
+        spec = importlib.util.find_spec("lark")
+        if spec is not None and spec.origin:
+            m = re.search(r"""^__version__\s*(?::\s*str\s*)?=\s*["']([^"']+)["']""",
+                          Path(spec.origin).read_text(encoding="utf-8"), re.M)
+            if m:
+                return m.group(1)
+        import lark
+    except (ImportError, OSError, ValueError):  # pragma: no cover - lark is a dependency
+        return ""
+    return str(lark.__version__)
 
 
 def _entry(path: str, text: str) -> Optional[Path]:

@@ -14,9 +14,10 @@ from collections import defaultdict
 from typing import Callable, Optional, Union
 
 from . import nodes as n
-from .build import SPECIAL_LOCS, Ref
 from .diagnostics import Diagnostic, Span, settle_shown
 from .modules import check_modules
+from .refs import SPECIAL_PLACES as SPECIAL_LOCS
+from .refs import Ref
 
 KIND_TABLE = {n.Card: "cards", n.Item: "items", n.FinalGirl: "final_girls", n.Killer: "killers",
               n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions", n.Module: "modules"}

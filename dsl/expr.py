@@ -23,11 +23,11 @@ from . import nodes as n
 from .cache import parser_file
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_AMOUNT
+from .refs import SPECIAL_PLACES
 
 # the start rules the builder uses, by slot type
 SLOT_TYPES = ("condition", "amount", "place", "event", "piece")
 STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification", "piece_set", "token_effect")
-SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")
 
 # what each slot type accepts, for hints (LANGUAGE.md has the full tables)
 FORMS = {

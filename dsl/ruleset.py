@@ -22,10 +22,10 @@ from typing import Any, Iterable, Optional, cast
 import attrs
 
 from . import nodes as n
-from .build import Ref, build_file
 from .cache import load_built, store_built
 from .check import CORE, check_content
 from .diagnostics import ContentError, Diagnostic, Span, cap_per_file
+from .refs import Ref
 from .syntax import parse_text, read_file
 
 CONTENT_PACKAGES = ("cards", "killers", "scenarios")
@@ -210,6 +210,8 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
         if cached is not None:  # a clean file built before, from the same text and the same language
             got, r, d2 = cached[0], cached[1], cast("list[Diagnostic]", [])
         else:
+            from .build import build_file  # (a file not in the cache: the builder loads now)
+
             if not d:
                 lines, d = parse_text(text, str(f))
             if d:

@@ -12,14 +12,16 @@ import re
 import stat
 from itertools import pairwise
 from pathlib import Path
-from typing import Optional, Union
+from typing import TYPE_CHECKING, Optional, Union
 
 import attrs
-from lark import Token, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from .diagnostics import Diagnostic, Span
 from .limits import MAX_NUMBER  # the largest number (and, negated, the smallest); slots have smaller limits
+
+if TYPE_CHECKING:  # lark loads with the first file parsed (content found in the cache is not parsed)
+    from lark import Tree
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput
 
 MAX_BYTES = 2_000_000  # bytes in a file
 MAX_DEPTH = 64  # blocks and groups inside each other
@@ -91,6 +93,8 @@ def _parser() -> _FileParser:
 
 
 def _span(path: str, meta_or_tok) -> Span:
+    from lark import Token
+
     if isinstance(meta_or_tok, Token):
         t = meta_or_tok
         return Span(path, t.line or 0, t.column or 0, t.end_line or 0, t.end_column or 0)
@@ -282,6 +286,8 @@ def _bad_character(path: str, text: str, err: UnexpectedCharacters) -> Diagnosti
 def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic:
     """A parser error as a person would put it, from the token the parser could not take and
     the brackets open where it stands."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF
+
     if isinstance(err, UnexpectedCharacters):
         return _bad_character(path, text, err)
     tok = getattr(err, "token", None)
@@ -352,6 +358,8 @@ def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], lis
     limit = _prescan(text, path)
     if limit is not None:
         return (), [limit]
+    from lark.exceptions import UnexpectedInput
+
     try:
         tree: Tree = _parser().parse(text)
     except UnexpectedInput as err:
