@@ -277,3 +277,35 @@ def test_every_killer_plays_a_whole_game_in_the_cottage(rs, killer):
             state, _ = api.new_game(rs, killer=killer, scenario="wingard-cottage", seed=seed)
             state = api.play(state, BOTS[bot](seed))
             assert state.over and state.result in ("fg", "killer")
+
+
+@pytest.mark.parametrize("table", ["all", "none"])
+def test_S3_3_the_action_menu_offers_at_each_location_exactly_the_actions_whose_condition_holds(cot, table):
+    """The Action menu reads, at her location, only the actions whose leading 'fg at tag' parts hold
+    there (found once per game: a board's tags never change), then the rest of each condition; the
+    menu must offer exactly the actions whose whole condition holds, everywhere."""
+    from lastbreath.interpreter.engine.resolve import NO_CTX, condition
+
+    g = cot.game
+    assert g.actions and any(a.cond is not None for a in g.actions)
+    for here in range(g.board.n):
+        s = settle(cot, fg_loc=here, table=cot.table if table == "all" else ())
+        offered = {k for k in menu(s) if k.startswith("action:")}
+        w = make_work(s)
+        holds = {f"action:{a.id}" for a in g.actions if a.cond is None or condition(w, a.cond, NO_CTX)}
+        assert offered == holds, g.board.ids[here]
+
+
+def test_an_actions_leading_fg_at_tag_parts_are_read_from_the_board_the_rest_at_each_decision():
+    from lastbreath.dsl import nodes as n
+    from lastbreath.interpreter.engine.game import _placed
+
+    sp = n.Span("<t>", 1, 1, 1, 2)
+    at_a, at_b, other = n.FgAtTag(sp, "a"), n.FgAtTag(sp, "b"), n.ItemIn(sp, "rope", "table")
+    assert _placed(None) == (frozenset(), None)
+    assert _placed(at_a) == (frozenset({"a"}), None)
+    assert _placed(n.AllOf(sp, (at_a, at_b))) == (frozenset({"a", "b"}), None)
+    tags, rest = _placed(n.AllOf(sp, (at_a, other)))
+    assert tags == {"a"} and rest is not None
+    tags, rest = _placed(n.AllOf(sp, (other, at_a)))  # only the leading parts: the order of reading stays
+    assert tags == frozenset() and rest is not None
