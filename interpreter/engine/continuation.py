@@ -91,6 +91,7 @@ class Replay:
         "pos",
         "quiet",
         "run",
+        "said",
         "skip",
         "sources",
         "start",
@@ -123,6 +124,9 @@ class Replay:
         # a step of such a play_out kept without its checkpoint (answers to spare): no trace of its
         # answers or events is kept either, nobody could replay it (a rewind replays from the last state)
         self.lean = False
+        # in a lean step whose kinds are given, those kinds (``told`` without the call, at the hot
+        # sites: ``(K in said) if said is not None else told(w, K)``); else None
+        self.said: Optional[frozenset[str]] = None
 
     def start_state(self) -> GameState:
         """The checkpoint the step resumes from, as a state (made from its fields once)."""
@@ -667,6 +671,7 @@ def _next_step(w: Work, ctl: Replay) -> None:
     and the step is lean (see ask)."""
     ctl.start, ctl.answers = None, ()
     ctl.lean = ctl.choose is not None and ctl.budget > LEAN_RESERVE
+    ctl.said = ctl.kinds if ctl.lean else None
     ctl.start_fields = None if ctl.lean else w.__dict__.copy()
     ctl.pos = ctl.count = ctl.skip = 0
 
@@ -743,7 +748,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
                 ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
                 ctl.quiet = False
                 ctl.keys = []
-                ctl.budget, ctl.lean = 0, False
+                ctl.budget, ctl.lean, ctl.said = 0, False, None
         given += 1
         if on_transition is not None:
             on_transition(state, events)

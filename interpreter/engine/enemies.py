@@ -157,8 +157,10 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
                 near = [w.fg_loc]
     if not near:
         return -1
-    if len(near) == 1 and not told(w, "target"):  # the event is not made: nothing to describe
-        return near[0]
+    if len(near) == 1:
+        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+        if not (("target" in said) if said is not None else told(w, "target")):
+            return near[0]  # the event is not made: nothing to describe
     counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
     cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
@@ -269,7 +271,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             if moved is None:
                 return
             piece = moved
-            if told(w, "enemy-move"):
+            said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+            if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
                 emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, "
                      + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
@@ -315,7 +318,8 @@ def wander(w: Work, piece: Piece, name: str) -> Piece | None:
     if dest < 0 or enemy_tables(w)[1][at][dest] != 1:
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
         return piece
-    if told(w, "enemy-move"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
     return move_piece(w, piece, dest)
 

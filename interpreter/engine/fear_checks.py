@@ -142,7 +142,8 @@ def _remove_from_hand(w: Work, cid: str) -> None:
 def discard_card(w: Work, cid: str, rule: str) -> None:
     _remove_from_hand(w, cid)
     w.spent = w.spent + (cid,)
-    if told(w, "discard"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("discard" in said) if said is not None else told(w, "discard"):
         emit(w, "discard", f"discards {w.game.cards[cid].name}", rule)
 
 
@@ -151,11 +152,13 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     card = w.game.cards[cid]
     _remove_from_hand(w, cid)
     w.spent = w.spent + (cid,)
-    if told(w, "play"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("play" in said) if said is not None else told(w, "play"):
         emit(w, "play", f"plays {card.name}", "C2.1")
     succ = fear_check(w, card)
     out = outcome_for(card, succ)
-    if told(w, "outcome"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("outcome" in said) if said is not None else told(w, "outcome"):
         tier = _TIERS.get(out.min_successes if out else 0) or f"{succ}+ successes"
         emit(w, "outcome", f"{_successes(succ)}: {tier}", "C2.3")
     if out is not None:

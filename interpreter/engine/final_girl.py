@@ -30,7 +30,8 @@ def gain_time(w: Work, k: int) -> None:
         return
     new = min(w.game.side.time_max, w.time + got)
     if new != w.time:
-        if told(w, "time"):
+        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+        if ("time" in said) if said is not None else told(w, "time"):
             emit(w, "time", f"gains {new - w.time} time (now {new})", "C3.4")
         gained, w.time = new - w.time, new
         if "gains-time" in w.game.listens:
@@ -45,7 +46,8 @@ def lose_time(w: Work, k: int) -> None:
         return
     new = max(w.game.side.time_min, w.time - got)
     lost = w.time - new
-    if told(w, "time"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("time" in said) if said is not None else told(w, "time"):
         emit(w, "time", f"loses {lost} time (now {new})", "C3.4")
     w.time = new
     if "loses-time" in w.game.listens:
@@ -57,7 +59,8 @@ def lose_time(w: Work, k: int) -> None:
 
 def heal(w: Work, k: int) -> None:
     new = min(w.game.fg.health, w.fg_health + max(0, k))
-    if new != w.fg_health and told(w, "health"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if new != w.fg_health and (("health" in said) if said is not None else told(w, "health")):
         emit(w, "health", f"heals {new - w.fg_health} (health {new})", "C3.5")
     w.fg_health = new
 
@@ -72,7 +75,8 @@ def raise_fear(w: Work, k: int) -> None:
     room = max(0, min(got, w.game.side.fear_max - w.fear))  # the track's steps: a few, never more
     for _ in range(room):
         w.fear += 1
-        if told(w, "fear"):
+        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+        if ("fear" in said) if said is not None else told(w, "fear"):
             emit(w, "fear", f"fear rises to {w.fear}", "C3.4")
     if got > room:  # the rest at once (a count computed in play may be huge: O(1) in it)
         emit(w, "fear", "fear is at its maximum: bloodlust rises instead" if got - room == 1 else
@@ -92,7 +96,8 @@ def lower_fear(w: Work, k: int) -> None:
     room = max(0, min(got, w.fear - w.game.side.fear_min))
     for _ in range(room):
         w.fear -= 1
-        if told(w, "fear"):
+        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+        if ("fear" in said) if said is not None else told(w, "fear"):
             emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
     if got > room:  # the rest as time, at once
         emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")

@@ -260,12 +260,14 @@ def step_planning(w: Work) -> None:
         w.market = tuple(m)
         w.hand = tuple(sorted(w.hand + (cid,)))
         w.time -= g.cards[cid].cost
-        if told(w, "buy"):
+        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+        if ("buy" in said) if said is not None else told(w, "buy"):
             emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
         if not _goes_on(w):
             return  # each purchase is a step: the next one starts from this checkpoint
     w.time = g.side.time_reset  # C7.5
-    if told(w, "time"):
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("time" in said) if said is not None else told(w, "time"):
         emit(w, "time", f"time resets to {w.time}", "C7.5")
     if w.spent:
         w.market = tuple(sorted(w.market + w.spent))  # C7.6
