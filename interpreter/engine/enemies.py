@@ -157,14 +157,24 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
                 near = [w.fg_loc]
     if not near:
         return -1
-    if len(near) == 1:
-        said = w.ctl.said  # told without the call, in a lean step (Replay.said)
-        if not (("target" in said) if said is not None else told(w, "target")):
-            return near[0]  # the event is not made: nothing to describe
     counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    tied: list[int] = []  # the candidates tied in distance and victims, if the tie policy decided
+    by_victims = len(near) > 1
+    if by_victims:  # C9.3: ties by victims, then the tie policy
+        most = -1
+        for c in near:
+            if counts[c] > most:
+                most = counts[c]
+        near = [c for c in near if counts[c] == most]
+        if len(near) > 1:
+            tied = near
+            near = [tie_break(w, near)]
+    if not (("target" in said) if said is not None else told(w, "target")):
+        return near[0]  # the event is not made: nothing to describe
     cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
-    # written only if the event is made (emit calls these): this runs at every enemy move
+    # written only if the event is made: this runs at every enemy move
     board = w.game.board
 
     def data() -> tuple[Any, ...]:
@@ -176,20 +186,15 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         return ", ".join([f"{names[c] if 0 <= c < nloc else 'off the board'} ({dist[c]} away, "
                           f"{_VICTIMS[counts[c]] if counts[c] < 10 else f'{counts[c]} victims'})" for c in cands])
 
-    if len(near) == 1:
-        emit(w, "target", lambda: f"target {loc_name(w, near[0])}: the nearest of {listing()}", "C9.2", data=data)
+    if tied:
+        emit(w, "target", f"target {loc_name(w, near[0])}: {', '.join(loc_name(w, c) for c in tied)} tie in distance "
+                          f"and victims; the {w.game.tie_policy} tie-break decides (candidates: {listing()})", "C9.3",
+             data=data)
+    elif by_victims:
+        emit(w, "target", f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
+                          f"(candidates: {listing()})", "C9.3", data=data)
     else:
-        most = max(counts[c] for c in near)
-        near = [c for c in near if counts[c] == most]
-        if len(near) > 1:
-            tied = ", ".join(loc_name(w, c) for c in near)
-            near = [tie_break(w, near)]
-            emit(w, "target", lambda: f"target {loc_name(w, near[0])}: {tied} tie in distance and victims; the "
-                                      f"{w.game.tie_policy} tie-break decides (candidates: {listing()})", "C9.3",
-                 data=data)
-        else:
-            emit(w, "target", lambda: f"target {loc_name(w, near[0])}: tie in distance broken by victim count "
-                                      f"(candidates: {listing()})", "C9.3", data=data)
+        emit(w, "target", f"target {loc_name(w, near[0])}: the nearest of {listing()}", "C9.2", data=data)
     return near[0]
 
 

@@ -54,7 +54,9 @@ def fear_check(w: Work, card: n.Card) -> int:
     faces = []
     for _ in range(dice_for(w, card)):
         faces.append(roll_die(w))
-    emit(w, "roll", lambda: f"fear check for {card.name}: rolls {faces}", "C2.1")
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if ("roll" in said) if said is not None else told(w, "roll"):
+        emit(w, "roll", f"fear check for {card.name}: rolls {faces}", "C2.1")
     converted = 0
     rerolls = w.game.reroll_cards
     while True:

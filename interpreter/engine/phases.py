@@ -294,11 +294,13 @@ def step_killer(w: Work) -> None:
         elif w.sub == 1:
             w.sub = 2
             f = g.finales[w.finale]
+            said = w.ctl.said  # told without the call, in a lean step (Replay.said)
             if not w.finale_revealed:
-                emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
+                if ("killer-action" in said) if said is not None else told(w, "killer-action"):
+                    emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
                 run(w, f.back, Ctx(f.id))
             else:
-                if told(w, "killer-action"):
+                if ("killer-action" in said) if said is not None else told(w, "killer-action"):
                     emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
                 run(w, f.face, Ctx(f.id))
         elif w.sub == 2:
