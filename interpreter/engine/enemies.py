@@ -248,9 +248,10 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     if at < 0:
         return
     # read once for the target and the move (choosing and stopping open no path); enemy_tables' first
-    # test written out: the tables kept, with no rule barring enemies from paths
+    # test written out: the tables kept, with no rule barring enemies from paths or the same sources
+    # in play (whose bans are lasting: a key of None or of sources, never _NEVER)
     memo = w.enemy_memo
-    if memo is not None and memo[2] is None and memo[0] is w.opened and memo[1] is w.barred:
+    if memo is not None and memo[0] is w.opened and memo[1] is w.barred and (memo[2] is None or memo[2] is w.sources):
         tables = memo[3]
     else:
         tables = enemy_tables(w)

@@ -207,8 +207,10 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
     h = Happening(kind, piece, number, place, cause, extra)
     for t in _in_play(w, "triggers", kind):
+        if not MATCH[type(t.event)](t.event, w, h):  # _holds, written out: a context only for a match
+            continue
         ctx = _ctx(h)
-        if _holds(w, t, h, ctx):
+        if t.cond is None or _with_it(w, h, condition, w, t.cond, ctx):
             _with_it(w, h, run, w, t.body, ctx)
     if w.delayed:
         fire_delayed(w, kind)
