@@ -85,8 +85,11 @@ def fear_check(w: Work, card: n.Card) -> int:
             break
         if key == "convert":
             for i in range(2):
-                dk = ask(w, "convert-discard", f"Discard which card ({i + 1} of 2)?",
-                         [opt(w, f"discard:{c}", w.game.cards[c].name) for c in dict.fromkeys(w.hand)])
+                convert = w.game.convert_opts
+                cards = []
+                for c in dict.fromkeys(w.hand):
+                    cards.append(convert[c])
+                dk = ask(w, "convert-discard", f"Discard which card ({i + 1} of 2)?", cards)
                 discard_card(w, dk[8:], "C2.2")
             converted += 1
             emit(w, "convert", "a 3–4 becomes a success", "C2.2")

@@ -98,6 +98,7 @@ class Game:
         self.play_opts = {cid: Option(f"play:{cid}", f"play {c.name}") for cid, c in self.cards.items()}
         self.discard_opts = {cid: Option(f"discard:{cid}", f"discard {c.name} for 1 time")
                              for cid, c in self.cards.items()}
+        self.convert_opts = {cid: Option(f"discard:{cid}", c.name) for cid, c in self.cards.items()}  # fear checks
         self.buy_opts = {cid: Option(f"buy:{cid}", f"buy {c.name} ({c.cost} time)") for cid, c in self.cards.items()}
         # the Planning menu: for a time t (0 to the top cost), the cards bought for t or less, or free
         self.top_cost = max((c.cost for c in self.cards.values()), default=0)

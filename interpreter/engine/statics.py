@@ -221,7 +221,9 @@ def rules_in_play(w: Work, query: str) -> tuple[n.Rule, ...]:
     g = w.game
     if query not in g.rule_queries:
         return ()
-    srcs = abilities(w)
+    srcs = w.sources  # abilities(w), without the call when they are kept
+    if srcs is None:
+        srcs = abilities(w)
     found = w.found.get(query)  # looked up once while these sources are in play …
     if found is None:
         got = g.statics_cache.get((id(srcs), query))  # … and once per set of sources in the game

@@ -148,7 +148,9 @@ def _ctx(h: Happening, source: str = "") -> Ctx:
 
 def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
     """The triggers (replacements, modifications) in play that answer a kind of happening."""
-    srcs = abilities(w)
+    srcs = w.sources  # abilities(w), without the call when they are kept
+    if srcs is None:
+        srcs = abilities(w)
     found = w.found.get((field, kind))  # looked up once while these sources are in play …
     if found is None:
         g = w.game
