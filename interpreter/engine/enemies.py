@@ -282,9 +282,9 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
                 emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, "
                      + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
-            tloc < 0 or enemy_tables(w)[1][at][tloc] > steps) and not (
+            tloc < 0 or tables[1][at][tloc] > steps) and not (
             may_stop and (tloc < 0 or at == tloc) and modified(w, "stops-moves", False, piece_status(w, piece))):
-        wandered = wander(w, piece, name)  # K6.4: no target within its move range
+        wandered = wander(w, piece, name, tables)  # K6.4: no target within its move range
         if wandered is None:
             return
         piece = wandered
@@ -315,16 +315,17 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             return
 
 
-def wander(w: Work, piece: Piece, name: str) -> Piece | None:
+def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None:
     """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
     enemy may use it."""
     at = piece_loc(w, piece)
     face = roll_die(w)
     dest = fg_tables(w)[3][at].get(face, -1)
-    if dest < 0 or enemy_tables(w)[1][at][dest] != 1:
-        emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
-        return piece
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if dest < 0 or (tables or enemy_tables(w))[1][at][dest] != 1:
+        if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
+            emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
+        return piece
     if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
     return move_piece(w, piece, dest)
