@@ -264,9 +264,12 @@ def enemies_at(w: Work, who: str, loc: int) -> list[Piece]:
             + [("minion", i) for i, m in enumerate(w.minions) if m.loc == loc])
 
 
+_NO_KINDS: frozenset[str] = frozenset()
+
+
 def absorb(w: Work) -> None:
     """K6.7 as a rule: a killer body sharing a location with absorbable minions takes them in, +1 health each."""
-    kinds = modified(w, "absorbs", frozenset())
+    kinds = modified(w, "absorbs", _NO_KINDS)
     if not kinds:
         return
     for i, kil in enumerate(w.killers):
@@ -292,6 +295,9 @@ def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:
         return piece
     uid = w.minions[piece[1]].uid
     _relocate(w, piece, loc)
+    moved = w.minions
     absorb(w)
+    if w.minions is moved:  # none taken in: the piece keeps its index
+        return piece
     i = minion_of_uid(w, uid)
     return ("minion", i) if i >= 0 else None
