@@ -86,7 +86,6 @@ class Game:
         self.minion_index: Any = EMPTY_INDEX
         self.body_counts: tuple[Any, int] = (None, 0)
         self.option_cache: dict[tuple[str, str], Option] = {}
-        self.swap_opts: dict[tuple[str, str], Option] = {}  # the Upkeep menu's, by (to-pack | to-hand, item)
         self.move_opts: dict[tuple[int, str], Option] = {}  # the Final Girl's moves, by (destination, how)
         self.occupied_memo: tuple[Any, list[int]] = (None, [])  # enemies.choose_target: the last victims tuple read
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources
@@ -110,6 +109,9 @@ class Game:
         self.usable_cards = any(c.usable is not None for c in self.cards.values())
         self.use_opts = {iid: Option(f"use:{iid}", f"use {it.name} ({it.use.time} time)")  # the Action menu's
                          for iid, it in self.items.items() if it.use is not None}
+        self.to_pack_opts = {iid: Option(f"to-pack:{iid}", f"put {it.name} in the backpack")  # the Upkeep menu's
+                             for iid, it in self.items.items()}
+        self.to_hand_opts = {iid: Option(f"to-hand:{iid}", f"hold {it.name}") for iid, it in self.items.items()}
         self.action_opts = tuple(  # the Action menu's option for each of self.actions
             Option(f"action:{a.id}", f"{a.name} ({'free' if a.free or not a.time else f'{a.time} time'})")
             for a in self.actions)

@@ -382,19 +382,12 @@ def step_upkeep(w: Work) -> None:
         return
     g = w.game
     opts = [_DONE_SWAPPING]
-    made = g.swap_opts  # an item's options, the same in every Upkeep phase: made once
-    for h in w.held:
-        o = made.get(("to-pack", h.id))
-        if o is None:
-            o = made[("to-pack", h.id)] = Option(f"to-pack:{h.id}", f"put {g.items[h.id].name} in the backpack")
-        opts.append(o)
+    for h in w.held:  # an item's options are the same in every Upkeep phase: made once per Game
+        opts.append(g.to_pack_opts[h.id])
     for h in w.pack:
         it = g.items[h.id]
         if it.weapon and hands_used(w) + it.weapon.hands <= 2:
-            o = made.get(("to-hand", h.id))
-            if o is None:
-                o = made[("to-hand", h.id)] = Option(f"to-hand:{h.id}", f"hold {it.name}")
-            opts.append(o)
+            opts.append(g.to_hand_opts[h.id])
     key = ask(w, "swap", "Rearrange hands and backpack (C11.3)", opts)
     if key == "done":
         end_phase(w)

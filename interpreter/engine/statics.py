@@ -307,12 +307,10 @@ def enemy_tables(w: Work) -> Any:
     them at each act."""
     memo = w.enemy_memo
     opened, barred = w.opened, w.barred
-    if memo is not None and memo[0] is opened and memo[1] is barred:
-        if memo[2] is None:  # no rule bars enemies from paths
-            return memo[3]
-        srcs = w.sources
-        if srcs is not None and memo[2] is srcs:  # the same sources in play, whose rules that bar them are lasting
-            return memo[3]
+    # kept for no rule barring enemies from paths (None), or for the same sources in play, whose
+    # rules that bar them are lasting (_NEVER when they are not: no sources are it)
+    if memo is not None and memo[0] is opened and memo[1] is barred and (memo[2] is None or memo[2] is w.sources):
+        return memo[3]
     if "enemy-bans" in w.game.rule_queries:
         bans = modified(w, "enemy-bans", _NO_TAGS)
         # the sources in play key the tables while their rules answer without 'while' (the same answer)
