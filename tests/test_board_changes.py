@@ -144,6 +144,15 @@ def test_closing_or_opening_a_path_that_does_not_exist_does_nothing_in_play(harb
     assert w.barred == () and w.opened == frozenset() and not w.ctl.events
 
 
+def test_K6_3_a_pick_reads_the_place_it_measures_from_once(harbour):
+    """K6.3: ``farthest from PLACE`` measures every candidate from one place, read once: a place
+    picked at random there is one draw, not one per candidate."""
+    w = run(harbour, "move killer to (any farthest from (any random))")
+    assert w.rng == harbour.rng + 1
+    w = run(harbour, "move killer to (any with most (count victims at it) then nearest to (any random))")
+    assert w.rng == harbour.rng + 1  # every candidate ties on the first pick (no victims): the second reads once
+
+
 # === exits while a condition holds (C5.4) ========================================================
 def test_an_exit_while_a_condition_is_an_exit_only_while_it_holds(harbour):
     """C5.4: victims escape at an exit: the jetty is one only once the boat is fuelled."""

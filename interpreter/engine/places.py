@@ -106,18 +106,29 @@ def candidates(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
     return cands
 
 
-def _measure(w: Work, p: n.Pick, c: int, ctx: Ctx) -> int:
-    """A pick's number for one candidate (``it`` is the candidate)."""
-    if p.how in ("nearest", "farthest"):
+def _scores(w: Work, p: n.Pick, cands: list[int], ctx: Ctx) -> list[int]:
+    """A pick's number for each candidate, the least best: a distance (the place it is measured
+    from read once: ``it`` is not the candidate there) or an amount (``it`` is the candidate)."""
+    how = p.how
+    out = []
+    if how == "nearest" or how == "farthest":
         there = loc(w, p.place, ctx)
-        d = fg_tables(w)[1][c][there] if there >= 0 else INF
-        return -d if p.how == "farthest" else d
+        if there < 0:
+            return [INF] * len(cands)
+        dist = fg_tables(w)[1]
+        sign = -1 if how == "farthest" else 1
+        for c in cands:
+            out.append(sign * dist[c][there])
+        return out
+    sign = -1 if how == "most" else 1
     scope = w.scope
     saved = scope.it
-    scope.it = c
-    v = amount(w, p.n, ctx)
+    a = p.n
+    for c in cands:
+        scope.it = c
+        out.append(sign * amount(w, a, ctx))
     scope.it = saved
-    return -v if p.how == "most" else v
+    return out
 
 
 def place_selector(w: Work, sel: n.Selector, ctx: Ctx) -> int:
@@ -135,9 +146,13 @@ def place_selector(w: Work, sel: n.Selector, ctx: Ctx) -> int:
             key = ask(w, "place", "Choose a location", [Option(f"place:{b.ids[c]}", b.names[c]) for c in cands])
             cands = [b.index[key[6:]]]
         else:
-            scores = [_measure(w, p, c, ctx) for c in cands]
+            scores = _scores(w, p, cands, ctx)
             best = min(scores)
-            cands = [c for c, v in zip(cands, scores) if v == best]
+            kept = []
+            for c, v in zip(cands, scores):
+                if v == best:
+                    kept.append(c)
+            cands = kept
     return cands[0]
 
 
