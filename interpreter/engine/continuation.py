@@ -277,7 +277,7 @@ class Work:
         self.scope = Scope()
         self.sources: Optional[tuple[Any, ...]] = None
         self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
-        self.ends_read: Optional[tuple[Any, ...]] = None  # phases.check_ends: what the lines last read
+        self.ends_read: Optional[tuple[Any, ...]] = None  # phases.check_ends: what the lines last read (see there)
         self.enemy_memo: Optional[tuple[Any, ...]] = None  # statics.enemy_tables, fg_tables: the last tables
         self.fg_memo: Optional[tuple[Any, ...]] = None
 
@@ -633,7 +633,10 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             if scope.defeat:  # C13.2: a defeat during the step, not yet settled
                 settle(w)
             if ends:
-                check_ends(w)
+                last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
+                if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
+                        d[last[3]] is not last[4]):
+                    check_ends(w)
         except NeedChoice as nc:
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to") from None

@@ -7,7 +7,6 @@ at a checkpoint. The content's win and lose lines are checked after every step (
 
 from __future__ import annotations
 
-from operator import is_
 from typing import TYPE_CHECKING, Callable
 
 from ..state import Option
@@ -212,7 +211,10 @@ def _goes_on(w: Work) -> bool:
     if scope.defeat:
         settle(w)
     if w.game.has_ends:
-        check_ends(w)
+        last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
+        if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
+                d[last[3]] is not last[4]):
+            check_ends(w)
     if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
         reset_scope(scope)
     return True
@@ -408,8 +410,10 @@ STEPS: dict[str, Callable[[Work], None]] = {
 
 def check_ends(w: Work) -> None:
     """State-based checks (C13): content's win/lose conditions, whenever the game settles. Lines
-    whose fields are all known (compiled.reads_of) are not read again while those fields are the
-    same objects as when they were last read and held none (fields are rebound, never changed)."""
+    whose fields are all known (compiled.reads_of), two at most, are not read again while those
+    fields are the same objects as when they were last read and held none (fields are rebound,
+    never changed). The callers make that first test themselves, without the call (``ends_read``:
+    the sources, then two (field, value) pairs; a field read twice for one, ``game`` for none)."""
     g = w.game
     if not g.has_ends:
         return
@@ -417,33 +421,22 @@ def check_ends(w: Work) -> None:
     if srcs is None:
         srcs = abilities(w)
     d = w.__dict__
-    last = w.ends_read  # (sources, the values read, the fields read, the lines) when the lines last held none
-    if last is not None and last[0] is srcs:
-        reads = last[2]
-        if len(reads) == 2:  # the usual number (pieces and bodies, say): compared without iterators
-            a, b = d[reads[0]], d[reads[1]]
-            values = last[1]
-            if a is values[0] and b is values[1]:
-                return  # nothing they read has changed: none holds
-            now = (a, b)
-        else:
-            now = tuple(map(d.__getitem__, reads))
-            if all(map(is_, now, last[1])):
-                return
-        lines = last[3]
-    else:
-        got = g.ends_cache.get(id(srcs))
-        if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
-            every = [reads_of(e.cond) for a in srcs for e in a.ends]
-            got = g.ends_cache[id(srcs)] = (
-                srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends),
-                None if None in every else tuple(dict.fromkeys(f for r in every for f in r)))  # type: ignore[union-attr]
-        lines, reads = got[1], got[2]
-        if reads is not None:
-            now = tuple(map(d.__getitem__, reads))
+    last = w.ends_read
+    if last is not None and last[0] is srcs and d[last[1]] is last[2] and d[last[3]] is last[4]:
+        return  # nothing they read has changed: none holds
+    got = g.ends_cache.get(id(srcs))
+    if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
+        every = [reads_of(e.cond) for a in srcs for e in a.ends]
+        got = g.ends_cache[id(srcs)] = (
+            srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends),
+            None if None in every else tuple(dict.fromkeys(f for r in every for f in r)))  # type: ignore[union-attr]
+    lines, reads = got[1], got[2]
     ctx = NO_CTX
     for holds, e in lines:
         if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
-    if reads is not None:
-        w.ends_read = (srcs, now, reads, lines)
+    if reads is not None and len(reads) <= 2:
+        fa, fb = (reads + reads + ("game",))[:2]
+        w.ends_read = (srcs, fa, d[fa], fb, d[fb])
+    else:
+        w.ends_read = None
