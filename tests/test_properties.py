@@ -388,6 +388,20 @@ def test_rng_draw_equals_splitmix64(seed, counter, k):
     assert rng.draw(seed, counter, k) == (rng.splitmix64((seed * 0x100000001B3 + counter) & rng.MASK) >> 11) % k
 
 
+@given(st.integers(min_value=-(2 ** 63), max_value=2 ** 64), st.integers(min_value=0, max_value=10 ** 6))
+def test_a_die_is_the_draw_of_its_counter(seed, counter):
+    """``roll_die`` writes ``rng.draw(seed, counter, 6) + 1`` out; the two must give the same faces
+    and move the counter by one (a forced face, from a position, moves nothing)."""
+    from types import SimpleNamespace
+
+    from lastbreath.interpreter import rng
+    from lastbreath.interpreter.engine.continuation import roll_die
+    w = SimpleNamespace(seed=seed, rng=counter, dice=())
+    assert roll_die(w) == rng.draw(seed, counter, 6) + 1 and w.rng == counter + 1  # type: ignore[arg-type]
+    w = SimpleNamespace(seed=seed, rng=counter, dice=(4, 2))
+    assert roll_die(w) == 4 and w.dice == (2,) and w.rng == counter  # type: ignore[arg-type]
+
+
 @given(st.integers(min_value=-(2 ** 63), max_value=2 ** 64), st.integers(min_value=0, max_value=10 ** 6),
        st.integers(min_value=0, max_value=70), st.integers(min_value=-3, max_value=3))
 def test_rng_raw_draws_are_the_draws_of_consecutive_counters(seed, counter, m, near_wrap):

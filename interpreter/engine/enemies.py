@@ -16,7 +16,7 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
-from .bodies import Piece, active_only, body_name, piece_loc, piece_status
+from .bodies import Piece, active_only, body_name, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
@@ -318,9 +318,12 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
 def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None:
     """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
     enemy may use it."""
-    at = piece_loc(w, piece)
+    kind, i = piece  # piece_loc, written out (a minion wanders at most enemy acts of a crowd)
+    at = w.killers[i].loc if kind == "killer" else w.minions[i].loc if i < len(w.minions) else -1
     face = roll_die(w)
-    dest = fg_tables(w)[3][at].get(face, -1)
+    memo = w.fg_memo  # fg_tables' first test, written out: the tables kept for these paths
+    panic = (memo[2] if memo is not None and memo[0] is w.opened and memo[1] is w.barred else fg_tables(w))[3]
+    dest = panic[at].get(face, -1)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if dest < 0 or (tables or enemy_tables(w))[1][at][dest] != 1:
         if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):

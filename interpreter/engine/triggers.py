@@ -207,7 +207,8 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         return
     if body >= 0 and piece is None:
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
-    h = Happening(kind, piece, number, place, cause, extra)
+    h = _new_happening(Happening)  # Happening(…) without the call of its __init__ (fire is frequent)
+    h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
     for t in _in_play(w, "triggers", kind):
         if not MATCH[type(t.event)](t.event, w, h):  # _holds, written out: a context only for a match
             continue
@@ -216,6 +217,9 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
             _with_it(w, h, run, w, t.body, ctx)
     if w.delayed:
         fire_delayed(w, kind)
+
+
+_new_happening = object.__new__
 
 
 def fire_delayed(w: Work, kind: str) -> None:
