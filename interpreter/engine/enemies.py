@@ -20,7 +20,7 @@ from .bodies import Piece, active_only, body_name, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
-from .statics import enemy_tables, fg_tables, modified
+from .statics import READS_STATE, enemy_tables, fg_tables, modified
 from .tracks import hidden_victims
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
@@ -259,7 +259,11 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     steps = moves * movement
     # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
     may_stop = "stops-moves" in w.game.rule_queries
-    stopped = may_stop and tloc >= 0 and at != tloc and modified(w, "stops-moves", False, body.status)
+    stopped = False
+    if may_stop and tloc >= 0 and at != tloc:  # modified(…), its kept answer read without the call
+        got = w.found.get(("stops-moves", False, body.status)) if (
+            w.sources is not None and "stops-moves" not in READS_STATE) else None
+        stopped = got[0] if got is not None else modified(w, "stops-moves", False, body.status)
     if stopped:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
     elif tloc >= 0 and moves > 0 and at != tloc:
