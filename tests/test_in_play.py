@@ -124,3 +124,23 @@ def test_the_keys_kept_in_found_cannot_collide():
     triggers of a happening (by field and kind) and kept answers (by question, value, arguments):
     no question is named as one of the trigger fields."""
     assert not set(statics.QUERY_OF.values()) & {"triggers", "replacements", "modifications"}
+
+
+def test_shared_contexts_are_made_once_and_bounded():
+    """The contexts shared by a source's effects and by triggers (a Ctx is never written) hold what
+    a context made anew would, one per key; the triggers' table is cleared when it is full."""
+    from lastbreath.interpreter.engine.resolve import SourceContexts, TriggerContexts
+
+    srcs = SourceContexts()
+    c = srcs["terror-1"]
+    assert srcs["terror-1"] is c and (c.source, c.attack, c.that, c.killer, c.spent, c.cause) == (
+        "terror-1", None, 0, -1, (), "")
+    trig = TriggerContexts()
+    trig.limit = 3
+    t = trig[("damage", 2, 1, "killer")]
+    assert trig[("damage", 2, 1, "killer")] is t
+    assert (t.source, t.attack, t.that, t.killer, t.spent, t.spent_token, t.cause) == (
+        "damage", None, 2, 1, (), "", "killer")
+    for k in range(10):
+        trig[("fear-raised", k, -1, "")]
+        assert len(trig) <= 3

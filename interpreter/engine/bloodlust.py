@@ -43,7 +43,7 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
         emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
-            run(w, levels[w.bloodlust].effects, Ctx("bloodlust"))
+            run(w, levels[w.bloodlust].effects, w.game.source_ctx["bloodlust"])
     if top > MAX_TOP_EFFECTS:  # a rise computed in play may be huge: the top effect runs a bounded number of times
         emit(w, "bloodlust", f"bloodlust is at its maximum {top} times: the top effect resolves "
                              f"{MAX_TOP_EFFECTS} times (the limit), {top - MAX_TOP_EFFECTS} are dropped", "C17.2")

@@ -51,7 +51,7 @@ def draw_event(w: Work) -> None:
         came_into_play(w)
         w.events_active = w.events_active + (eid,)
         came_into_play(w)
-    run(w, ev.effects, Ctx(eid))
+    run(w, ev.effects, w.game.source_ctx[eid])
     fire(w, "card-drawn", None, 1)
 
 

@@ -19,6 +19,7 @@ from ..board import Board
 from ..state import Option
 from .compiled import CondFn, compile_condition, compile_optional
 from .index import EMPTY_INDEX
+from .resolve import SourceContexts, TriggerContexts
 from .statics import QUERY_OF
 from .triggers import event_kind
 
@@ -86,6 +87,8 @@ class Game:
         self.minion_index: Any = EMPTY_INDEX
         self.body_counts: tuple[Any, int] = (None, 0)
         self.option_cache: dict[tuple[str, str], Option] = {}
+        self.source_ctx = SourceContexts()  # Ctx(source), made once per source (resolve.SourceContexts)
+        self.trigger_ctx = TriggerContexts()  # a trigger's Ctx, by what it is made of (triggers.fire)
         self.move_opts: dict[tuple[int, str], Option] = {}  # the Final Girl's moves, by (destination, how)
         self.occupied_memo: tuple[Any, list[int]] = (None, [])  # enemies.choose_target: the last victims tuple read
         self.span_text: dict[int, tuple[Any, str]] = {}  # id(span) -> (span, "file:line:col") of event sources

@@ -22,7 +22,7 @@ from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
-from .resolve import NO_CTX, Ctx, run
+from .resolve import NO_CTX, run
 from .statics import abilities, came_into_play
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
@@ -92,7 +92,14 @@ def end_phase(w: Work) -> None:
     end = _END_OF[w.phase]  # (a step function's phase: one of PHASE_ORDER)
     if end in w.game.listens:  # (fire's own first test, without the call: every phase ends)
         fire(w, end)
-    next_phase(w)
+    if w.game.bodies:  # K2.9: bodies set aside (next_phase)
+        next_phase(w)
+        return
+    nxt = _NEXT_PHASE[w.phase]  # next_phase, written out (every phase ends here)
+    if nxt == "action":  # after the last phase: a new round
+        w.round += 1
+    w.phase = nxt
+    w.sub = 0
 
 
 def step_setup(w: Work) -> None:
@@ -172,7 +179,7 @@ def step_action(w: Work) -> None:
             w.action_over = True
             emit(w, "phase", "the player ends the Action phase", "C4.1")
         elif key.startswith("play:"):
-            play_card(w, key[5:], Ctx(key[5:]))
+            play_card(w, key[5:], g.source_ctx[key[5:]])
         elif key.startswith("discard:"):
             discard_card(w, key[8:], "C3.2")
             gain_time(w, 1)
@@ -181,7 +188,7 @@ def step_action(w: Work) -> None:
             assert it.use is not None
             emit(w, "use", f"uses {it.name}", "C6.4")
             lose_time(w, it.use.time)
-            run(w, it.use.effects, Ctx(it.id))
+            run(w, it.use.effects, g.source_ctx[it.id])
             fire(w, "item-used", None, 1, extra=it.id)
             use_uses(w, it.id)
         elif key.startswith("action:"):
@@ -189,7 +196,7 @@ def step_action(w: Work) -> None:
             emit(w, "action", f"{a.name}", "")
             if a.time and not a.free:
                 lose_time(w, a.time)
-            run(w, a.effects, Ctx(a.id))
+            run(w, a.effects, g.source_ctx[a.id])
         elif key.startswith("recipe:"):
             make(w, next(x for x in g.recipes if x.id == key[7:]))
         elif key == "rescue":
@@ -300,11 +307,11 @@ def step_killer(w: Work) -> None:
             if not w.finale_revealed:
                 if ("killer-action" in said) if said is not None else told(w, "killer-action"):
                     emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
-                run(w, f.back, Ctx(f.id))
+                run(w, f.back, g.source_ctx[f.id])
             else:
                 if ("killer-action" in said) if said is not None else told(w, "killer-action"):
                     emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
-                run(w, f.face, Ctx(f.id))
+                run(w, f.face, g.source_ctx[f.id])
         elif w.sub == 2:
             w.sub = 3
             if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
@@ -320,7 +327,7 @@ def step_killer(w: Work) -> None:
                     came_into_play(w)
                     emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
                          "C17.4")
-                run(w, t.effects, Ctx(tid))
+                run(w, t.effects, g.source_ctx[tid])
                 if "card-drawn" in g.listens:
                     fire(w, "card-drawn", None, 1)
         else:  # sub 3, or END_DUE: the end of the phase

@@ -55,6 +55,29 @@ class Ctx:
 NO_CTX = _NO_CTX = Ctx()  # the context of a condition read outside any effect (a Ctx is never written)
 
 
+class SourceContexts(dict[str, "Ctx"]):
+    """``Ctx(source)``, the context of a source's effects with nothing more to say, made once per
+    source and shared (a Ctx is never written): ``game.source_ctx[source]`` is a lookup where the
+    constructor was a Python call (a card played, a killer or terror card, a bloodlust level)."""
+
+    def __missing__(self, source: str) -> Ctx:
+        got = self[source] = Ctx(source)
+        return got
+
+
+class TriggerContexts(dict[tuple[str, int, int, str], "Ctx"]):
+    """The contexts of triggers answering a happening, by (source, number, killer body, cause),
+    made once and shared; at most ``limit`` kept (a number is any amount: cleared when full)."""
+
+    limit = 4096
+
+    def __missing__(self, key: tuple[str, int, int, str]) -> Ctx:
+        if len(self) >= self.limit:
+            self.clear()
+        got = self[key] = Ctx(key[0], None, key[1], key[2], (), "", key[3])
+        return got
+
+
 # --- coverage: the one switch, owned here -------------------------------------------------------
 _coverage: Optional[set[Any]] = None
 

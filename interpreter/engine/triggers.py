@@ -209,10 +209,12 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
     h = _new_happening(Happening)  # Happening(…) without the call of its __init__ (fire is frequent)
     h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
-    for t in _in_play(w, "triggers", kind):
+    found = w.found.get(("triggers", kind)) if w.sources is not None else None  # _in_play's kept answer
+    for t in (found if found is not None else _in_play(w, "triggers", kind)):
         if not MATCH[type(t.event)](t.event, w, h):  # _holds, written out: a context only for a match
             continue
-        ctx = _ctx(h)
+        # _ctx(h), written out and made once per what it is made of (a Ctx is never written)
+        ctx = w.game.trigger_ctx[(kind, number, piece[2] if piece is not None and piece[0] == "killer" else -1, cause)]
         if t.cond is None or _with_it(w, h, condition, w, t.cond, ctx):
             _with_it(w, h, run, w, t.body, ctx)
     if w.delayed:
