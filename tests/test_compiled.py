@@ -44,7 +44,8 @@ def _read(fn):
 
 
 def _counts(places):
-    kinds = {"minions": ("", "zombie"), "minion": ("",), "tokens": ("",), "collected": ("",), "cards": ("",)}
+    kinds = {"minions": ("", "zombie"), "minion": ("",), "tokens": ("", "pill"), "collected": ("", "pill"),
+             "cards": ("",)}
     for what in n.COUNTABLES:
         for kind in kinds.get(what, ("",)):
             for where in ("", *places):
@@ -74,6 +75,7 @@ def test_compiled_forms_answer_as_the_evaluators_do(rs, killer, scenario):
                     shaped += [cmp, n.Compare(None, 2, op, a), n.Not(None, cmp),
                                n.AllOf(None, (cmp, n.Compare(None, a, op, 0))),
                                n.AnyOf(None, (n.Not(None, cmp), cmp))]
+            shaped += [n.TokenAt(None, "pill", where) for where in ("here", "fg", names[0], "killer-location")]
             compiled_c += [(c, compile_condition(c)) for c in shaped]
         for c, f in compiled_c:
             assert _read(lambda: f(w, Ctx())) == _read(lambda: condition(w, c, Ctx())), (c, st.round)

@@ -63,7 +63,24 @@ def _minions_whole(w: Work, kind: str) -> int:
 # whose fields are all unchanged since it was last read is not read again)
 BOARD_READS: dict[str, tuple[str, ...]] = {
     "victims": ("victims",), "dead": ("dead",), "rescued": ("rescued",), "minions": ("marked", "minions"),
-    "minion": ("marked", "minions"), "killers": ("killers",), "enemies": ("killers", "minions")}
+    "minion": ("marked", "minions"), "killers": ("killers",), "enemies": ("killers", "minions"),
+    "tokens": ("tokens",), "collected": ("collected",)}
+
+
+def _tokens_whole(w: Work, kind: str) -> int:
+    k = 0
+    for tok, _k, _at in w.tokens:  # (a loop: a generator is a call of its own)
+        if tok == kind:
+            k += 1
+    return k
+
+
+def _collected_whole(w: Work, kind: str) -> int:
+    k = 0
+    for tok, _k in w.collected:
+        if tok == kind:
+            k += 1
+    return k
 
 # count WHAT over the whole board, by WHAT, from the kind it names (engine/compiled.py reads it too)
 BOARD_COUNTS: dict[str, Callable[[Work, str], int]] = {
@@ -72,6 +89,8 @@ BOARD_COUNTS: dict[str, Callable[[Work, str], int]] = {
     "rescued": lambda w, kind: w.rescued,
     "minions": _minions_whole,
     "minion": _minions_whole,
+    "tokens": _tokens_whole,
+    "collected": _collected_whole,
     "killers": lambda w, kind: bodies_on_board(w),
     "enemies": lambda w, kind: bodies_on_board(w) + minions_on_board(w),
 }

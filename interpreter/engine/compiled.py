@@ -86,8 +86,19 @@ def compile_optional(c: n.Condition | None) -> CondFn | None:
 
 # --- conditions ---------------------------------------------------------------------------------
 def _compare(c: n.Compare) -> CondFn:
-    left, right, op = compile_amount(c.left), c.right, _OPS[c.op]
-    if right.__class__ is int:  # the usual shape: a count against a number
+    a, right, op = c.left, c.right, _OPS[c.op]
+    if right.__class__ is int:  # the usual shape: a count against a number (its reading folded in)
+        k = right
+        if a.__class__ is n.Count and not a.where:
+            whole = BOARD_COUNTS.get(a.what)
+            if whole is not None:
+                kind = a.kind
+                return lambda w, ctx: op(whole(w, kind), k)
+        if a.__class__ is not int:
+            ev = AMOUNT[type(a)]
+            return lambda w, ctx: op(ev(w, a, ctx), k)
+    left = compile_amount(a)
+    if right.__class__ is int:
         k = right
         return lambda w, ctx: op(left(w, ctx), k)
     r = compile_amount(right)
@@ -120,6 +131,22 @@ def _fg_at_tag(c: n.FgAtTag) -> CondFn:  # read by the Action menu's conditions 
     return lambda w, ctx: tag in w.game.board.tags[w.fg_loc]
 
 
+def _token_at(c: n.TokenAt) -> CondFn:  # read by the Action menu's conditions at every decision
+    token = c.token
+    if c.loc == "here" or c.loc == "fg":  # her location (resolve.loc), read without the call
+
+        def holds(w: Work, ctx: Ctx) -> bool:
+            where = w.fg_loc
+            for tok, _k, at in w.tokens:  # noqa: SIM110 (a loop: any() over a generator is a call more)
+                if at == where and tok == token:
+                    return True
+            return False
+
+        return holds
+    ev = EVAL[n.TokenAt]
+    return lambda w, ctx: ev(w, c, ctx)
+
+
 def _item_in(c: n.ItemIn) -> CondFn:
     item = c.item
     if c.zone == "table":
@@ -128,4 +155,5 @@ def _item_in(c: n.ItemIn) -> CondFn:
 
 
 _COND: dict[type, Callable[[Any], CondFn]] = {n.Compare: _compare, n.AllOf: _all_of, n.AnyOf: _any_of,
-                                               n.Not: _not, n.FgAtTag: _fg_at_tag, n.ItemIn: _item_in}
+                                               n.Not: _not, n.FgAtTag: _fg_at_tag, n.ItemIn: _item_in,
+                                               n.TokenAt: _token_at}
