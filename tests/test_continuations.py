@@ -324,7 +324,7 @@ _PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders
 # the simulator's kinds, and the kinds the hot sites tell without calling told (Replay.said)
 _LEAN_KINDS = [frozenset({"phase", "bloodlust", "death"}),
                frozenset({"time", "target", "enemy-move", "buy", "discard", "play", "outcome", "fear", "health", "roll",
-                          "killer-action"})]
+                          "killer-action", "market", "terror", "attack", "damage", "minion", "active", "move"})]
 
 
 @pytest.mark.parametrize("kinds", _LEAN_KINDS)

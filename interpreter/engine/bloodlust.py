@@ -87,7 +87,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "", w
     take(w, loc, m)
     w.dead += 1
     w.deaths_round += 1
-    if told(w, "death"):
+    if ("death" in said) if (said := w.ctl.said) is not None else told(w, "death"):  # (Replay.said)
         emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7")
     raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
     fire(w, "dies", victim, 1, loc)

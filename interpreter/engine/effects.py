@@ -168,7 +168,7 @@ def exec_spawn_minions(w: Work, e: n.SpawnMinions, ctx: Ctx) -> None:  # spawn N
             over_budget(w, "minions and victims", len(w.minions) + sum(w.victims) + 1, MAX_PIECES_IN_PLAY)
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
-        if told(w, "minion"):
+        if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
             emit(w, "minion", f"a {m.name} appears at {loc_name(w, where)}", "C15.1")
         if w.game.absorbing:
             absorb(w)
@@ -453,7 +453,7 @@ def exec_switch_active(w: Work, e: n.SwitchActive, ctx: Ctx) -> None:  # active 
         return
     at = living.index(w.active) if w.active in living else 0
     w.active = living[(at + (-1 if e.way == "up" else 1)) % len(living)]
-    if told(w, "active"):
+    if ("active" in said) if (said := w.ctl.said) is not None else told(w, "active"):  # (Replay.said)
         emit(w, "active", f"the active marker moves {e.way}: {body_name(w, w.active)} is now the active killer",
              "K3.2")
 

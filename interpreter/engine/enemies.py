@@ -310,7 +310,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
                         "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
         elif fg_here:
             dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
-            if told(w, "attack"):
+            if ("attack" in said) if (said := w.ctl.said) is not None else told(w, "attack"):  # (Replay.said)
                 emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
             attack_fg(w, dmg, piece)
         else:

@@ -134,7 +134,7 @@ def fg_damage(w: Work, k: int, rule: str = "C9.6", damage: bool = True) -> None:
 def _lose_health(w: Work, k: int, rule: str) -> None:
     if k <= w.fg_health:
         w.fg_health -= k
-        if told(w, "damage"):
+        if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
             emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
         if w.fg_health == 0:
             emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")

@@ -71,7 +71,7 @@ def move_fg(w: Work, steps: int) -> None:
         if "leaves" in listens:
             fire(w, "leaves", FG, 0, here)  # 'here' is still the location she leaves
         w.fg_loc = dest
-        if told(w, "move"):
+        if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
             with_them = f" with {count_of(follow, 'victim')}" if follow else ""
             emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
         if follow and w.marked and marks_at(w, here):

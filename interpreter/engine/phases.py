@@ -281,7 +281,7 @@ def step_planning(w: Work) -> None:
     if w.spent:
         w.market = tuple(sorted(w.market + w.spent))  # C7.6
         k = len(w.spent)
-        if told(w, "market"):
+        if ("market" in said) if (said := w.ctl.said) is not None else told(w, "market"):  # (Replay.said)
             emit(w, "market", f"{count_of(k, 'played or discarded card')} return{'s' if k == 1 else ''} to the "
                  "market", "C7.6")
         w.spent = ()
@@ -318,7 +318,7 @@ def step_killer(w: Work) -> None:
                 tid = w.terror[0]
                 w.terror = w.terror[1:]
                 t = g.terror[tid]
-                if told(w, "terror"):
+                if ("terror" in said) if (said := w.ctl.said) is not None else told(w, "terror"):  # (Replay.said)
                     emit(w, "terror", f"terror card: {t.name}", "C8.1")
                 if t.secondary_health > 0:
                     came_into_play(w)
