@@ -16,7 +16,7 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
-from .bodies import Piece, active_only, body_name, piece_status
+from .bodies import Piece, active_only, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
@@ -140,7 +140,8 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         victims = targetable_counts(w, attacker) if w.marked else w.victims
         # rule victims at PLACE cannot be targeted (hidden_victims, read only where such a rule is)
         hidden = hidden_victims(w) if "hidden-victims" in g.rule_queries else _NO_LOCS
-        for i in _occupied(g, victims):
+        memo = g.occupied_memo  # _occupied's first test, written out: the same victims tuple as last time
+        for i in (memo[1] if memo[0] is victims else _occupied(g, victims)):
             if i != fg and i not in hidden:
                 cands.append(i)
                 d = dist[i]
@@ -237,7 +238,10 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     if is_killer:
         body: Any = w.killers[piece[1]]
         stats = None
-        name = body_name(w, piece[1])
+        name = body.label  # body_name, written out (a killer acts at every enemy action)
+        if not name:
+            decl = w.game.bodies.get(body.body) if body.body else None
+            name = decl.name if decl is not None else "the killer"
     else:
         if piece[1] >= len(w.minions):
             return

@@ -145,7 +145,9 @@ def _remove_from_hand(w: Work, cid: str) -> None:
 
 
 def discard_card(w: Work, cid: str, rule: str) -> None:
-    _remove_from_hand(w, cid)
+    h = list(w.hand)  # _remove_from_hand, written out (cards are played and discarded often)
+    h.remove(cid)
+    w.hand = tuple(h)
     w.spent = w.spent + (cid,)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("discard" in said) if said is not None else told(w, "discard"):
@@ -155,7 +157,9 @@ def discard_card(w: Work, cid: str, rule: str) -> None:
 def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     """C2.1, C2.3: play a card from the hand: its fear check picks the outcome that resolves."""
     card = w.game.cards[cid]
-    _remove_from_hand(w, cid)
+    h = list(w.hand)  # _remove_from_hand, written out
+    h.remove(cid)
+    w.hand = tuple(h)
     w.spent = w.spent + (cid,)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("play" in said) if said is not None else told(w, "play"):

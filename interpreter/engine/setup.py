@@ -78,8 +78,13 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     pool = shuffled(w, plan[0])
     drawn = list(pool[: piles * PILE_SIZE - 1]) + ([fg.signature] if fg.signature else [])
     deck = shuffled(w, drawn)
-    w.piles = tuple(
-        tuple((c, j == 0) for j, c in enumerate(deck[p * PILE_SIZE:(p + 1) * PILE_SIZE])) for p in range(piles))
+    dealt = []  # piles of PILE_SIZE, the first card of each face up (loops: a generator is a call each)
+    for p in range(piles):
+        pile = []
+        for j, c in enumerate(deck[p * PILE_SIZE:(p + 1) * PILE_SIZE]):
+            pile.append((c, j == 0))
+        dealt.append(tuple(pile))
+    w.piles = tuple(dealt)
     # C18.5: the killer's and the scenario's terror cards shuffled together, 8 drawn
     terror = shuffled(w, plan[1])
     w.terror = terror[:8]
