@@ -67,6 +67,16 @@ BOARD_READS: dict[str, tuple[str, ...]] = {
     "tokens": ("tokens",), "collected": ("collected",)}
 
 
+def _enemies_whole(w: Work, kind: str) -> int:
+    """The killer bodies and the minions on the board (the minions counted here, not by building
+    their index: a crowd's win line reads this whenever the minions tuple changed)."""
+    k = bodies_on_board(w)
+    for m in w.minions:
+        if m.loc >= 0:
+            k += 1
+    return k
+
+
 def _tokens_whole(w: Work, kind: str) -> int:
     k = 0
     for tok, _k, _at in w.tokens:  # (a loop: a generator is a call of its own)
@@ -91,8 +101,8 @@ BOARD_COUNTS: dict[str, Callable[[Work, str], int]] = {
     "minion": _minions_whole,
     "tokens": _tokens_whole,
     "collected": _collected_whole,
-    "killers": lambda w, kind: bodies_on_board(w),
-    "enemies": lambda w, kind: bodies_on_board(w) + minions_on_board(w),
+    "killers": bodies_on_board,
+    "enemies": _enemies_whole,
 }
 
 
@@ -102,7 +112,9 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         whole = BOARD_COUNTS.get(what)
         if whole is not None:
             return whole(w, a.kind)
-    where = loc(w, a.where, ctx) if a.where else -2  # -2: the whole board
+    place = a.where  # loc(…) without the call for 'it' and her location (counts at a candidate: selectors)
+    where = -2 if not place else w.scope.it if place == "it" else w.fg_loc if place == "here" or place == "fg" \
+        else loc(w, place, ctx)  # -2: the whole board
     if what == "victims":
         return w.victims[where] if where >= 0 else 0
     if what == "dead":

@@ -59,8 +59,9 @@ def minion_of_uid(w: Work, uid: int) -> int:
     return -1
 
 
-def bodies_on_board(w: Work) -> int:
-    """How many killer bodies, not defeated, stand on the board."""
+def bodies_on_board(w: Work, kind: str = "") -> int:
+    """How many killer bodies, not defeated, stand on the board (``kind`` is not read: so that
+    this is a whole-board count of amounts.BOARD_COUNTS itself, with no function between)."""
     ks = w.killers
     memo = w.game.body_counts
     if memo[0] is not ks:

@@ -17,7 +17,7 @@ from lastbreath.dsl import nodes as n
 from ..board import INF
 from ..state import Option
 from .continuation import ask, rand
-from .resolve import NO_CTX, PLACE, Ctx, amount, condition, loc
+from .resolve import AMOUNT, NO_CTX, PLACE, Ctx, amount, condition, loc
 from .statics import fg_tables
 
 if TYPE_CHECKING:
@@ -124,9 +124,12 @@ def _scores(w: Work, p: n.Pick, cands: list[int], ctx: Ctx) -> list[int]:
     scope = w.scope
     saved = scope.it
     a = p.n
+    if a.__class__ is int:
+        return [sign * a] * len(cands)
+    ev = AMOUNT[type(a)]  # amount(…)'s evaluator, read once (one call a candidate, not two)
     for c in cands:
         scope.it = c
-        out.append(sign * amount(w, a, ctx))
+        out.append(sign * ev(w, a, ctx))
     scope.it = saved
     return out
 
