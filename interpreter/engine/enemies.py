@@ -63,13 +63,16 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
-        if extra:
-            moves = max(0, modified(w, "extra-moves", own_moves, "killer"))
-            attacks = max(0, modified(w, "extra-attacks", own_attacks, "killer"))
+        if extra:  # modified(…), its kept answers read without the call where they are kept
+            found = w.found if w.sources is not None else _NO_FOUND
+            got = found.get(("extra-moves", own_moves, "killer")) if "extra-moves" not in READS_STATE else None
+            moves = max(0, got[0] if got is not None else modified(w, "extra-moves", own_moves, "killer"))
+            got = found.get(("extra-attacks", own_attacks, "killer")) if "extra-attacks" not in READS_STATE else None
+            attacks = max(0, got[0] if got is not None else modified(w, "extra-attacks", own_attacks, "killer"))
         else:
             moves, attacks = own_moves, own_attacks
         only = w.scope.body  # K3.3: inside 'all killers { … }' the killer is the block's body
-        if only < 0 and len(w.killers) > 1 and active_only(w):
+        if only < 0 and len(w.killers) > 1 and "active-only" in w.game.rule_queries and active_only(w):
             only = w.active  # K3.2: only the active one acts
         for i, body in enumerate(w.killers):
             if only >= 0 and i != only:
@@ -200,6 +203,7 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
 
 
 _NO_LOCS: frozenset[int] = frozenset()
+_NO_FOUND: dict[Any, Any] = {}  # no kept answers (the sources in play not yet found again): never written
 
 
 def _occupied(g: Any, victims: tuple[int, ...]) -> list[int]:

@@ -92,9 +92,11 @@ def end_phase(w: Work) -> None:
     end = _END_OF[w.phase]  # (a step function's phase: one of PHASE_ORDER)
     if end in w.game.listens:  # (fire's own first test, without the call: every phase ends)
         fire(w, end)
-    if w.game.bodies:  # K2.9: bodies set aside (next_phase)
-        next_phase(w)
-        return
+    if w.game.bodies:
+        for k in w.killers:
+            if k.aside:  # K2.9: bodies set aside flip their tokens (next_phase)
+                next_phase(w)
+                return
     nxt = _NEXT_PHASE[w.phase]  # next_phase, written out (every phase ends here)
     if nxt == "action":  # after the last phase: a new round
         w.round += 1

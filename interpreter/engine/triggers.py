@@ -178,15 +178,6 @@ def _modifications(w: Work, kind: str) -> tuple[Any, ...]:
     return got[1]
 
 
-def _holds(w: Work, x: Any, h: Happening, ctx: Ctx) -> bool:
-    """Whether a trigger, replacement or modification answers this happening now."""
-    if not MATCH[type(x.event)](x.event, w, h):
-        return False
-    if x.cond is None:
-        return True
-    return _with_it(w, h, condition, w, x.cond, ctx)
-
-
 def _with_it(w: Work, h: Happening, fn: Callable[..., Any], *args: Any) -> Any:
     """``fn(*args)`` with ``it`` the location of the happening (when it has one)."""
     if h.place < 0:
@@ -262,16 +253,22 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     does not happen); else the modifications in play change its number (None: prevented)."""
     if kind not in w.game.listens:
         return number
-    h = Happening(kind, piece, number, place, cause, extra)
-    for rep in _in_play(w, "replacements", kind):
+    h = _new_happening(Happening)  # Happening(…) without the call of its __init__
+    h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
+    found = w.found.get(("replacements", kind)) if w.sources is not None else None  # _in_play's kept answer
+    for rep in (found if found is not None else _in_play(w, "replacements", kind)):
+        if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match
+            continue
         ctx = _ctx(h)
-        if _holds(w, rep, h, ctx):
+        if rep.cond is None or _with_it(w, h, condition, w, rep.cond, ctx):
             emit(w, "replace", f"instead of {what}", "", "replacement")
             _with_it(w, h, run, w, rep.body, ctx)
             return None
     for mod in _modifications(w, kind):
+        if not MATCH[type(mod.event)](mod.event, w, h):
+            continue
         ctx = _ctx(h)
-        if not _holds(w, mod, h, ctx):
+        if mod.cond is not None and not _with_it(w, h, condition, w, mod.cond, ctx):
             continue
         scope = w.scope
         outer, scope.node = scope.node, mod
