@@ -162,3 +162,62 @@ def test_win_and_lose_lines_read_again_only_when_their_fields_change(rs, monkeyp
     monkeypatch.setattr(continuation.Work, "ends_read", property(lambda w: None, lambda w, v: None))
     assert played() == skipping
     assert emptied() == won
+
+
+_STILL = """
+scenario still-door {{
+  name "Still Door"
+  {lines}
+  location porch {{ name "Porch"; exit }}
+  location hall {{ name "Hall"; search }}
+  location attic {{ name "Attic"; search }}
+  location cellar {{ name "Cellar" }}
+  path porch (1 2 3) -- (1 2) hall
+  path hall (3 4) -- (1 2 3) attic
+  path hall (5 6) -- (4 5 6) cellar
+  setup only {{ killer at cellar; fg at porch; victims at attic 1 }}
+  item lamp2 {{ name "Lamp" }}
+  item rope2 {{ name "Rope" }}
+  item pole2 {{ name "Pole" }}
+  item box2 {{ name "Box" }}
+  item can2 {{ name "Can" }}
+  item jar2 {{ name "Jar" }}
+  item key2 {{ name "Key" }}
+  item map2 {{ name "Map" }}
+}}
+"""
+
+
+@pytest.mark.parametrize("lines", [
+    'lose when 1 at least 2 "never"',  # reads no field
+    'win when (count dead) at least 99 "not so soon"',  # one field
+    'lose when 1 at least 2 "never"\n  win when (count dead) at least 1 "a death"',  # one field, and it holds
+    'win when (count victims) at most 0 "none left"\n  lose when (count dead) at least 3 "three dead"',  # two
+    'win when all { (count dead) at least 9; (count victims) at least 9; (count rescued) at least 9 } "all"',  # three
+])
+def test_C13_win_and_lose_lines_reading_any_number_of_fields(tmp_path, lines):
+    """C13: win and lose lines reading no field, one, two or more of the state are checked after
+    every step as when each is read every time (games played to the end, with a kept run and by
+    apply from every state)."""
+    from conftest import load_with
+    from lastbreath.interpreter.engine import continuation
+
+    rs = load_with(tmp_path, _STILL.format(lines=lines))
+
+    def games():
+        out = []
+        for seed in range(3):
+            st, _ = new_game(rs, killer="big-bad-wolf", scenario="still-door", seed=seed)
+            policy = BOTS["random"](seed)
+            while not st.result:
+                st, _ = engine.apply(st, policy(st, st.choice))
+            lean, _ = new_game(rs, killer="big-bad-wolf", scenario="still-door", seed=seed)
+            lean = engine.play_out(lean, BOTS["random"](seed), 5000)
+            assert (lean.result, lean.end_reason, lean.round) == (st.result, st.end_reason, st.round)
+            out.append((st.result, st.end_reason, st.round))
+        return out
+
+    kept = games()
+    with pytest.MonkeyPatch.context() as mp:  # every line read after every step
+        mp.setattr(continuation.Work, "ends_read", property(lambda w: None, lambda w, v: None))
+        assert games() == kept

@@ -445,7 +445,7 @@ def check_ends(w: Work) -> None:
         if holds(w, ctx):
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
     if reads is not None and len(reads) <= 2:
-        fa, fb = (reads + reads + ("game",))[:2]
+        fa, fb = (reads + reads + ("game", "game"))[:2]  # one field read twice; none: game (never rebound)
         w.ends_read = (srcs, fa, d[fa], fb, d[fb])
     else:
         w.ends_read = None
