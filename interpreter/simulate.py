@@ -82,7 +82,10 @@ class GameRecord:
 
 # --- one game -----------------------------------------------------------------------------------
 _LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
-_TRACKED = frozenset({"phase", "bloodlust"})  # the only events a record reads (_track): no others are made
+# A record reads no event while a run is kept: play_out's on_round tells each round's start and
+# its bloodlust level. The events _track reads come only from a transition apply replays (no run
+# kept: greenlet off), which gives every event: there the round starts are read from them.
+_NO_EVENTS: frozenset[str] = frozenset()
 
 
 def _track(events, level: int, lust: list[int]) -> int:
@@ -118,7 +121,7 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
 
 
 def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_choices: int) -> Optional[GameRecord]:
-    """``_play`` reading only the events (None: the game raised, or did not end)."""
+    """``_play`` without the states between answers (None: the game raised, or did not end)."""
     t0 = time.perf_counter()
     lust: list[int] = []
     given = [0]
@@ -126,11 +129,11 @@ def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_cho
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
-        # the events of the answers that made some (only phase and bloodlust events are made: _TRACKED),
+        # each round's start told by on_round; events come only where apply replayed (see _NO_EVENTS),
         # gathered by the list's own extend (no Python call per answer) and walked once at the end
         seen: list[Event] = []
-        state = play_out(state, policy, max_choices, None, _TRACKED, seen.extend, quiet=True,
-                         on_answers=given.append)
+        state = play_out(state, policy, max_choices, None, _NO_EVENTS, seen.extend, quiet=True,
+                         on_answers=given.append, on_round=lambda _round, lv: lust.append(lv))
         _track(seen, level, lust)
         transitions = sum(given)
         if transitions >= max_choices:
@@ -156,11 +159,11 @@ def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) ->
             nonlocal state, transitions, level
             state = st
             transitions += 1
-            if evs:  # only phase and bloodlust events are made (_TRACKED)
+            if evs:  # only where apply replayed the transition (see _NO_EVENTS)
                 _track(evs, level, lust)
             level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
 
-        play_out(state, policy, max_choices, seen, _TRACKED)
+        play_out(state, policy, max_choices, seen, _NO_EVENTS, on_round=lambda _round, lv: lust.append(lv))
         if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
     except Exception as err:

@@ -288,3 +288,44 @@ def test_batches_shrink_so_the_workers_finish_together():
     for i in range(3):  # a batch is one setup's
         assert [s for j, seeds in matrix if j == i for s in seeds] == list(range(50))
     assert all(1 <= len(seeds) <= 200 for _, seeds in matrix)
+
+
+@pytest.mark.parametrize("setup", [{}, {"killer": "zombies", "scenario": "wolfe-asylum"},
+                                   {"killer": "intruders", "scenario": "wingard-cottage"}])
+def test_records_read_the_rounds_without_events_and_with_them(rs, setup, monkeypatch):
+    """A record's bloodlust column (the level at each round's start) comes from play_out's on_round
+    while a run is kept (no event made at all), and from the events where apply replays every
+    transition (greenlet off): the same records, for the random bot and the greedy one."""
+    from lastbreath.interpreter.engine import continuation
+
+    on = [(play_one(rs, setup, seed, "random"), play_one(rs, setup, seed, "greedy")) for seed in range(6)]
+    assert all(r.bloodlust and len(r.bloodlust) == r.rounds for pair in on for r in pair)
+    monkeypatch.setattr(continuation, "GREENLET", None)
+    off = [(play_one(rs, setup, seed, "random"), play_one(rs, setup, seed, "greedy")) for seed in range(6)]
+    assert off == on
+
+
+def test_C1_1_on_round_tells_each_round_start_as_its_event_does(rs):
+    """C1.1: play_out's on_round is called once as each round's Action phase starts (the first
+    may start inside new_game, its events tell it), with the bloodlust level then: the rounds and levels
+    that apply in a loop tells by its events, whatever kinds of event are made (none here)."""
+    from lastbreath.interpreter.api import new_game
+    from lastbreath.interpreter.bots import random_policy
+    from lastbreath.interpreter.engine import apply, play_out
+
+    for killer, scenario in [("big-bad-wolf", "storybook-woods"), ("ratchet-lady", "wolfe-asylum"),
+                             ("zombies", "storybook-woods")]:
+        for seed in range(3):
+            state, events = new_game(rs, killer=killer, scenario=scenario, seed=seed)
+            policy, seen = random_policy(seed), list(events)
+            while not state.result:
+                state, events = apply(state, policy(state, state.choice))
+                seen += events
+            expected: list[int] = []
+            simulate._track(seen, 1, expected)  # the level by the bloodlust events, at each round's event
+            state, _ = new_game(rs, killer=killer, scenario=scenario, seed=seed)
+            told: list = []
+            play_out(state, random_policy(seed), 5000, None, frozenset(), on_round=lambda r, lv: told.append((r, lv)))
+            first = len(expected) - len(told)  # 0, or 1 where new_game's own events tell the first round
+            assert first in (0, 1) and len(told) > 2
+            assert told == list(zip(range(first + 1, len(expected) + 1), expected[first:]))

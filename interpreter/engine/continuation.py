@@ -87,6 +87,7 @@ class Replay:
         "last",
         "lean",
         "on_events",
+        "on_round",
         "policy",
         "pos",
         "quiet",
@@ -118,6 +119,7 @@ class Replay:
         self.on_events: Optional[Callable[[list[Event]], None]] = None  # … and its caller reading the events only
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.quiet = False  # … and on_events is not called for an answer that made none
+        self.on_round: Optional[Callable[[int, int], None]] = None  # play_out: told each round's start
         self.budget = 0  # answers play_out may still give inside the run
         self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
         self.keys: list[str] = []  # … and those answers, for a policy choosing by index (see _Rewind)
@@ -708,7 +710,8 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
              on_transition: Optional[Callable[[GameState, list[Event]], None]] = None,
              kinds: Optional[frozenset[str]] = None,
              on_events: Optional[Callable[[list[Event]], None]] = None, *, quiet: bool = False,
-             on_answers: Optional[Callable[[int], None]] = None) -> GameState:
+             on_answers: Optional[Callable[[int], None]] = None,
+             on_round: Optional[Callable[[int, int], None]] = None) -> GameState:
     """Answer with ``policy`` until the game is over or ``limit`` answers were given; returns the
     last state. The same states, events and results as the loop
     ``state, events = apply(state, policy(state, state.choice)); on_transition(state, events)``,
@@ -727,7 +730,11 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
     last state are the same.
 
     ``quiet``: ``on_events`` is not called for a transition that made no events (of ``kinds``).
-    ``on_answers``: called once, when play_out returns, with the number of answers it gave."""
+    ``on_answers``: called once, when play_out returns, with the number of answers it gave.
+    ``on_round``: called as each round's Action phase starts, with the round and the bloodlust
+    level then (1-based), once each, whatever ``kinds`` says (the simulator's record reads only
+    that, and makes no event at all). A transition that ``apply`` replays from its checkpoint
+    (no run was kept for the state: ``GREENLET`` off) does not call it: its events say it."""
     given = 0
     choose = getattr(policy, "choose_index", None) if on_transition is None else None
     if quiet and on_events is not None:
@@ -746,6 +753,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
             ctl.policy, ctl.budget = policy, budget
             ctl.hook, ctl.kinds, ctl.choose = hook, kinds, choose
             ctl.on_events, ctl.quiet = (loud if quiet and on_events is not None else on_events), quiet
+            ctl.on_round = on_round
         before = state
         try:
             state, events = apply(state, key)
@@ -755,7 +763,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         finally:
             if ctl is not None:
                 given += budget - ctl.budget
-                ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = None
+                ctl.policy = ctl.hook = ctl.kinds = ctl.choose = ctl.on_events = ctl.on_round = None
                 ctl.quiet = False
                 ctl.keys = []
                 ctl.budget, ctl.lean, ctl.said = 0, False, None

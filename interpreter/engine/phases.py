@@ -119,6 +119,9 @@ def step_action(w: Work) -> None:
         w.action_over = False
         w.sub = 1
         emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
+        ctl = w.ctl
+        if ctl.on_round is not None and (ctl.lean or ctl.count > ctl.skip):  # (the event just counted is new)
+            ctl.on_round(w.round, w.bloodlust + 1)
         if w.skip_action:
             w.skip_action = False
             emit(w, "phase", "the Action phase is skipped", "C11.4")
