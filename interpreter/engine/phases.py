@@ -118,7 +118,8 @@ def step_action(w: Work) -> None:
         w.deaths_round = 0
         w.action_over = False
         w.sub = 1
-        emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
+        if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said; told counts it)
+            emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
         ctl = w.ctl
         if ctl.on_round is not None and (ctl.lean or ctl.count > ctl.skip):  # (the event just counted is new)
             ctl.on_round(w.round, w.bloodlust + 1)
@@ -174,7 +175,7 @@ def step_action(w: Work) -> None:
 
     while True:
         if w.action_over or w.time < 0 or not w.hand:  # C4.1
-            if not w.action_over:
+            if not w.action_over and (("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase")):
                 emit(w, "phase", "the Action phase ends" + (" (time below 0)" if w.time < 0 else " (hand empty)"),
                      "C4.1")
             end_phase(w)
@@ -182,7 +183,8 @@ def step_action(w: Work) -> None:
         key = ask(w, "action", "Your action", menu)
         if key == "end":
             w.action_over = True
-            emit(w, "phase", "the player ends the Action phase", "C4.1")
+            if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):
+                emit(w, "phase", "the player ends the Action phase", "C4.1")
         elif key.startswith("play:"):
             play_card(w, key[5:], g.source_ctx[key[5:]])
         elif key.startswith("discard:"):
@@ -240,7 +242,8 @@ def step_planning(w: Work) -> None:
         return
     if w.sub == 0:
         w.sub = 1
-        emit(w, "phase", "Planning phase", "C1.1")
+        if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
+            emit(w, "phase", "Planning phase", "C1.1")
         if w.game.whole_phases and replaced(w, "planning"):
             return
         if "start:planning" in w.game.listens:
@@ -298,7 +301,8 @@ def step_killer(w: Work) -> None:
     g = w.game
     try:
         if w.sub == 0:
-            emit(w, "phase", "Killer phase", "C1.1")
+            if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
+                emit(w, "phase", "Killer phase", "C1.1")
             w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
             w.sub = 1
             if w.game.whole_phases and replaced(w, "killer"):
@@ -386,7 +390,8 @@ def step_upkeep(w: Work) -> None:
         return
     if w.sub == 0:
         w.sub = 1
-        emit(w, "phase", "Upkeep phase", "C1.1")
+        if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
+            emit(w, "phase", "Upkeep phase", "C1.1")
         if w.game.whole_phases and replaced(w, "upkeep"):
             return
         if not w.terror and not w.finale_revealed:  # C11.1
