@@ -144,3 +144,15 @@ def test_shared_contexts_are_made_once_and_bounded():
     for k in range(10):
         trig[("fear-raised", k, -1, "")]
         assert len(trig) <= 3
+
+
+def test_matchers_fire_skips_answer_every_happening_of_their_kind():
+    """fire calls no matcher for events that answer every happening of their kind (a phase's start
+    or end, fear rising or falling, a card's own event, the game's start): those are the ones."""
+    from lastbreath.dsl import nodes as n
+    from lastbreath.interpreter.engine.triggers import MATCH, MATCHES_EVERY, Happening
+
+    assert MATCHES_EVERY == {n.PhaseEvent, n.FearChanges, n.OwnEvent, n.GameStarts}
+    h = Happening("end:killer", None, 3, 2, "kill", "x")
+    assert all(MATCH[cls](None, None, h) is True for cls in MATCHES_EVERY)
+    assert n.PieceEvent not in MATCHES_EVERY and n.TokenEvent not in MATCHES_EVERY

@@ -82,6 +82,12 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
     return piece[0] == kind
 
 
+def _matches_every(fn: Callable[..., bool]) -> Callable[..., bool]:
+    """A matcher whose event answers every happening of its kind (fire does not call it: MATCHES_EVERY)."""
+    fn.matches_every = True  # type: ignore[attr-defined]
+    return fn
+
+
 def match_piece_event(e: n.PieceEvent, w: Work, h: Happening) -> bool:  # PIECE takes damage / enters PLACE / …
     if not match_piece_ref(e.piece, h.piece):
         return False
@@ -94,6 +100,7 @@ def match_piece_event(e: n.PieceEvent, w: Work, h: Happening) -> bool:  # PIECE 
     return True
 
 
+@_matches_every
 def match_phase_event(e: n.PhaseEvent, w: Work, h: Happening) -> bool:  # start|end of PHASE
     return True
 
@@ -106,6 +113,7 @@ def match_bloodlust_rises(e: n.BloodlustRises, w: Work, h: Happening) -> bool:  
     return h.cause == e.cause
 
 
+@_matches_every
 def match_fear_changes(e: n.FearChanges, w: Work, h: Happening) -> bool:  # fear rises|falls
     return True
 
@@ -122,10 +130,12 @@ def match_card_event(e: n.CardEvent, w: Work, h: Happening) -> bool:  # card [DE
     return not e.deck or h.extra == e.deck
 
 
+@_matches_every
 def match_own_event(e: n.OwnEvent, w: Work, h: Happening) -> bool:  # revealed | drawn | gained (this card)
     return True
 
 
+@_matches_every
 def match_game_starts(e: n.GameStarts, w: Work, h: Happening) -> bool:  # game starts
     return True
 
@@ -137,6 +147,7 @@ def match_track_reaches(e: n.TrackReaches, w: Work, h: Happening) -> bool:  # tr
 
 MATCH: dict[type, Callable[..., bool]] = {**n.functions(n.Event, globals(), "match_"),
                                           **n.functions(n.Piece, globals(), "match_")}
+MATCHES_EVERY = frozenset(cls for cls, fn in MATCH.items() if getattr(fn, "matches_every", False))
 
 
 # --- answering ------------------------------------------------------------------------------------
@@ -202,12 +213,22 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
     h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
     found = w.found.get(("triggers", kind)) if w.sources is not None else None  # _in_play's kept answer
     for t in (found if found is not None else _in_play(w, "triggers", kind)):
-        if not MATCH[type(t.event)](t.event, w, h):  # _holds, written out: a context only for a match
+        ev = t.event  # _holds, written out: a context only for a match (no call where every one matches)
+        if ev.__class__ not in MATCHES_EVERY and not MATCH[ev.__class__](ev, w, h):
             continue
         # _ctx(h), written out and made once per what it is made of (a Ctx is never written)
         ctx = w.game.trigger_ctx[(kind, number, piece[2] if piece is not None and piece[0] == "killer" else -1, cause)]
         if t.cond is None or _with_it(w, h, condition, w, t.cond, ctx):
-            _with_it(w, h, run, w, t.body, ctx)
+            if place < 0:  # _with_it(w, h, run, …), written out: 'it' is the happening's location, if it has one
+                run(w, t.body, ctx)
+            else:
+                scope = w.scope
+                saved = scope.it
+                scope.it = place
+                try:
+                    run(w, t.body, ctx)
+                finally:
+                    scope.it = saved
     if w.delayed:
         fire_delayed(w, kind)
 
