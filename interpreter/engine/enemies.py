@@ -127,6 +127,9 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     if the caller has them (they change only when a path opens, closes or is barred)."""
     dist = (tables or enemy_tables(w))[1][at]
     fg_up = w.fg_breath > 0
+    if target == "fg" and (said := w.ctl.said) is not None and "target" not in said:
+        # the Final Girl alone, and no event to describe the choice (Replay.said): the answer at once
+        return w.fg_loc if fg_up and dist[w.fg_loc] < INF else -1
     best_d = INF
     near: list[int] = []  # the reachable candidates at the least distance, in candidate order
     cands: list[int] = []
