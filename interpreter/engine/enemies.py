@@ -16,7 +16,7 @@ from ..board import INF
 from ..state import Option
 from .attacks import attack_fg
 from .bloodlust import kill_victim
-from .bodies import Piece, active_only, piece_status
+from .bodies import Piece, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
@@ -63,17 +63,22 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         if groups and attacks > 0:
             group_attacks(w, target, attacks, groups)
     if who in ("killer", "enemies"):
-        if extra:  # modified(…), its kept answers read without the call where they are kept
-            found = w.found if w.sources is not None else _NO_FOUND
-            got = found.get(("extra-moves", own_moves, "killer")) if "extra-moves" not in READS_STATE else None
-            moves = max(0, got[0] if got is not None else modified(w, "extra-moves", own_moves, "killer"))
-            got = found.get(("extra-attacks", own_attacks, "killer")) if "extra-attacks" not in READS_STATE else None
-            attacks = max(0, got[0] if got is not None else modified(w, "extra-attacks", own_attacks, "killer"))
-        else:
-            moves, attacks = own_moves, own_attacks
+        moves, attacks = own_moves, own_attacks
+        rq = w.game.rule_queries  # modified(…) below, its kept answers read without the call where kept
+        found = w.found if w.sources is not None else _NO_FOUND
+        if extra:
+            if "extra-moves" in rq:
+                got = found.get(("extra-moves", own_moves, "killer")) if "extra-moves" not in READS_STATE else None
+                moves = max(0, got[0] if got is not None else modified(w, "extra-moves", own_moves, "killer"))
+            if "extra-attacks" in rq:
+                key = ("extra-attacks", own_attacks, "killer")
+                got = found.get(key) if "extra-attacks" not in READS_STATE else None
+                attacks = max(0, got[0] if got is not None else modified(w, "extra-attacks", own_attacks, "killer"))
         only = w.scope.body  # K3.3: inside 'all killers { … }' the killer is the block's body
-        if only < 0 and len(w.killers) > 1 and "active-only" in w.game.rule_queries and active_only(w):
-            only = w.active  # K3.2: only the active one acts
+        if only < 0 and len(w.killers) > 1 and "active-only" in rq:  # K3.2: only the active one acts (active_only)
+            got = found.get(("active-only", False)) if "active-only" not in READS_STATE else None
+            if got[0] if got is not None else modified(w, "active-only", False):
+                only = w.active
         for i, body in enumerate(w.killers):
             if only >= 0 and i != only:
                 continue

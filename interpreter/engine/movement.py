@@ -16,7 +16,7 @@ from .bodies import killer_at
 from .continuation import ask, emit, opt, told
 from .places import is_exit
 from .resolve import NO_CTX, Ctx, condition, run
-from .statics import came_into_play, fg_tables, modified
+from .statics import READS_STATE, came_into_play, fg_tables, modified
 from .triggers import FG, fire
 from .victims import NONE, describe, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
@@ -33,8 +33,18 @@ def fg_moves(w: Work) -> list[tuple[int, int, str]]:
     adj = fg_tables(w)[0]
     b = w.game.board
     out: dict[int, tuple[int, str]] = {}
+    # modified(w, "followers", 2, tags), its kept answers read without the call where they are kept
+    rules = "followers" in w.game.rule_queries
+    found = w.found if rules and w.sources is not None and "followers" not in READS_STATE else None
     for dest, k in adj[w.fg_loc]:
-        out[dest] = (0 if (k, "victims") in w.barred else modified(w, "followers", 2, b.paths[k][4]), "path")
+        if (k, "victims") in w.barred:
+            out[dest] = (0, "path")
+        elif not rules:
+            out[dest] = (2, "path")
+        else:
+            tags = b.paths[k][4]
+            got = found.get(("followers", 2, tags)) if found is not None else None
+            out[dest] = (got[0] if got is not None else modified(w, "followers", 2, tags), "path")
     for link in w.game.scenario.links:
         members = b.with_tag(link.tag)
         if w.fg_loc in members and (link.cond is None or condition(w, link.cond, NO_CTX)):
