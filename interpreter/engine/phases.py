@@ -209,18 +209,20 @@ def step_action(w: Work) -> None:
         elif key == "rescue":
             rescue_here(w)
 
-        if not _goes_on(w):
-            return  # each decision is a step: the next one starts from this checkpoint
+        # in a lean step the phase goes on to its next decision itself (see _between_steps); else
+        # each decision is a step: the next one starts from this checkpoint
+        ctl = w.ctl
+        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+            return
+        if w.scope.defeat or w.scope.depth or g.has_ends:
+            _between_steps(w)
 
 
-def _goes_on(w: Work) -> bool:
-    """After a decision: in a lean step (no checkpoint kept, answers to spare: continuation.ask)
-    the phase goes on to its next decision itself, after what the driver does between two steps
-    (C13.2: a defeat settled; C13: the win and lose lines; a scope cut short freshened); True.
-    Otherwise False: the step ends, and the next one starts from its own checkpoint."""
-    ctl = w.ctl
-    if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
-        return False
+def _between_steps(w: Work) -> None:
+    """After a decision in a lean step (no checkpoint kept, answers to spare: continuation.ask;
+    the Planning and Action phases test it themselves), the phase goes on to its next decision
+    itself, after what the driver does between two steps: C13.2, a defeat settled; C13, the win
+    and lose lines; a scope cut short freshened (called only where one of them is to be done)."""
     scope = w.scope
     if scope.defeat:
         settle(w)
@@ -231,7 +233,6 @@ def _goes_on(w: Work) -> bool:
             check_ends(w)
     if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
         reset_scope(scope)
-    return True
 
 
 def step_planning(w: Work) -> None:
@@ -280,8 +281,11 @@ def step_planning(w: Work) -> None:
         said = w.ctl.said  # told without the call, in a lean step (Replay.said)
         if ("buy" in said) if said is not None else told(w, "buy"):
             emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
-        if not _goes_on(w):
-            return  # each purchase is a step: the next one starts from this checkpoint
+        ctl = w.ctl  # each purchase is a step, but in a lean one (as in step_action, _between_steps)
+        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+            return
+        if w.scope.defeat or w.scope.depth or g.has_ends:
+            _between_steps(w)
     w.time = g.side.time_reset  # C7.5
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("time" in said) if said is not None else told(w, "time"):
