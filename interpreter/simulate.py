@@ -149,24 +149,28 @@ def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) ->
     lust: list[int] = []
     state = None
     transitions = 0
+    told = 0  # the rounds told by the answers that ended (one that raised is not recorded, as its events were not)
     try:
         policy = BOTS[bot](seed)
         state, events = api.new_game(rs, seed=seed, **setup)
         _track(events, 1, lust)
+        told = len(lust)
         level = state.bloodlust + 1
 
         def seen(st, evs) -> None:  # after each answer (engine.play_out: apply in a loop, answered in the run)
-            nonlocal state, transitions, level
+            nonlocal state, transitions, level, told
             state = st
             transitions += 1
             if evs:  # only where apply replayed the transition (see _NO_EVENTS)
                 _track(evs, level, lust)
             level = st.bloodlust + 1  # resynchronise (a change without an event would drift otherwise)
+            told = len(lust)
 
         play_out(state, policy, max_choices, seen, _NO_EVENTS, on_round=lambda _round, lv: lust.append(lv))
         if transitions >= max_choices:  # as before: max_choices answers without seeing the end is an error
             raise api.RulesError(f"the game did not end within {max_choices} choices")
     except Exception as err:
+        del lust[told:]
         return GameRecord(seed, "", "", state.round if state is not None else 0,
                           state.rescued if state is not None else 0, state.dead if state is not None else 0,
                           tuple(lust), f"{type(err).__name__}: {err}", transitions, time.perf_counter() - t0)

@@ -329,3 +329,23 @@ def test_C1_1_on_round_tells_each_round_start_as_its_event_does(rs):
             first = len(expected) - len(told)  # 0, or 1 where new_game's own events tell the first round
             assert first in (0, 1) and len(told) > 2
             assert told == list(zip(range(first + 1, len(expected) + 1), expected[first:]))
+
+
+def test_a_game_that_fails_records_the_rounds_of_the_answers_that_ended(rs, monkeypatch):
+    """A game whose content fails in the middle of an answer (here: as round 3's Action phase has
+    just started) records the rounds the answers before it told, as many as its rounds; a round
+    started inside the failing answer is not recorded (its events never came, nor do its states)."""
+    from lastbreath.dsl import RulesError
+    from lastbreath.interpreter.engine import phases
+
+    action = phases.STEPS["action"]
+
+    def failing(w):
+        action(w)
+        if w.round == 3 and w.sub == 1:
+            raise RulesError("content failed as round 3 began")
+
+    monkeypatch.setitem(phases.STEPS, "action", failing)
+    for bot in ("random", "greedy"):
+        r = play_one(rs, {}, 4, bot)
+        assert "round 3 began" in r.error and r.rounds == 2 and len(r.bloodlust) == 2, r
