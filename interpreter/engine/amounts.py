@@ -145,10 +145,10 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         return len(w.held) + len(w.pack)
     if what == "spent":
         return len(ctx.spent)
-    if what == "tokens":
-        return sum(1 for tok, _k, at in w.tokens if tok == a.kind and (where == -2 or at == where))
-    if what == "collected":
-        return sum(1 for tok, _k in w.collected if tok == a.kind)
+    if what == "tokens":  # (over the whole board: BOARD_COUNTS)
+        return sum(1 for tok, _k, at in w.tokens if tok == a.kind and at == where)
+    if what == "collected":  # (not on the board: the place is not read)
+        return _collected_whole(w, a.kind)
     if what == "cards":
         return next((len(cards) for d, cards in w.decks if d == a.kind), 0)
     raise AssertionError(what)

@@ -20,7 +20,7 @@ from .bodies import Piece, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
-from .statics import READS_STATE, enemy_tables, fg_tables, modified
+from .statics import enemy_tables, fg_tables, modified
 from .tracks import hidden_victims
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
@@ -68,15 +68,14 @@ def hunt(w: Work, who: str, target: str, moves: int, attacks: int) -> None:
         found = w.found if w.sources is not None else _NO_FOUND
         if extra:
             if "extra-moves" in rq:
-                got = found.get(("extra-moves", own_moves, "killer")) if "extra-moves" not in READS_STATE else None
+                got = found.get(("extra-moves", own_moves, "killer"))
                 moves = max(0, got[0] if got is not None else modified(w, "extra-moves", own_moves, "killer"))
             if "extra-attacks" in rq:
-                key = ("extra-attacks", own_attacks, "killer")
-                got = found.get(key) if "extra-attacks" not in READS_STATE else None
+                got = found.get(("extra-attacks", own_attacks, "killer"))
                 attacks = max(0, got[0] if got is not None else modified(w, "extra-attacks", own_attacks, "killer"))
         only = w.scope.body  # K3.3: inside 'all killers { … }' the killer is the block's body
         if only < 0 and len(w.killers) > 1 and "active-only" in rq:  # K3.2: only the active one acts (active_only)
-            got = found.get(("active-only", False)) if "active-only" not in READS_STATE else None
+            got = found.get(("active-only", False))
             if got[0] if got is not None else modified(w, "active-only", False):
                 only = w.active
         for i, body in enumerate(w.killers):
@@ -277,8 +276,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     may_stop = "stops-moves" in w.game.rule_queries
     stopped = False
     if may_stop and tloc >= 0 and at != tloc:  # modified(…), its kept answer read without the call
-        got = w.found.get(("stops-moves", False, body.status)) if (
-            w.sources is not None and "stops-moves" not in READS_STATE) else None
+        got = w.found.get(("stops-moves", False, body.status)) if w.sources is not None else None
         stopped = got[0] if got is not None else modified(w, "stops-moves", False, body.status)
     if stopped:
         emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")

@@ -16,7 +16,7 @@ from ..state import Option
 from .continuation import ask, emit, opt, roll_die, told
 from .killers import killer_last_breath_dice
 from .resolve import Ctx, cover, run
-from .statics import READS_STATE, modified
+from .statics import modified
 from .zones import usable
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ def dice_for(w: Work, card: n.Card) -> int:
     """C2.1, C2.4, C2.5: dice by fear zone, card and statics, adrenaline; at least one."""
     k = w.game.dice_by_fear.get(w.fear, 1) + card.dice
     if "dice" in w.game.rule_queries:  # modified(…), its kept answer read without the call where kept
-        got = w.found.get(("dice", k)) if w.sources is not None and "dice" not in READS_STATE else None
+        got = w.found.get(("dice", k)) if w.sources is not None else None
         k = got[0] if got is not None else modified(w, "dice", k)
     if w.fg_health == 0 and w.fg_breath > 0:
         k += 1

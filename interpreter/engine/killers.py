@@ -16,7 +16,7 @@ from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit, told
 from .ending import defeated, killer_defeated
 from .index import minion_of_uid
-from .statics import NO_CAP, READS_STATE, modified
+from .statics import NO_CAP, modified
 from .triggers import fire, would
 from .words import count_of, loc_name
 
@@ -271,7 +271,7 @@ _ABSORBS = ("absorbs", _NO_KINDS)  # modified's key for that question (no argume
 def absorb(w: Work) -> None:
     """K6.7 as a rule: a killer body sharing a location with absorbable minions takes them in, +1 health each."""
     # modified(w, "absorbs", _NO_KINDS), its kept answer read without the call (absorb follows every move)
-    got = w.found.get(_ABSORBS) if w.sources is not None and "absorbs" not in READS_STATE else None
+    got = w.found.get(_ABSORBS) if w.sources is not None else None
     kinds = got[0] if got is not None else modified(w, "absorbs", _NO_KINDS)
     if not kinds:
         return

@@ -16,7 +16,7 @@ from .bodies import killer_at
 from .continuation import ask, emit, opt, told
 from .places import is_exit
 from .resolve import NO_CTX, Ctx, condition, run
-from .statics import READS_STATE, came_into_play, fg_tables, modified
+from .statics import came_into_play, fg_tables, modified
 from .triggers import FG, fire
 from .victims import NONE, describe, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
@@ -35,7 +35,7 @@ def fg_moves(w: Work) -> list[tuple[int, int, str]]:
     out: dict[int, tuple[int, str]] = {}
     # modified(w, "followers", 2, tags), its kept answers read without the call where they are kept
     rules = "followers" in w.game.rule_queries
-    found = w.found if rules and w.sources is not None and "followers" not in READS_STATE else None
+    found = w.found if rules and w.sources is not None else None
     for dest, k in adj[w.fg_loc]:
         if (k, "victims") in w.barred:
             out[dest] = (0, "path")

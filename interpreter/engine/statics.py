@@ -241,7 +241,11 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     The rule functions are pure (but those marked ``reads_state``): rules without a ``while`` give
     the same answer to the same value and arguments for as long as the same rules are in play, so
     it is kept with them (in ``Work.found``, forgotten when the sources in play change). Enemies
-    ask at every act. The value and arguments of such a question are immutable (hashable)."""
+    ask at every act. The value and arguments of such a question are immutable (hashable).
+
+    An entry ``(query, value, *args)`` of ``Work.found`` is only ever a lasting answer, so the
+    hottest callers read it themselves while the sources are kept (``w.sources`` not None) and
+    call this only when it is missing."""
     if query not in w.game.rule_queries:
         return value
     lasting = query not in READS_STATE

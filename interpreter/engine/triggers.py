@@ -151,10 +151,12 @@ MATCHES_EVERY = frozenset(cls for cls, fn in MATCH.items() if getattr(fn, "match
 
 
 # --- answering ------------------------------------------------------------------------------------
-def _ctx(h: Happening, source: str = "") -> Ctx:
+def _ctx(w: Work, h: Happening) -> Ctx:
+    """The context of a trigger, replacement or modification answering ``h``: made once per what
+    it is made of (a Ctx is never written; ``Game.trigger_ctx``; fire writes this out)."""
     piece = h.piece
-    killer = piece[2] if piece is not None and piece[0] == "killer" else -1
-    return Ctx(source or h.kind, None, h.number, killer, (), "", h.cause)  # positional: a call with keywords costs more
+    return w.game.trigger_ctx[(h.kind, h.number, piece[2] if piece is not None and piece[0] == "killer" else -1,
+                               h.cause)]
 
 
 def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
@@ -216,7 +218,7 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         ev = t.event  # _holds, written out: a context only for a match (no call where every one matches)
         if ev.__class__ not in MATCHES_EVERY and not MATCH[ev.__class__](ev, w, h):
             continue
-        # _ctx(h), written out and made once per what it is made of (a Ctx is never written)
+        # _ctx(w, h), written out
         ctx = w.game.trigger_ctx[(kind, number, piece[2] if piece is not None and piece[0] == "killer" else -1, cause)]
         if t.cond is None or _with_it(w, h, condition, w, t.cond, ctx):
             if place < 0:  # _with_it(w, h, run, …), written out: 'it' is the happening's location, if it has one
@@ -280,7 +282,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     for rep in (found if found is not None else _in_play(w, "replacements", kind)):
         if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match
             continue
-        ctx = _ctx(h)
+        ctx = _ctx(w, h)
         if rep.cond is None or _with_it(w, h, condition, w, rep.cond, ctx):
             emit(w, "replace", f"instead of {what}", "", "replacement")
             _with_it(w, h, run, w, rep.body, ctx)
@@ -288,7 +290,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     for mod in _modifications(w, kind):
         if not MATCH[type(mod.event)](mod.event, w, h):
             continue
-        ctx = _ctx(h)
+        ctx = _ctx(w, h)
         if mod.cond is not None and not _with_it(w, h, condition, w, mod.cond, ctx):
             continue
         scope = w.scope
