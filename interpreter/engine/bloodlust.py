@@ -40,7 +40,8 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
     while top > 0 and w.bloodlust < len(levels) - 1:
         top -= 1
         w.bloodlust += 1
-        emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
+        if ("bloodlust" in said) if (said := w.ctl.said) is not None else told(w, "bloodlust"):  # (Replay.said)
+            emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
             run(w, levels[w.bloodlust].effects, w.game.source_ctx["bloodlust"])
@@ -115,7 +116,8 @@ def panic_location(w: Work, loc: int, count: int = -1, marked: Any = None) -> No
             continue
         set_victims(w, loc, w.victims[loc] - 1)
         set_victims(w, dest, w.victims[dest] + 1)
-        emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
+        if ("panic" in said) if (said := w.ctl.said) is not None else told(w, "panic"):  # (Replay.said)
+            emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
 
 
 def _panic_marked(w: Work, loc: int, count: int, uids: Any, panic: dict[int, int]) -> None:

@@ -79,7 +79,8 @@ def exec_prevent_damage(w: Work, e: n.PreventDamage, ctx: Ctx) -> None:  # preve
     if ctx.attack is not None:
         k = amount(w, e.n, ctx)
         ctx.attack.damage = max(0, ctx.attack.damage - k)
-        emit(w, "react", f"prevents {k} damage (the attack now deals {ctx.attack.damage})", "C9.6")
+        if ("react" in said) if (said := w.ctl.said) is not None else told(w, "react"):  # (Replay.said)
+            emit(w, "react", f"prevents {k} damage (the attack now deals {ctx.attack.damage})", "C9.6")
 
 
 def exec_search_take(w: Work, e: n.SearchTake, ctx: Ctx) -> None:  # search take N
@@ -417,7 +418,8 @@ def exec_choose(w: Work, e: n.Choose, ctx: Ctx) -> None:  # choose { "A" { … }
 
 def exec_roll(w: Work, e: n.Roll, ctx: Ctx) -> None:  # roll { on 1 2 { … } … }
     face = roll_die(w)
-    emit(w, "roll", f"rolls {face}", "")
+    if ("roll" in said) if (said := w.ctl.said) is not None else told(w, "roll"):  # (Replay.said)
+        emit(w, "roll", f"rolls {face}", "")
     for row in e.rows:
         if face in row.faces:
             run(w, row.body, ctx)

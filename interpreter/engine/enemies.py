@@ -162,7 +162,8 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         if not cands and target == "victims" and fg_up:
             # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
             # with no victims left, an action aimed at victims aims at the Final Girl
-            emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
+            if ("target" in said) if (said := w.ctl.said) is not None else told(w, "target"):  # (Replay.said)
+                emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
             cands.append(w.fg_loc)
             if dist[w.fg_loc] < INF:
                 near = [w.fg_loc]

@@ -94,7 +94,8 @@ def fear_check(w: Work, card: n.Card) -> int:
                 dk = ask(w, "convert-discard", f"Discard which card ({i + 1} of 2)?", cards)
                 discard_card(w, dk[8:], "C2.2")
             converted += 1
-            emit(w, "convert", "a 3–4 becomes a success", "C2.2")
+            if ("convert" in said) if (said := w.ctl.said) is not None else told(w, "convert"):  # (Replay.said)
+                emit(w, "convert", "a 3–4 becomes a success", "C2.2")
             continue
         cid = key[7:]
         rc = w.game.cards[cid]
@@ -102,7 +103,8 @@ def fear_check(w: Work, card: n.Card) -> int:
         w.spent = w.spent + (cid,)
         faces_before = faces
         faces = _reroll_live(w, faces, rc, converted)
-        emit(w, "reroll", f"plays {rc.name}: {faces_before} -> {faces}", "C2.6")
+        if ("reroll" in said) if (said := w.ctl.said) is not None else told(w, "reroll"):  # (Replay.said)
+            emit(w, "reroll", f"plays {rc.name}: {faces_before} -> {faces}", "C2.6")
     return faces.count(5) + faces.count(6) + converted
 
 

@@ -100,7 +100,8 @@ def lower_fear(w: Work, k: int) -> None:
         if ("fear" in said) if said is not None else told(w, "fear"):
             emit(w, "fear", f"fear falls to {w.fear}", "C3.4")
     if got > room:  # the rest as time, at once
-        emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")
+        if ("fear" in said) if (said := w.ctl.said) is not None else told(w, "fear"):  # (Replay.said)
+            emit(w, "fear", f"fear is at its minimum: gains {got - room} time instead", "C3.6")
         gain_time(w, got - room)
     if w.fear < before and "fear-falls" in w.game.listens:
         fire(w, "fear-falls", None, before - w.fear)
@@ -139,7 +140,8 @@ def _lose_health(w: Work, k: int, rule: str) -> None:
         if w.fg_health == 0:
             emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")
         return
-    emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule)
+    if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
+        emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule)
     w.fg_health = 0
     if w.fg_breath == 2 and w.fg_breath_value > 0:
         w.fg_breath = 1

@@ -98,7 +98,8 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         kil = evolve_killer(kil, health=kil.health - k)
         ks[idx] = kil
         w.killers = tuple(ks)
-        emit(w, "damage", f"{name} takes {k} damage (health {kil.health})", rule)
+        if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
+            emit(w, "damage", f"{name} takes {k} damage (health {kil.health})", rule)
         if kil.health == 0:
             emit(w, "breath", f"{name} is down to its last breath: +1 die", "C2.5")
         _hurt(w, body, k, kil.loc)
@@ -285,8 +286,10 @@ def absorb(w: Work) -> None:
         if here:
             w.minions = tuple(m for m in w.minions if not (m.loc == kil.loc and m.kind in kinds))
             update_piece(w, ("killer", i), health=kil.health + len(here))
-            emit(w, "absorb", f"{body_name(w, i)} takes in {count_of(len(here), w.game.minions[here[0].kind].name)} at "
-                              f"{loc_name(w, kil.loc)} (health {kil.health + len(here)})", "")
+            if ("absorb" in said) if (said := w.ctl.said) is not None else told(w, "absorb"):  # (Replay.said)
+                name = count_of(len(here), w.game.minions[here[0].kind].name)
+                emit(w, "absorb", f"{body_name(w, i)} takes in {name} at {loc_name(w, kil.loc)} "
+                                  f"(health {kil.health + len(here)})", "")
 
 
 def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:

@@ -359,7 +359,8 @@ def step_panic(w: Work) -> None:
     if w.marked:
         _panic_marked(w)
     elif w.deaths_round > 0:  # C10.1, C15.4
-        emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
+        if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
+            emit(w, "phase", "Panic phase: a victim died this round", "C10.1")
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
         panicking = [(loc, w.victims[loc]) for loc in locs if w.victims[loc] > 0]
         for loc, count in panicking:  # counted first: a victim who flees does not panic again

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .continuation import ask, emit, opt, shuffled
+from .continuation import ask, emit, opt, shuffled, told
 from .triggers import fire
 from .words import a_or_an, count_of, loc_name
 
@@ -23,7 +23,8 @@ def place_token(w: Work, token: str, loc: int) -> None:
         if tok == token:
             w.supply = w.supply[:i] + w.supply[i + 1:]
             w.tokens = w.tokens + ((token, kind, loc),)
-            emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
+            if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
+                emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
             fire(w, "token-placed", None, 1, loc, extra=token)
             return
     emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "")
