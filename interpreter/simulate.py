@@ -180,6 +180,9 @@ def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) ->
 
 # --- workers ------------------------------------------------------------------------------------
 _WORKER_RS: dict[tuple, Ruleset] = {}
+# the Rulesets of this process's live pools, by (content, digest): a worker forked from it (the
+# start method on Linux) finds its content here, loaded and checked already, shared with the parent
+_FORKED: dict[tuple, Ruleset] = {}
 _WORKER_LOCK = threading.Lock()
 
 
@@ -196,16 +199,30 @@ def _worker_ruleset(content: tuple[str, ...], digest: str) -> Ruleset:
     with _WORKER_LOCK:
         rs = _WORKER_RS.get(key)
         if rs is None:
-            rs = load_ruleset(_content_paths(content))
-            got = content_hash(rs)
-            if got != digest:
-                raise SimulationError(
-                    f"a worker loaded other content (hash {got}) than the caller's (hash {digest}): pass "
-                    f"the paths the Ruleset was loaded from as content=, and install the same lastbreath "
-                    f"on every worker")
+            rs = _FORKED.get(key)
+            if rs is None:  # a worker started afresh (spawn, a dask worker): it loads the content itself
+                rs = load_ruleset(_content_paths(content))
+                got = content_hash(rs)
+                if got != digest:
+                    raise SimulationError(
+                        f"a worker loaded other content (hash {got}) than the caller's (hash {digest}): pass "
+                        f"the paths the Ruleset was loaded from as content=, and install the same lastbreath "
+                        f"on every worker")
             gc.freeze()  # the content lives as long as the worker: keep it out of the collector's scans
             _WORKER_RS[key] = rs
     return rs
+
+
+def _loaded_from(rs: Ruleset, paths: Sequence[Path]) -> bool:
+    """Whether every file of ``rs`` lies in one of ``paths`` (a file, or a folder it is under): a
+    worker that loads them would find that content (a worker forked from here is handed ``rs``
+    itself only then, so that a pack missing from ``content=`` is refused on every platform)."""
+    roots = [str(p.resolve()) for p in paths]
+    for f in rs.sources:
+        real = str(Path(f).resolve())
+        if not any(real == r or real.startswith(r.rstrip(os.sep) + os.sep) for r in roots):
+            return False
+    return True
 
 
 def _init_worker(content: tuple[str, ...], digest: str) -> None:
@@ -286,6 +303,8 @@ class Simulator:
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)
             self._pool = None
+            if _FORKED.get((self.content, self.digest)) is self.rs:
+                del _FORKED[(self.content, self.digest)]
         if self._client is not None:
             self._client.close()
             self._client = None
@@ -340,8 +359,10 @@ class Simulator:
         if self._pool is None or self._pool_size < wanted:
             if self._pool is not None:
                 self._pool.shutdown(wait=True)
-            # the platform's start method (fork on Linux before Python 3.14); the workers load the
-            # content themselves either way
+            # the platform's start method (fork on Linux before Python 3.14): forked workers take this
+            # process's Ruleset (_FORKED) and what it has compiled; others load the content themselves
+            if _loaded_from(self.rs, _content_paths(self.content)):  # else they load it, and refuse it (the hash)
+                _FORKED[(self.content, self.digest)] = self.rs
             self._pool = ProcessPoolExecutor(max_workers=wanted, initializer=_init_worker,
                                              initargs=(self.content, self.digest))
             self._pool_size = wanted
@@ -361,6 +382,13 @@ class Simulator:
             self._dask_client()
 
     def _run_pool(self, setups, tasks, bot, max_choices, progress):
+        if self._pool is None and multiprocessing.get_start_method() == "fork":
+            # before the workers fork from here: each setup's tables made once, here, for all of them
+            for setup in setups:
+                try:
+                    api.new_game(self.rs, seed=0, **setup)
+                except Exception:
+                    pass
         pool = self._executor(min(self.jobs, len(tasks)))
         pending = {pool.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices)
                    for i, seeds in tasks}

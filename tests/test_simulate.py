@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import multiprocessing
 import sys
 from pathlib import Path
 
@@ -100,6 +101,22 @@ def test_parallel_equals_one_process(rs):
     assert two == one
     assert [r.seed for r in two[1]] == list(range(100, 114))
     assert greedy == run_games(rs, {}, 10, 7, "greedy", jobs=1)
+
+
+def _ruleset_id(content, digest):  # a worker's task: which Ruleset it plays with
+    return id(simulate._worker_ruleset(content, digest))
+
+
+@pytest.mark.skipif(multiprocessing.get_start_method() != "fork", reason="workers are forked only where that is the "
+                                                                         "start method")
+def test_forked_workers_take_the_callers_ruleset(rs):
+    # a worker forked from the caller plays with the caller's Ruleset (the same object: the same
+    # address in the copy), not with content it loads again; the caller forgets it with the pool
+    with Simulator(rs, jobs=2, min_parallel=0) as sim:
+        assert sim.run([{}], 6, 3, "random")[0] == run_games(rs, {}, 6, 3, "random", jobs=1)
+        assert simulate._FORKED[((), sim.digest)] is rs
+        assert sim._executor(2).submit(_ruleset_id, (), sim.digest).result() == id(rs)
+    assert ((), sim.digest) not in simulate._FORKED
 
 
 def test_workers_load_fan_content_from_paths():
