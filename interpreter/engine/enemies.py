@@ -131,16 +131,22 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     if the caller has them (they change only when a path opens, closes or is barred)."""
     dist = (tables or enemy_tables(w))[1][at]
     fg_up = w.fg_breath > 0
-    if target == "fg" and (said := w.ctl.said) is not None and "target" not in said:
-        # the Final Girl alone, and no event to describe the choice (Replay.said): the answer at once
-        return w.fg_loc if fg_up and dist[w.fg_loc] < INF else -1
+    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+    if said is not None and "target" not in said:
+        if target == "fg":  # the Final Girl alone, and no event to describe the choice: the answer at once
+            return w.fg_loc if fg_up and dist[w.fg_loc] < INF else -1
+        cands: list[int] | None = None  # the candidates are listed only for the event, which is not made
+    else:
+        cands = []
     best_d = INF
     near: list[int] = []  # the reachable candidates at the least distance, in candidate order
-    cands: list[int] = []
+    some = False  # a candidate at all, reachable or not
     fg = -2  # the Final Girl's location if she is a candidate (no location is -2)
     if fg_up and (target == "fg" or target == "fg-or-victims"):
         fg = w.fg_loc
-        cands.append(fg)
+        some = True
+        if cands is not None:
+            cands.append(fg)
         d = dist[fg]
         if d < INF:
             best_d, near = d, [fg]
@@ -153,24 +159,28 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         memo = g.occupied_memo  # _occupied's first test, written out: the same victims tuple as last time
         for i in (memo[1] if memo[0] is victims else _occupied(g, victims)):
             if i != fg and i not in hidden:
-                cands.append(i)
+                some = True
+                if cands is not None:
+                    cands.append(i)
                 d = dist[i]
                 if d < best_d:
                     best_d, near = d, [i]
                 elif d == best_d and d < INF:
                     near.append(i)
-        if not cands and target == "victims" and fg_up:
+        if not some and target == "victims" and fg_up:
             # (open) C9.1 is silent on a target type with nothing on the board; default, as published:
             # with no victims left, an action aimed at victims aims at the Final Girl
-            if ("target" in said) if (said := w.ctl.said) is not None else told(w, "target"):  # (Replay.said)
+            if ("target" in said) if said is not None else told(w, "target"):  # (Replay.said)
                 emit(w, "target", "no victims are left: the action aims at the Final Girl", "C9.1")
-            cands.append(w.fg_loc)
+            if cands is not None:
+                cands.append(w.fg_loc)
             if dist[w.fg_loc] < INF:
                 near = [w.fg_loc]
     if not near:
         return -1
+    if cands is None and len(near) == 1:
+        return near[0]  # no tie, and no event
     counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
-    said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     tied: list[int] = []  # the candidates tied in distance and victims, if the tie policy decided
     by_victims = len(near) > 1
     if by_victims:  # C9.3: ties by victims, then the tie policy
@@ -182,7 +192,7 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
         if len(near) > 1:
             tied = near
             near = [tie_break(w, near)]
-    if not (("target" in said) if said is not None else told(w, "target")):
+    if cands is None or not (("target" in said) if said is not None else told(w, "target")):
         return near[0]  # the event is not made: nothing to describe
     cands = [c for c in cands if dist[c] < INF]
     # (location id, distance, victims) of every candidate, for "why did it go there?" (explain);
