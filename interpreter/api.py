@@ -56,13 +56,15 @@ def _pick(table: dict, key: Optional[str], what: str):
 def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] = None,
              final_girl: Optional[str] = None, difficulty: str = "normal", legendary: bool = False,
              seed: int = 0, tie_policy: str = "harder", forced: str = "auto",
-             modules: Sequence[str] = ()) -> tuple[GameState, list[Event]]:
+             modules: Sequence[str] = (), kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
     """Set up a game by the rules (C18.3–C18.5, C16.2, C17.3) and run to the first choice.
 
     ``forced`` says what becomes of a choice with one option: "auto" answers it at once (the
     default), "log" answers it and says so in the log (an event of kind "forced"), "ask" asks it
     like any other choice. ``modules`` names the modules switched on (ids of ``rs.modules``; off
     unless named: LANGUAGE.md section 10); the game's setup (``state.game.ids``) and saves record them.
+    ``kinds``: the kinds of event returned (None: all); the others are not made at all (as
+    ``play_out``'s), and the state is the same either way.
 
     Raises ``RulesError`` (E300) for an unknown killer, scenario, Final Girl, difficulty, tie
     policy, forced-choice setting or module, two modules that replace or remove the same thing, a
@@ -92,7 +94,9 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
     game = games.get(key)
     if game is None:
         game = games[key] = Game(rs, k, s, fg, difficulty, legendary, tie_policy, forced, mods)
-    return engine.start(game, seed)
+    if kinds is not None and not (isinstance(kinds, frozenset) and all(isinstance(k, str) for k in kinds)):
+        raise RulesError(f"the kinds of event must be a frozenset of strings (got {kinds!r})")
+    return engine.start(game, seed, kinds)
 
 
 def position(rs: Ruleset, text: str, path: str = "<position>") -> GameState:

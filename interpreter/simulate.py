@@ -86,6 +86,7 @@ _LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
 # its bloodlust level. The events _track reads come only from a transition apply replays (no run
 # kept: greenlet off), which gives every event: there the round starts are read from them.
 _NO_EVENTS: frozenset[str] = frozenset()
+_SETUP_EVENTS = frozenset({"phase", "bloodlust"})  # all the record reads of the events up to the first choice
 
 
 def _track(events, level: int, lust: list[int]) -> int:
@@ -126,7 +127,7 @@ def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_cho
     lust: list[int] = []
     given = [0]
     try:
-        state, events = api.new_game(rs, seed=seed, **setup)
+        state, events = api.new_game(rs, seed=seed, kinds=_SETUP_EVENTS, **setup)
         _track(events, 1, lust)
         level = state.bloodlust + 1
         # each round's start told by on_round; events come only where apply replayed (see _NO_EVENTS),
@@ -152,7 +153,7 @@ def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) ->
     told = 0  # the rounds told by the answers that ended (one that raised is not recorded, as its events were not)
     try:
         policy = BOTS[bot](seed)
-        state, events = api.new_game(rs, seed=seed, **setup)
+        state, events = api.new_game(rs, seed=seed, kinds=_SETUP_EVENTS, **setup)
         _track(events, 1, lust)
         told = len(lust)
         level = state.bloodlust + 1

@@ -10,7 +10,7 @@ import weakref
 import pytest
 from lastbreath.interpreter import engine
 from lastbreath.interpreter.engine import continuation
-from lastbreath.interpreter.api import new_game, random_policy
+from lastbreath.interpreter.api import RulesError, new_game, random_policy
 from lastbreath.interpreter.engine import apply
 
 FILM = {"killer": "big-bad-wolf", "scenario": "storybook-woods"}
@@ -88,6 +88,22 @@ def _looped(state, policy, limit):
         state, events = apply(state, policy(state, state.choice))
         seen.append((_fields(state), list(events)))
     return seen
+
+
+@pytest.mark.parametrize("kinds", [frozenset({"phase", "bloodlust"}), frozenset()])
+@pytest.mark.parametrize("film", [FILM, {"killer": "zombies", "scenario": "wolfe-asylum"}])
+def test_new_game_makes_only_the_kinds_of_event_asked_for(rs, kinds, film):
+    """C18.3–C18.5: ``new_game(kinds=…)`` sets up the same state (its events counted alike) and
+    gives only its events of those kinds; the run it leaves paused answers with every event."""
+    for seed in range(3):
+        full, events = new_game(rs, seed=seed, **film)
+        some, picked = new_game(rs, seed=seed, kinds=kinds, **film)
+        assert _fields(some) == _fields(full) and some.events_seen == full.events_seen
+        assert picked == [e for e in events if e.kind in kinds] and len(picked) < len(events)
+        key = full.choice.options[-1].key
+        assert apply(some, key)[1] == apply(full, key)[1]  # both runs resumed: every event of the answer
+    with pytest.raises(RulesError, match="kinds of event"):
+        new_game(rs, seed=0, kinds={"phase"}, **FILM)
 
 
 @pytest.mark.parametrize("limit", [20_000, 37])

@@ -399,6 +399,7 @@ def _pause(w: Work, choice: Choice) -> str:
     del d
     parent = run.parent
     del run
+    ctl.kinds = None  # the kinds advance was given covered the events up to here; play_out sets its own
     key = parent.switch()
     ctl.events = []
     ctl.steps = 0
@@ -605,12 +606,14 @@ def over_budget(w: Work, what: str, count: int, budget: int) -> None:
 
 
 # --- driving --------------------------------------------------------------------------------
-def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int) -> tuple[GameState, list[Event]]:
-    """Replay the current step from its checkpoint with the answers, then run on to the next choice."""
+def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int,
+            kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
+    """Replay the current step from its checkpoint with the answers, then run on to the next choice.
+    ``kinds``: the kinds of event made (None: all); the others are counted alike, not made."""
     if GREENLET is None:
-        return _advance(checkpoint, answers, skip, False)
+        return _advance(checkpoint, answers, skip, False, kinds)
     run = GREENLET.greenlet(_advance)
-    return _settle(run, run.switch(checkpoint, answers, skip, True))
+    return _settle(run, run.switch(checkpoint, answers, skip, True, kinds))
 
 
 def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
@@ -622,12 +625,14 @@ def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
     return out
 
 
-def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool) -> tuple[GameState, list[Event]]:
+def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool,
+             kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
     from .ending import settle
     from .phases import STEPS, check_ends  # the steps are the phases module's (imported once it is loaded)
 
     # a game that logs its forced choices rebuilds every menu on a replay, so that the log is the same
     ctl = Replay(answers, skip, complete=checkpoint.game.forced != "log", start=checkpoint, run=run)
+    ctl.kinds = kinds
     if run:
         GREENLET.getcurrent().ctl = ctl  # for play_out (the run holds ctl; ctl does not hold the run)
     w = Work(checkpoint, ctl)

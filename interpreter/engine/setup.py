@@ -8,7 +8,7 @@ named decks; then runs on to the first choice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Optional
 
 from lastbreath.dsl.diagnostics import runtime_error
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
@@ -54,12 +54,14 @@ def _blank(game: Game, seed: int) -> GameState:
     )
 
 
-def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
-    """Set up a game by the rules and run to the first choice."""
+def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
+    """Set up a game by the rules and run to the first choice. ``kinds``: the kinds of event made
+    and returned (None: all); the others are not made (the state is the same either way)."""
     board = game.board
     s, k, fg = game.scenario, game.killer, game.fg
     base = blank(game, seed)
     ctl = Replay((), 0, start=base)
+    ctl.kinds = kinds
     w = Work(base, ctl)
 
     setup = s.setups[rand(w, len(s.setups))]  # C18.3 default: drawn at random
@@ -128,7 +130,7 @@ def start(game: Game, seed: int) -> tuple[GameState, list[Event]]:
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)
-    state, more = advance(st, (), 0)
+    state, more = advance(st, (), 0, kinds)
     return state, events + more
 
 
