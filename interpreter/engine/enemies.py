@@ -256,20 +256,22 @@ def tie_break(w: Work, cands: list[int]) -> int:
 def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, movement: int, damage: int) -> None:
     """C9.2–C9.6 for one enemy: target, move along a shortest path, attack. ``damage`` -1: each
     attack deals the bloodlust track's damage at the moment it lands (the open C9.5 default)."""
+    g = w.game
     is_killer = piece[0] == "killer"
     if is_killer:
         body: Any = w.killers[piece[1]]
         stats = None
         name = body.label  # body_name, written out (a killer acts at every enemy action)
         if not name:
-            decl = w.game.bodies.get(body.body) if body.body else None
+            decl = g.bodies.get(body.body) if body.body else None
             name = decl.name if decl is not None else "the killer"
     else:
-        if piece[1] >= len(w.minions):
+        ms = w.minions
+        if piece[1] >= len(ms):
             return
-        body = w.minions[piece[1]]
-        stats = w.game.minions[body.kind]
-        name = w.game.a_minion[body.kind]
+        body = ms[piece[1]]
+        stats = g.minions[body.kind]
+        name = g.a_minion[body.kind]
     at = body.loc
     if at < 0:
         return
@@ -284,7 +286,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
     tloc = choose_target(w, at, target, piece, tables)
     steps = moves * movement
     # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
-    may_stop = "stops-moves" in w.game.rule_queries
+    may_stop = "stops-moves" in g.rule_queries
     stopped = False
     if may_stop and tloc >= 0 and at != tloc:  # modified(…), its kept answer read without the call
         got = w.found.get(("stops-moves", False, body.status)) if w.sources is not None else None
@@ -321,20 +323,27 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         return
     i = piece[1]  # piece_loc, written out
     loc = w.killers[i].loc if is_killer else w.minions[i].loc if i < len(w.minions) else -1
-    hidden = hidden_victims(w) if "hidden-victims" in w.game.rule_queries else _NO_LOCS
-    if loc != tloc and not ((targetable(w, loc, piece) > 0 and loc not in hidden) or (
-            w.fg_loc == loc and w.fg_breath > 0)):
-        return
+    hidden = hidden_victims(w) if "hidden-victims" in g.rule_queries else _NO_LOCS
+    shielding = g.shielding  # targetable(w, loc, piece), written out: the victims there unless some are shielded
+    if loc != tloc:
+        here = w.victims[loc]
+        if here and shielding and w.marked:
+            here = targetable(w, loc, piece)
+        if not ((here > 0 and loc not in hidden) or (w.fg_loc == loc and w.fg_breath > 0)):
+            return
     victims_first = stats is not None and stats.victims_first
     for _ in range(attacks):
         if w.result:
             return
         fg_here = w.fg_loc == loc and w.fg_breath > 0
-        if targetable(w, loc, piece) > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
+        here = w.victims[loc]
+        if here and shielding and w.marked:
+            here = targetable(w, loc, piece)
+        if here > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
                         "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
         elif fg_here:
-            dmg = damage if damage >= 0 else w.game.levels[w.bloodlust].damage
+            dmg = damage if damage >= 0 else g.levels[w.bloodlust].damage
             if ("attack" in said) if (said := w.ctl.said) is not None else told(w, "attack"):  # (Replay.said)
                 emit(w, "attack", f"{name} attacks the Final Girl for {dmg}", "C9.5")
             attack_fg(w, dmg, piece)

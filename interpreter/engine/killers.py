@@ -237,21 +237,6 @@ def update_piece(w: Work, piece: Piece, **changes: Any) -> None:
         w.minions = tuple(ms)
 
 
-def _relocate(w: Work, piece: Piece, loc: int) -> None:
-    """``update_piece(w, piece, loc=loc)``, written out: a piece moves at every enemy act."""
-    kind, i = piece
-    pieces: list[Any] = list(w.killers if kind == "killer" else w.minions)
-    d = pieces[i].__dict__.copy()
-    d["loc"] = loc
-    new = _new_object(type(pieces[i]))
-    _set_dict(new, "__dict__", d)
-    pieces[i] = new
-    if kind == "killer":
-        w.killers = tuple(pieces)
-    else:
-        w.minions = tuple(pieces)
-
-
 _new_object = object.__new__
 _set_dict = object.__setattr__  # as state.evolved: the frozen records have no validators or converters
 
@@ -277,14 +262,15 @@ def absorb(w: Work) -> None:
     if not kinds:
         return
     for i, kil in enumerate(w.killers):
-        if not (kil.alive and kil.loc >= 0):
+        at = kil.loc
+        if not (kil.alive and at >= 0):
             continue
         here = []
         for m in w.minions:
-            if m.loc == kil.loc and m.kind in kinds:
+            if m.loc == at and m.kind in kinds:
                 here.append(m)
         if here:
-            w.minions = tuple(m for m in w.minions if not (m.loc == kil.loc and m.kind in kinds))
+            w.minions = tuple(m for m in w.minions if not (m.loc == at and m.kind in kinds))
             update_piece(w, ("killer", i), health=kil.health + len(here))
             if ("absorb" in said) if (said := w.ctl.said) is not None else told(w, "absorb"):  # (Replay.said)
                 name = count_of(len(here), w.game.minions[here[0].kind].name)
@@ -294,16 +280,24 @@ def absorb(w: Work) -> None:
 
 def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:
     """Move a piece; returns its (possibly new) index, or None if it left play (absorbed, K6.7)."""
-    if not w.game.absorbing or piece[0] == "killer":
-        _relocate(w, piece, loc)
-        if w.game.absorbing:
-            absorb(w)
+    kind, i = piece  # _relocate(w, piece, loc), written out: a piece moves at every enemy act
+    is_killer = kind == "killer"
+    pieces: list[Any] = list(w.killers if is_killer else w.minions)
+    old = pieces[i]
+    d = old.__dict__.copy()
+    d["loc"] = loc
+    new = _new_object(old.__class__)
+    _set_dict(new, "__dict__", d)
+    pieces[i] = new
+    moved = tuple(pieces)
+    if is_killer:
+        w.killers = moved
+    else:
+        w.minions = moved
+    if not w.game.absorbing:
         return piece
-    uid = w.minions[piece[1]].uid
-    _relocate(w, piece, loc)
-    moved = w.minions
     absorb(w)
-    if w.minions is moved:  # none taken in: the piece keeps its index
+    if is_killer or w.minions is moved:  # none taken in: the piece keeps its index
         return piece
-    i = minion_of_uid(w, uid)
+    i = minion_of_uid(w, old.uid)
     return ("minion", i) if i >= 0 else None
