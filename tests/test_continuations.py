@@ -106,6 +106,29 @@ def test_new_game_makes_only_the_kinds_of_event_asked_for(rs, kinds, film):
         new_game(rs, seed=0, kinds={"phase"}, **FILM)
 
 
+@pytest.mark.parametrize("max_steps", [6, 8, 10, 12])
+def test_a_lean_run_counts_each_part_of_a_phase_as_a_step(rs, monkeypatch, max_steps):
+    """C8 (each part of the Killer phase is a step), E311: in a lean run the parts of a phase follow
+    in one call, each still counted against the step limit: the limit stops it as it stops the
+    apply loop (the same answers given first; the loop is the reference)."""
+    monkeypatch.setattr(continuation, "MAX_STEPS", max_steps)
+    for seed in range(3):
+        state, _ = new_game(rs, seed=seed, **FILM)
+        looped, policy, given, failed = state, random_policy(seed), 0, False
+        try:
+            while not looped.over and given < 300:
+                looped, _ = apply(looped, policy(looped, looped.choice))
+                given += 1
+        except RulesError as err:
+            failed = err.code == "E311"
+        state, _ = new_game(rs, seed=seed, **FILM)
+        if failed:
+            with pytest.raises(RulesError, match="did not reach a decision"):
+                engine.play_out(state, random_policy(seed), given + 50, None, frozenset())  # lean where it fails
+        else:
+            assert _fields(engine.play_out(state, random_policy(seed), given, None, frozenset())) == _fields(looped)
+
+
 @pytest.mark.parametrize("limit", [20_000, 37])
 def test_play_out_equals_apply_in_a_loop(rs, limit):
     for seed in range(8):

@@ -132,7 +132,8 @@ def step_action(w: Work) -> None:
             return
         if "start:action" in w.game.listens:
             fire(w, "start:action")
-        return
+        if not _chained(w):
+            return
     g = w.game
 
     def menu() -> list[Option]:
@@ -235,6 +236,30 @@ def _between_steps(w: Work) -> None:
         reset_scope(scope)
 
 
+def _chained(w: Work) -> bool:
+    """Whether the phase's next part follows at once, in this call: in a lean step (no checkpoint
+    kept, answers to spare: continuation.ask) nobody sees the step between its parts. What the
+    driver does between two steps is done first (_between_steps), and the part counts as a step
+    of its own (MAX_STEPS); otherwise the caller returns and the driver takes the next part."""
+    ctl = w.ctl
+    if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE) or ctl.steps >= continuation.MAX_STEPS:
+        return False
+    scope = w.scope  # _between_steps, written out
+    if scope.defeat:
+        settle(w)
+    if w.game.has_ends:
+        last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
+        if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
+                d[last[3]] is not last[4]):
+            check_ends(w)
+    if scope.depth:
+        reset_scope(scope)
+    if w.result:
+        return False
+    ctl.steps += 1
+    return True
+
+
 def step_planning(w: Work) -> None:
     """C7: one purchase, or stop buying: then time resets and the spent cards join the market."""
     g = w.game
@@ -249,7 +274,8 @@ def step_planning(w: Work) -> None:
             return
         if "start:planning" in w.game.listens:
             fire(w, "start:planning")
-        return
+        if not _chained(w):
+            return
 
     def menu() -> list[Option]:
         if len(w.hand) >= g.player_board.hand_limit:  # C7.3
@@ -303,50 +329,55 @@ def step_planning(w: Work) -> None:
 def step_killer(w: Work) -> None:
     """C8: the killer action (or the finale's), then a terror card; each part is its own step."""
     g = w.game
-    try:
-        if w.sub == 0:
-            if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
-                emit(w, "phase", "Killer phase", "C1.1")
-            w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
-            w.sub = 1
-            if w.game.whole_phases and replaced(w, "killer"):
+    while True:
+        try:
+            if w.sub == 0:
+                if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said)
+                    emit(w, "phase", "Killer phase", "C1.1")
+                w.mode_active = w.mode  # K4.1: a switch takes effect from the next Killer phase
+                w.sub = 1
+                if w.game.whole_phases and replaced(w, "killer"):
+                    return
+                if "start:killer" in w.game.listens:
+                    fire(w, "start:killer")
+            elif w.sub == 1:
+                w.sub = 2
+                f = g.finales[w.finale]
+                said = w.ctl.said  # told without the call, in a lean step (Replay.said)
+                if not w.finale_revealed:
+                    if ("killer-action" in said) if said is not None else told(w, "killer-action"):
+                        emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
+                    run(w, f.back, g.source_ctx[f.id])
+                else:
+                    if ("killer-action" in said) if said is not None else told(w, "killer-action"):
+                        emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
+                    run(w, f.face, g.source_ctx[f.id])
+            elif w.sub == 2:
+                w.sub = 3
+                if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
+                    tid = w.terror[0]
+                    w.terror = w.terror[1:]
+                    t = g.terror[tid]
+                    if ("terror" in said) if (said := w.ctl.said) is not None else told(w, "terror"):  # (Replay.said)
+                        emit(w, "terror", f"terror card: {t.name}", "C8.1")
+                    if t.secondary_health > 0:
+                        came_into_play(w)
+                        w.secondary = tid
+                        w.secondary_health = t.secondary_health
+                        came_into_play(w)
+                        emit(w, "secondary", f"{t.name} takes the secondary dark power slot "
+                                             f"({t.secondary_health} health)", "C17.4")
+                    run(w, t.effects, g.source_ctx[tid])
+                    if "card-drawn" in g.listens:
+                        fire(w, "card-drawn", None, 1)
+            else:  # sub 3, or END_DUE: the end of the phase
+                end_phase(w)
                 return
-            if "start:killer" in w.game.listens:
-                fire(w, "start:killer")
-        elif w.sub == 1:
-            w.sub = 2
-            f = g.finales[w.finale]
-            said = w.ctl.said  # told without the call, in a lean step (Replay.said)
-            if not w.finale_revealed:
-                if ("killer-action" in said) if said is not None else told(w, "killer-action"):
-                    emit(w, "killer-action", "the killer action on the back of the finale card", "C8.1")
-                run(w, f.back, g.source_ctx[f.id])
-            else:
-                if ("killer-action" in said) if said is not None else told(w, "killer-action"):
-                    emit(w, "killer-action", f"the finale's action: {f.name}", "C8.2")
-                run(w, f.face, g.source_ctx[f.id])
-        elif w.sub == 2:
-            w.sub = 3
-            if not w.finale_revealed and w.terror:  # C8.2: no terror card once the finale is revealed
-                tid = w.terror[0]
-                w.terror = w.terror[1:]
-                t = g.terror[tid]
-                if ("terror" in said) if (said := w.ctl.said) is not None else told(w, "terror"):  # (Replay.said)
-                    emit(w, "terror", f"terror card: {t.name}", "C8.1")
-                if t.secondary_health > 0:
-                    came_into_play(w)
-                    w.secondary = tid
-                    w.secondary_health = t.secondary_health
-                    came_into_play(w)
-                    emit(w, "secondary", f"{t.name} takes the secondary dark power slot ({t.secondary_health} health)",
-                         "C17.4")
-                run(w, t.effects, g.source_ctx[tid])
-                if "card-drawn" in g.listens:
-                    fire(w, "card-drawn", None, 1)
-        else:  # sub 3, or END_DUE: the end of the phase
-            end_phase(w)
-    except PhaseEnd:
-        phase_ended(w, "the Killer phase ends at once")
+        except PhaseEnd:
+            phase_ended(w, "the Killer phase ends at once")
+            return
+        if not _chained(w):  # a lean step: its next part follows at once
+            return
 
 
 def step_panic(w: Work) -> None:
@@ -403,7 +434,8 @@ def step_upkeep(w: Work) -> None:
             reveal_finale(w)
         if "start:upkeep" in w.game.listens:
             fire(w, "start:upkeep")  # C11.2
-        return
+        if not _chained(w):
+            return
     g = w.game
     opts = [_DONE_SWAPPING]
     for h in w.held:  # an item's options are the same in every Upkeep phase: made once per Game
