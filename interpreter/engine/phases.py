@@ -244,16 +244,8 @@ def _chained(w: Work) -> bool:
     ctl = w.ctl
     if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE) or ctl.steps >= continuation.MAX_STEPS:
         return False
-    scope = w.scope  # _between_steps, written out
-    if scope.defeat:
-        settle(w)
-    if w.game.has_ends:
-        last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
-        if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
-                d[last[3]] is not last[4]):
-            check_ends(w)
-    if scope.depth:
-        reset_scope(scope)
+    if w.scope.defeat or w.scope.depth or w.game.has_ends:
+        _between_steps(w)
     if w.result:
         return False
     ctl.steps += 1
