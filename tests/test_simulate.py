@@ -355,14 +355,14 @@ def test_a_game_that_fails_records_the_rounds_of_the_answers_that_ended(rs, monk
     from lastbreath.dsl import RulesError
     from lastbreath.interpreter.engine import phases
 
-    action = phases.STEPS["action"]
+    ask = phases.ask
 
-    def failing(w):
-        action(w)
-        if w.round == 3 and w.sub == 1:
+    def failing(w, kind, prompt, options):  # the first decision of round 3's Action phase (its start told)
+        if w.round == 3 and kind == "action":
             raise RulesError("content failed as round 3 began")
+        return ask(w, kind, prompt, options)
 
-    monkeypatch.setitem(phases.STEPS, "action", failing)
+    monkeypatch.setattr(phases, "ask", failing)
     for bot in ("random", "greedy"):
         r = play_one(rs, {}, 4, bot)
         assert "round 3 began" in r.error and r.rounds == 2 and len(r.bloodlust) == 2, r
