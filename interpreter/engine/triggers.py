@@ -209,12 +209,17 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
     """After a happening: run every trigger in play that answers it (``body``: a killer body it is about)."""
     if kind not in w.game.listens:
         return
+    found = w.found.get(("triggers", kind)) if w.sources is not None else None  # _in_play's kept answer
+    triggers = found if found is not None else _in_play(w, "triggers", kind)
+    if not triggers:  # none in play (often): no happening to make
+        if w.delayed:
+            fire_delayed(w, kind)
+        return
     if body >= 0 and piece is None:
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
     h = _new_happening(Happening)  # Happening(…) without the call of its __init__ (fire is frequent)
     h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
-    found = w.found.get(("triggers", kind)) if w.sources is not None else None  # _in_play's kept answer
-    for t in (found if found is not None else _in_play(w, "triggers", kind)):
+    for t in triggers:
         ev = t.event  # _holds, written out: a context only for a match (no call where every one matches)
         if ev.__class__ not in MATCHES_EVERY and not MATCH[ev.__class__](ev, w, h):
             continue
