@@ -281,10 +281,14 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     does not happen); else the modifications in play change its number (None: prevented)."""
     if kind not in w.game.listens:
         return number
+    found = w.found.get(("replacements", kind)) if w.sources is not None else None  # _in_play's kept answer
+    replacements = found if found is not None else _in_play(w, "replacements", kind)
+    mods = _modifications(w, kind)
+    if not replacements and not mods:  # none in play (often): no happening to make
+        return number
     h = _new_happening(Happening)  # Happening(…) without the call of its __init__
     h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
-    found = w.found.get(("replacements", kind)) if w.sources is not None else None  # _in_play's kept answer
-    for rep in (found if found is not None else _in_play(w, "replacements", kind)):
+    for rep in replacements:
         if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match
             continue
         ctx = _ctx(w, h)
@@ -292,7 +296,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
             emit(w, "replace", f"instead of {what}", "", "replacement")
             _with_it(w, h, run, w, rep.body, ctx)
             return None
-    for mod in _modifications(w, kind):
+    for mod in mods:
         if not MATCH[type(mod.event)](mod.event, w, h):
             continue
         ctx = _ctx(w, h)
