@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import MinionState, Option
 from .bodies import Piece, body_name
-from .continuation import ask, emit, opt
+from .continuation import ask, emit, opt, told
 from .fear_checks import play_card
 from .final_girl import fg_damage
 from .items import use_uses
@@ -97,7 +97,8 @@ def damage_minions(w: Work, loc: int, dmg: int) -> None:
         dmg -= hit
         if hit >= m.health:
             dead.add(i)
-            emit(w, "minion", f"a {w.game.minions[m.kind].name} is killed", "C15.2")
+            if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
+                emit(w, "minion", f"a {w.game.minions[m.kind].name} is killed", "C15.2")
         else:
             ms[i] = MinionState(m.kind, m.loc, m.health - hit, m.status, m.uid)
     w.minions = tuple(m for i, m in enumerate(ms) if i not in dead)

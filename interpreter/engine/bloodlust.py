@@ -58,7 +58,8 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
 
 def lower_bloodlust(w: Work, k: int) -> None:
     new = max(0, w.bloodlust - max(0, k))
-    if new != w.bloodlust:
+    if new != w.bloodlust and (
+            ("bloodlust" in said) if (said := w.ctl.said) is not None else told(w, "bloodlust")):  # (Replay.said)
         emit(w, "bloodlust", f"bloodlust falls to {new + 1}", "C17.2")
     w.bloodlust = new
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .continuation import emit
+from .continuation import emit, told
 from .resolve import Ctx, run
 from .statics import came_into_play
 from .triggers import fire
@@ -21,7 +21,8 @@ def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
     w.dark_revealed = True
     came_into_play(w)
     dp = w.game.dark_powers[w.dark_power]
-    emit(w, "reveal", f"the dark power is revealed: {dp.name}", rule)
+    if ("reveal" in said) if (said := w.ctl.said) is not None else told(w, "reveal"):  # (Replay.said)
+        emit(w, "reveal", f"the dark power is revealed: {dp.name}", rule)
     run(w, dp.on_reveal, Ctx(dp.id))
     fire(w, "card-revealed", None, 1)
 
@@ -33,7 +34,8 @@ def reveal_finale(w: Work) -> None:
     w.finale_revealed = True
     came_into_play(w)
     f = w.game.finales[w.finale]
-    emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
+    if ("reveal" in said) if (said := w.ctl.said) is not None else told(w, "reveal"):  # (Replay.said)
+        emit(w, "reveal", f"the finale is revealed: {f.name}", "C11.1")
     run(w, f.on_reveal, Ctx(f.id))
     fire(w, "card-revealed", None, 1)
     reveal_dark_power(w, "C11.1")  # a dark power still face down is revealed with the finale

@@ -183,7 +183,8 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
     if i < 0:
         return
     update_piece(w, ("killer", i), loc=where)
-    emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
+    if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
+        emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
     if w.game.absorbing:
         absorb(w)
 
@@ -279,7 +280,8 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
         set_victims(w, where, w.victims[where] - 1)
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
-        emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1")
+        if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
+            emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1")
 
 
 def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims

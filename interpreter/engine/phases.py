@@ -201,7 +201,8 @@ def step_action(w: Work) -> None:
             use_uses(w, it.id)
         elif key.startswith("action:"):
             a = next(x for x in g.actions if x.id == key[7:])
-            emit(w, "action", f"{a.name}", "")
+            if ("action" in said) if (said := w.ctl.said) is not None else told(w, "action"):  # (Replay.said)
+                emit(w, "action", f"{a.name}", "")
             if a.time and not a.free:
                 lose_time(w, a.time)
             run(w, a.effects, g.source_ctx[a.id])

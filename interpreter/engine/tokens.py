@@ -42,9 +42,10 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     i, kind = here[0]
     w.tokens = w.tokens[:i] + w.tokens[i + 1:]
     w.collected = tuple(sorted(w.collected + ((token, kind),)))
-    name = w.game.tokens[token].name.lower()
-    what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
-    emit(w, "token", f"collects {a_or_an(what)} {what}", "")
+    if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
+        name = w.game.tokens[token].name.lower()
+        what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
+        emit(w, "token", f"collects {a_or_an(what)} {what}", "")
     fire(w, "token-removed", None, 1, loc, extra=token)
 
 
@@ -98,7 +99,8 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
     for k in spent:
         col.remove((token, k))
     w.collected = tuple(col)
-    emit(w, "token", f"spends {', '.join(spent)}", "")
+    if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
+        emit(w, "token", f"spends {', '.join(spent)}", "")
     w.token_discard = w.token_discard + tuple((token, k) for k in spent)
     if not any(tok == token for tok, _k in w.supply):
         back = [t for t in w.token_discard if t[0] == token]
