@@ -746,6 +746,30 @@ def test_cards_played_since_last_planning_cannot_be_bought(st):
     assert "buy:walk" in c2.keys() and "buy:sprint" in c2.keys()
 
 
+def test_purchases_in_one_lean_step_list_the_market_in_its_order(st):
+    """C7.1, C7.3: in a lean step (no checkpoint: the purchases follow one another in one call) each
+    menu lists the market's cards once, in the order they first stand in it, after every purchase:
+    the last copy bought leaves the menu, and a card whose next copy stands further on moves there."""
+    cards = st.game.cards
+    a, b = sorted(set(st.market), key=lambda c: (cards[c].cost, c))[:2]  # the two cheapest (time 6 buys a, a, b)
+    assert cards[a].copies >= 2 and 2 * cards[a].cost + cards[b].cost <= 6
+    seen = []
+
+    def choose(options):  # buy every copy of a, then b, then stop
+        keys = [o.key for o in options]
+        seen.append(keys)
+        for want in (f"buy:{a}", f"buy:{b}", "done"):
+            if want in keys:
+                return keys.index(want)
+
+    w = make_work(_planning(st, time=6, hand=("walk",), market=(a, b, a)))
+    ctl = w.ctl
+    ctl.lean, ctl.budget, ctl.choose, ctl.keys = True, 50, choose, []
+    engine.step_planning(w)
+    assert seen == [["done", f"buy:{a}", f"buy:{b}"], ["done", f"buy:{b}", f"buy:{a}"], ["done", f"buy:{b}"]]
+    assert w.phase == "killer" and w.hand.count(a) == 2 and b in w.hand and w.market == ()
+
+
 def test_purchase_never_takes_time_below_zero(st):
     """C7.3, C7.1"""
     c = need(make_work(_planning(st, time=1)), engine.step_planning)

@@ -7,7 +7,7 @@ at a checkpoint. The content's win and lose lines are checked after every step (
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..state import Option
 from . import continuation
@@ -270,6 +270,10 @@ def step_planning(w: Work) -> None:
         if not _chained(w):
             return
 
+    # the market's cards, each once in its order, and the market they were listed for: a purchase
+    # below keeps the list in step where that is sure (dict.fromkeys is most of a menu's cost)
+    listed: list[Any] = [None, []]
+
     def menu() -> list[Option]:
         if len(w.hand) >= g.player_board.hand_limit:  # C7.3
             return [_STOP_BUYING]
@@ -278,8 +282,11 @@ def step_planning(w: Work) -> None:
         time = w.time
         ok = g.affordable[0 if time < 0 else time if time < g.top_cost else g.top_cost]
         buy = g.buy_opts
+        market = w.market
+        if listed[0] is not market:
+            listed[0], listed[1] = market, list(dict.fromkeys(market))
         opts = [_STOP_BUYING]
-        for c in dict.fromkeys(w.market):  # (a loop: a list comprehension is a call of its own)
+        for c in listed[1]:  # (a loop: a list comprehension is a call of its own)
             if c in ok:
                 opts.append(buy[c])
         return opts
@@ -292,9 +299,17 @@ def step_planning(w: Work) -> None:
         if key == "done":
             break
         cid = key[4:]
-        m = list(w.market)
-        m.remove(cid)
+        old = w.market
+        m = list(old)
+        at = m.index(cid)
+        del m[at]
         w.market = tuple(m)
+        if listed[0] is old:  # the same cards in the same order, unless the last copy went or a later one leads
+            if at < len(m) and m[at] == cid:  # its next copy stood right after it: the order holds
+                listed[0] = w.market
+            elif cid not in m:
+                listed[1].remove(cid)
+                listed[0] = w.market
         w.hand = tuple(sorted(w.hand + (cid,)))
         w.time -= g.cards[cid].cost
         said = w.ctl.said  # told without the call, in a lean step (Replay.said)
