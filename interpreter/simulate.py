@@ -226,6 +226,15 @@ def _loaded_from(rs: Ruleset, paths: Sequence[Path]) -> bool:
     return True
 
 
+def _set_up(rs: Ruleset, setup: Mapping, seed: int = 0) -> None:
+    """Set a setup up once, outside any game's time: its Game made, its board's tables compiled,
+    networkx imported (a setup that fails is the games' to report, one by one)."""
+    try:
+        api.new_game(rs, seed=seed, **setup)
+    except Exception:
+        pass
+
+
 def _init_worker(content: tuple[str, ...], digest: str) -> None:
     try:  # load before the first task; a failure is raised again by the task (a failing initializer
         _worker_ruleset(content, digest)  # would only break the pool, without the reason)
@@ -239,10 +248,7 @@ def _warm_worker(content: tuple[str, ...], digest: str, setups: tuple[dict, ...]
     worker gets one of these tasks)."""
     rs = _worker_ruleset(content, digest)
     for setup in setups:
-        try:
-            api.new_game(rs, seed=0, **setup)
-        except Exception:
-            pass
+        _set_up(rs, setup)
     try:
         barrier.wait()
     except Exception:
@@ -328,10 +334,7 @@ class Simulator:
         if not self.parallel or (self.scheduler is None and games * len(setups) < self.min_parallel):
             out = []
             for setup in setups:
-                try:  # compile the board and warm the caches outside the first game's time
-                    api.new_game(self.rs, seed=seed, **setup)
-                except Exception:
-                    pass
+                _set_up(self.rs, setup, seed)  # the board compiled and the caches warm outside the games' time
                 recs = []
                 for s in range(seed, seed + games):
                     rec = play_one(self.rs, setup, s, bot, max_choices)
@@ -386,10 +389,7 @@ class Simulator:
         if self._pool is None and multiprocessing.get_start_method() == "fork":
             # before the workers fork from here: each setup's tables made once, here, for all of them
             for setup in setups:
-                try:
-                    api.new_game(self.rs, seed=0, **setup)
-                except Exception:
-                    pass
+                _set_up(self.rs, setup)
         pool = self._executor(min(self.jobs, len(tasks)))
         pending = {pool.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices)
                    for i, seeds in tasks}

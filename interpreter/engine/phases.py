@@ -221,10 +221,10 @@ def step_action(w: Work) -> None:
 
 
 def _between_steps(w: Work) -> None:
-    """After a decision in a lean step (no checkpoint kept, answers to spare: continuation.ask;
-    the Planning and Action phases test it themselves), the phase goes on to its next decision
-    itself, after what the driver does between two steps: C13.2, a defeat settled; C13, the win
-    and lose lines; a scope cut short freshened (called only where one of them is to be done)."""
+    """After a decision or a part of a phase in a lean step (no checkpoint kept, answers to spare:
+    continuation.ask; the Planning and Action loops and _chained test that themselves), the phase
+    goes on itself, after what the driver does between two steps: C13.2, a defeat settled; C13,
+    the win and lose lines; a scope cut short freshened (called only where one of them is to be done)."""
     scope = w.scope
     if scope.defeat:
         settle(w)
