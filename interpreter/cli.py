@@ -945,6 +945,34 @@ def _fraction_json(p) -> dict:
     return {"p": float(p), "fraction": str(p)}
 
 
+def cmd_native(args: argparse.Namespace) -> int:
+    """lastbreath native [status|build|clean]: the engine's rules modules compiled with mypyc."""
+    from . import native
+
+    if args.action == "build":
+        say = (lambda msg: print(f"{PROG}: {msg}", file=sys.stderr)) if not args.quiet else (lambda msg: None)
+        try:
+            got = native.build(say)
+        except native.BuildError as err:
+            raise CliError(f"native build failed: {err}", 1) from None
+        if args.json:
+            print(json.dumps(got, indent=2))
+        else:
+            print(f"{'built' if got['built'] else 'already built'}: {len(got['modules'])} modules in {got['folder']}"
+                  " (used by every process started from now on; LASTBREATH_NATIVE=off for the plain modules)")
+        return 0
+    if args.action == "clean":
+        gone = native.clean(keep_current=args.keep_current)
+        if args.json:
+            print(json.dumps({"removed": gone}, indent=2))
+        else:
+            print(f"removed {len(gone)} build{'s' if len(gone) != 1 else ''}" + "".join(f"\n  {g}" for g in gone))
+        return 0
+    info = native.status()
+    print(json.dumps(info, indent=2) if args.json else native.describe(info))
+    return 0
+
+
 def cmd_odds(args: argparse.Namespace) -> int:
     from lastbreath.dsl.build import TIERS
     from lastbreath.dsl.render import TIER_NAMES, render_effects
@@ -1379,6 +1407,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help='print [{"kind", "id", "name", "text"}]')
     _add_content(p)
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("native", help="compile the rules engine with mypyc for speed, or say whether it is",
+                       description="Compile the engine's rules modules to C with mypyc (it comes with mypy) into the "
+                                   "cache folder (LASTBREATH_CACHE, else ~/.cache/lastbreath). Every process started "
+                                   "afterwards runs them compiled while the source is the one built (any change: the "
+                                   "plain modules again, until built anew). The same code: the same games, events and "
+                                   "saves. LASTBREATH_NATIVE=off runs the plain modules even where a build exists.",
+                       epilog="examples:\n  lastbreath native build\n  lastbreath native status --json\n"
+                              "  lastbreath native clean --keep-current",
+                       formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("action", nargs="?", choices=("status", "build", "clean"), default="status",
+                   help="status (default): built for this source? running compiled? build: compile (a minute "
+                        "or two; needs mypy and a C compiler). clean: remove the builds")
+    p.add_argument("--keep-current", action="store_true", help="clean: keep the build for this source")
+    p.add_argument("--quiet", action="store_true", help="build: no progress lines on stderr")
+    p.add_argument("--json", action="store_true", help="print the result as JSON")
+    p.set_defaults(func=cmd_native)
 
     p = sub.add_parser("odds", help="exact odds of each outcome of a card's fear check",
                        description="The exact probability of each outcome of CARD's fear check (failure, "

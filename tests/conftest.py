@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+
+# the suite runs the plain modules, built or not (tests patch module functions; test_native.py
+# builds the compiled engine itself and compares its games with these): LASTBREATH_NATIVE=on to run it compiled
+os.environ.setdefault("LASTBREATH_NATIVE", "off")
+
 from pathlib import Path
 
 import pytest

@@ -1,0 +1,267 @@
+"""The engine's rules modules compiled to C with mypyc: the same code, faster, where it was built.
+
+``lastbreath native build`` compiles the rules modules of ``interpreter/engine`` (those in
+``COMPILED``) with mypyc, the compiler that ships with mypy, into the cache folder (dsl/cache.py:
+``LASTBREATH_CACHE``, else ``~/.cache/lastbreath``), under a key made of the source of the whole
+engine and language (every ``.py`` of ``dsl/`` and ``interpreter/``) and the Python that built it.
+From then on, importing the engine (``install``, called first thing by ``interpreter/engine``)
+loads the compiled modules in place of their source, as long as the key still matches: a source
+changed by one byte, another Python, or ``LASTBREATH_NATIVE=off`` means the plain modules, as
+without a build. Nothing else changes: the compiled modules are the same source, so games, events,
+saves and replays are the same (tests/test_native.py plays games both ways and compares them).
+
+The modules left out use what compiled code does not allow (a class whose ``__dict__`` is handed over,
+objects made with ``object.__new__``, attributes set on functions, dictionary subclasses with class
+attributes); they stay plain Python and call into the compiled ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+_ROOT = Path(__file__).resolve().parent.parent  # the package's folder (dsl/, interpreter/)
+_PACKAGE = __name__.split(".")[0]  # "lastbreath"
+ENGINE = f"{_PACKAGE}.interpreter.engine"
+
+# the engine's modules compiled: every rules module of interpreter/engine but those named in _LEFT_OUT
+_LEFT_OUT = {
+    "continuation": "the working copy hands its __dict__ to the state; the paused runs live in greenlets",
+    "triggers": "a happening is made with object.__new__ and matchers are marked by an attribute on the function",
+    "resolve": "the context tables are dict subclasses with class attributes; tests switch coverage on by module",
+}
+MANIFEST = "manifest.json"
+BUILD_TIMEOUT = 1800  # seconds: a build that takes longer is stopped (a normal one takes a minute or two)
+
+
+def compiled_modules() -> list[str]:
+    """The names of the engine modules a build compiles, in file order."""
+    return [f"{ENGINE}.{p.stem}" for p in sorted((_ROOT / "interpreter" / "engine").glob("*.py"))
+            if p.stem != "__init__" and p.stem not in _LEFT_OUT]
+
+
+def _sources() -> list[Path]:
+    return sorted([*(_ROOT / "dsl").rglob("*.py"), *(_ROOT / "interpreter").rglob("*.py")])
+
+
+def key() -> str:
+    """What a build depends on: the source of the language and the engine, and the Python running."""
+    h = hashlib.sha256()
+    h.update(f"{sys.implementation.cache_tag} {sys.version} {importlib.machinery.EXTENSION_SUFFIXES[0]}".encode())
+    for p in _sources():
+        h.update(p.relative_to(_ROOT).as_posix().encode())
+        h.update(p.read_bytes())
+    return h.hexdigest()[:24]
+
+
+def _folder(create: bool = False) -> Optional[Path]:
+    from ..dsl.cache import folder  # the language's cache folder (LASTBREATH_CACHE)
+
+    base = folder() if create else _existing_cache()
+    return None if base is None else base / "native"
+
+
+def _existing_cache() -> Optional[Path]:
+    """The cache folder if it exists, without making it (importing the engine writes nothing)."""
+    where = os.environ.get("LASTBREATH_CACHE", "")
+    if where.lower() in ("off", "0", "no", "false"):
+        return None
+    base = Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lastbreath"
+    return base if base.is_dir() else None
+
+
+def enabled() -> bool:
+    """``LASTBREATH_NATIVE`` is not off (off, 0, no, false: the plain modules, built or not)."""
+    return os.environ.get("LASTBREATH_NATIVE", "").lower() not in ("off", "0", "no", "false")
+
+
+# --- loading --------------------------------------------------------------------------------------
+class _Finder(importlib.abc.MetaPathFinder):
+    """Finds the compiled engine modules of one build (and the library they share) by name."""
+
+    def __init__(self, files: dict[str, Path]):
+        self.files = files
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> Any:
+        f = self.files.get(fullname)
+        if f is None:
+            return None
+        return importlib.util.spec_from_file_location(fullname, f)
+
+
+_installed: Optional[_Finder] = None
+
+
+def install() -> Optional[Path]:
+    """Load the compiled modules from here on, if a build for this very source and Python exists
+    (and ``LASTBREATH_NATIVE`` is not off); the build's folder, or None (the plain modules)."""
+    global _installed
+    if _installed is not None:
+        return next(iter(_installed.files.values())).parent if _installed.files else None
+    if not enabled():
+        return None
+    base = _folder()
+    if base is None or not base.is_dir() or not any(base.iterdir()):
+        return None  # (no build at all: the source is not even read)
+    where = base / key()
+    files = _manifest_files(where)
+    if files is None:
+        return None
+    if any(name in sys.modules for name in files):  # too late for this process: keep what is loaded
+        return None
+    _installed = _Finder(files)
+    sys.meta_path.insert(0, _installed)
+    return where
+
+
+def _manifest_files(where: Path) -> Optional[dict[str, Path]]:
+    try:
+        data = json.loads((where / MANIFEST).read_text(encoding="utf-8"))
+        files = {str(name): where / str(rel) for name, rel in data["files"].items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not files or not all(f.is_file() and f.parent == where for f in files.values()):
+        return None
+    return files
+
+
+def loaded() -> list[str]:
+    """The engine modules running compiled in this process."""
+    got = []
+    for name, m in list(sys.modules.items()):
+        spec = getattr(m, "__spec__", None)
+        loader = getattr(spec, "loader", None)
+        if name.startswith(ENGINE + ".") and isinstance(loader, importlib.machinery.ExtensionFileLoader):
+            got.append(name)
+    return sorted(got)
+
+
+def status() -> dict[str, Any]:
+    """What ``lastbreath native status`` reports."""
+    base = _folder()
+    k = key()
+    where = base / k if base is not None else None
+    built = where is not None and _manifest_files(where) is not None
+    return {"enabled": enabled(), "key": k, "folder": str(where) if where is not None else None,
+            "built": built, "loaded": loaded(), "compiled": compiled_modules(), "left_out": dict(_LEFT_OUT),
+            "mypyc": importlib.util.find_spec("mypyc") is not None}
+
+
+# --- building -------------------------------------------------------------------------------------
+class BuildError(Exception):
+    """A build that could not be made (no mypyc, no C compiler, a compile error): the plain modules stay."""
+
+
+_MYPY_INI = "[mypy]\nignore_missing_imports = True\n"
+_SETUP = """
+import sys
+from setuptools import setup
+from mypyc.build import mypycify
+paths = sys.argv[1:]
+setup(name="lastbreath-native", ext_modules=mypycify(paths, opt_level="3"),
+      script_args=["build_ext", "--build-lib", "out", "--build-temp", "tmp"])
+"""
+
+
+def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = BUILD_TIMEOUT) -> dict[str, Any]:
+    """Compile the modules of ``compiled_modules`` into the cache folder (kept by key: a build for
+    the same source is not made again). Raises BuildError with what went wrong."""
+    if importlib.util.find_spec("mypyc") is None:
+        raise BuildError("mypyc is not installed: it comes with mypy (pip install mypy)")
+    if importlib.util.find_spec("setuptools") is None:
+        raise BuildError("setuptools is not installed (pip install setuptools)")
+    base = _folder(create=True)
+    if base is None:
+        raise BuildError("no cache folder to build into (LASTBREATH_CACHE is off, or the folder cannot be made)")
+    k = key()
+    where = base / k
+    if _manifest_files(where) is not None:
+        progress(f"already built for this source: {where}")
+        return {"folder": str(where), "key": k, "built": False, "modules": compiled_modules(), "seconds": 0.0}
+    t0 = time.monotonic()
+    base.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="lastbreath-native-") as tmp:
+        stage = Path(tmp) / "src"
+        pkg = stage / _PACKAGE
+        for p in _sources():  # the package's Python source, as a package of its own (mypyc names modules by folder)
+            dest = pkg / p.relative_to(_ROOT)
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(p, dest)
+        for d in [pkg, *(q for q in pkg.rglob("*") if q.is_dir())]:
+            (d / "__init__.py").touch(exist_ok=True)
+        (stage / "mypy.ini").write_text(_MYPY_INI, encoding="utf-8")  # libraries without type information
+        names = compiled_modules()
+        paths = [str(Path(*name.split(".")).with_suffix(".py")) for name in names]
+        progress(f"compiling {len(names)} modules with mypyc (a minute or two)")
+        try:
+            done = subprocess.run([sys.executable, "-c", _SETUP, *paths], cwd=stage, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            raise BuildError(f"the build took more than {timeout:.0f} s and was stopped") from None
+        if done.returncode != 0:
+            tail = "\n".join((done.stdout + done.stderr).strip().splitlines()[-15:])
+            raise BuildError(f"mypyc failed (exit {done.returncode}):\n{tail}")
+        out = stage / "out"
+        suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
+        built = [p for p in out.rglob("*") if p.is_file() and p.name.endswith(suffixes)]
+        files: dict[str, str] = {}
+        for p in built:
+            rel = p.relative_to(out)
+            name = ".".join((*rel.parent.parts, rel.name.split(".")[0]))
+            files[name] = rel.name if len(rel.parts) == 1 else f"{name}{''.join(p.suffixes)}"
+        missing = [n for n in names if n not in files]
+        if missing:
+            raise BuildError(f"the build made no module for {', '.join(missing)}")
+        ready = Path(tempfile.mkdtemp(prefix=f".{k}-", dir=base))
+        for p in built:
+            rel = p.relative_to(out)
+            name = ".".join((*rel.parent.parts, rel.name.split(".")[0]))
+            shutil.copyfile(p, ready / files[name])
+        (ready / MANIFEST).write_text(json.dumps({"key": k, "python": sys.version, "files": files}, indent=1),
+                                      encoding="utf-8")
+        try:
+            ready.rename(where)  # whole or not at all (another build of the same key may have won the race)
+        except OSError:
+            shutil.rmtree(ready, ignore_errors=True)
+    progress(f"built in {time.monotonic() - t0:.0f} s: {where}")
+    return {"folder": str(where), "key": k, "built": True, "modules": names, "seconds": round(time.monotonic() - t0, 1)}
+
+
+def clean(keep_current: bool = False) -> list[str]:
+    """Remove the builds in the cache folder (all, or all but the one for this source)."""
+    base = _folder()
+    if base is None or not base.is_dir():
+        return []
+    k = key()
+    gone = []
+    for d in sorted(base.iterdir()):
+        if d.is_dir() and not (keep_current and d.name == k):
+            shutil.rmtree(d, ignore_errors=True)
+            gone.append(str(d))
+    return gone
+
+
+def describe(info: dict[str, Any]) -> str:
+    lines = [f"native engine: {'built' if info['built'] else 'not built'} for this source (key {info['key']})"]
+    if info["folder"]:
+        lines.append(f"  folder: {info['folder']}")
+    if not info["enabled"]:
+        lines.append("  LASTBREATH_NATIVE is off: the plain modules are used")
+    lines.append(f"  running compiled in this process: {len(info['loaded'])} of {len(info['compiled'])} modules")
+    if not info["mypyc"]:
+        lines.append("  mypyc is not installed (it comes with mypy): `lastbreath native build` needs it")
+    elif not info["built"]:
+        lines.append("  `lastbreath native build` compiles them (a minute or two)")
+    return "\n".join(lines)
+

@@ -1,0 +1,173 @@
+"""The engine compiled with mypyc (interpreter/native.py, `lastbreath native`): found only for the
+very source it was built from, never by a process that asked for the plain modules, and playing
+every bundled game exactly as the plain modules do (C1, C18: the same games from the same seeds)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+import pytest
+from lastbreath.interpreter import native
+from lastbreath.interpreter.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_compiled_modules_are_the_engines_rules_modules_less_those_left_out():
+    names = native.compiled_modules()
+    assert names and all(n.startswith(native.ENGINE + ".") for n in names)
+    stems = {n.rsplit(".", 1)[1] for n in names}
+    assert "phases" in stems and "enemies" in stems
+    assert not stems & set(native._LEFT_OUT) and "__init__" not in stems
+    assert stems | set(native._LEFT_OUT) == {p.stem for p in (ROOT / "interpreter" / "engine").glob("*.py")} - {"__init__"}
+
+
+def test_the_key_names_the_source(tmp_path, monkeypatch):
+    """A build is found by a hash of every source file of the language and the engine: one byte
+    changed anywhere there is another key (the stale build is never loaded)."""
+    copy = tmp_path / "pkg"
+    for sub in ("dsl", "interpreter"):
+        shutil.copytree(ROOT / sub, copy / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(native, "_ROOT", copy)
+    before = native.key()
+    assert before == native.key() and len(before) == 24
+    f = copy / "interpreter" / "engine" / "words.py"
+    f.write_text(f.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert native.key() != before
+    (copy / "dsl" / "extra.py").write_text("", encoding="utf-8")
+    assert native.key() != before
+
+
+def test_no_build_means_the_plain_modules(tmp_path, monkeypatch):
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_installed", None)
+    assert native.install() is None
+    (tmp_path / "native" / native.key()).mkdir(parents=True)  # a folder without a manifest: not a build
+    assert native.install() is None
+    info = native.status()
+    assert info["built"] is False and info["folder"] == str(tmp_path / "native" / native.key())
+
+
+@pytest.mark.parametrize("manifest", ["", "{", '{"files": {}}', '{"files": {"a.b": "../x.so"}}', '{"files": 3}',
+                                      '{"files": {"a.b": "missing.so"}}', "[]"])
+def test_a_broken_manifest_is_no_build(tmp_path, manifest):
+    (tmp_path / native.MANIFEST).write_text(manifest, encoding="utf-8")
+    (tmp_path.parent / "x.so").write_text("", encoding="utf-8")
+    assert native._manifest_files(tmp_path) is None
+
+
+def test_off_means_the_plain_modules_even_with_a_build(tmp_path, monkeypatch):
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_installed", None)
+    where = tmp_path / "native" / native.key()
+    where.mkdir(parents=True)
+    (where / "m.so").write_text("", encoding="utf-8")
+    (where / native.MANIFEST).write_text(json.dumps({"files": {"some.module": "m.so"}}), encoding="utf-8")
+    assert native._manifest_files(where) == {"some.module": where / "m.so"}
+    for off in ("off", "0", "no", "FALSE"):
+        monkeypatch.setenv("LASTBREATH_NATIVE", off)
+        assert not native.enabled() and native.install() is None
+    monkeypatch.setenv("LASTBREATH_NATIVE", "on")
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # the finder goes away with the test
+    assert native.install() == where  # a build for this source, modules not loaded yet: its finder is put first
+    spec = sys.meta_path[0].find_spec("some.module")
+    assert spec is not None and spec.origin == str(where / "m.so")
+    assert sys.meta_path[0].find_spec("other.module") is None
+
+
+def test_cli_status_and_clean(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    assert main(["native", "status", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert info["built"] is False and info["key"] == native.key() and info["compiled"] == native.compiled_modules()
+    assert main(["native"]) == 0
+    assert "not built for this source" in capsys.readouterr().out
+    (tmp_path / "native" / "old").mkdir(parents=True)
+    (tmp_path / "native" / native.key()).mkdir()
+    assert main(["native", "clean", "--keep-current", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["removed"] == [str(tmp_path / "native" / "old")]
+    assert (tmp_path / "native" / native.key()).is_dir()
+    assert main(["native", "clean"]) == 0
+    assert "removed 1 build" in capsys.readouterr().out
+
+
+def test_a_build_without_mypyc_is_a_clear_error(monkeypatch, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "mypyc" else real(name, *a))
+    assert main(["native", "build"]) == 1
+    err = capsys.readouterr().err
+    assert "native build failed: mypyc is not installed" in err and "Traceback" not in err
+
+
+# --- the same games, compiled and plain ------------------------------------------------------------
+_PLAY = r"""
+import hashlib, json, os, sys
+from lastbreath.dsl import load_ruleset
+from lastbreath.interpreter import api, native
+from lastbreath.interpreter.bots import BOTS
+from lastbreath.interpreter.serialize import to_json
+from lastbreath.interpreter.simulate import run_games
+rs = load_ruleset()
+out = {"loaded": native.loaded()}
+for k in sorted(rs.killers):
+    for s in sorted(rs.scenarios):
+        for bot in ("random", "greedy"):
+            for seed in range(2):
+                h = hashlib.sha256()
+                st, ev = api.new_game(rs, killer=k, scenario=s, seed=seed)
+                h.update(repr(ev).encode())
+                policy = BOTS[bot](seed)
+                while not st.over:
+                    h.update(repr((st.choice.kind, st.choice.prompt, st.choice.options)).encode())
+                    st, ev = api.apply(st, policy(st, st.choice))
+                    h.update(repr(ev).encode())
+                h.update(json.dumps(to_json(st), sort_keys=True).encode())
+                out[f"{k}/{s}/{bot}/{seed}"] = h.hexdigest()
+        recs = run_games(rs, {"killer": k, "scenario": s}, games=12, seed=5, bot="random", jobs=1)
+        out[f"{k}/{s}/simulated"] = repr([(r.seed, r.result, r.end_reason, r.rounds, r.rescued, r.dead, r.bloodlust,
+                                          r.error, r.transitions) for r in recs])
+print(json.dumps(out))
+"""
+
+
+def _compiler() -> bool:
+    cc = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    return shutil.which(cc) is not None and Path(sysconfig.get_paths()["include"], "Python.h").is_file()
+
+
+@pytest.mark.skipif(importlib.util.find_spec("mypyc") is None or not _compiler(),
+                    reason="a native build needs mypyc (mypy, in the test extra) and a C compiler with Python's headers")
+def test_the_compiled_engine_plays_every_bundled_game_as_the_plain_one(tmp_path):
+    """Builds the engine into a fresh cache folder (about a minute and a half), then plays every
+    bundled killer × scenario with the random and the greedy bots, every choice, event and state
+    compared, and the simulator's records, in a process running the compiled modules and in one
+    running the plain ones."""
+    env = {**os.environ, "LASTBREATH_CACHE": str(tmp_path), "PYTHONHASHSEED": "0"}
+    env.pop("LASTBREATH_NATIVE", None)
+    done = subprocess.run([sys.executable, "-m", "lastbreath.interpreter.cli", "native", "build", "--json"],
+                          env=env, capture_output=True, text=True, timeout=native.BUILD_TIMEOUT)
+    assert done.returncode == 0, done.stderr
+    built = json.loads(done.stdout)
+    assert built["built"] is True and built["modules"] == native.compiled_modules()
+    again = subprocess.run([sys.executable, "-m", "lastbreath.interpreter.cli", "native", "build", "--json"],
+                           env=env, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and json.loads(again.stdout)["built"] is False  # kept by key: not built twice
+
+    def play(native_on: bool) -> dict:
+        e = dict(env, LASTBREATH_NATIVE="on" if native_on else "off")
+        got = subprocess.run([sys.executable, "-c", _PLAY], env=e, capture_output=True, text=True, timeout=900)
+        assert got.returncode == 0, got.stderr[-3000:]
+        return json.loads(got.stdout)
+
+    compiled, plain = play(True), play(False)
+    assert compiled.pop("loaded") == native.compiled_modules()  # the games below did run compiled
+    assert plain.pop("loaded") == []
+    assert len(compiled) >= 12 * 5
+    assert compiled == plain
