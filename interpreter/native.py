@@ -10,9 +10,8 @@ changed by one byte, another Python, or ``LASTBREATH_NATIVE=off`` means the plai
 without a build. Nothing else changes: the compiled modules are the same source, so games, events,
 saves and replays are the same (tests/test_native.py plays games both ways and compares them).
 
-The modules left out use what compiled code does not allow (a class whose ``__dict__`` is handed over,
-objects made with ``object.__new__``, attributes set on functions, dictionary subclasses with class
-attributes); they stay plain Python and call into the compiled ones.
+The module left out uses what compiled code does not allow (a class whose ``__dict__`` is handed over);
+it stays plain Python and calls into the compiled ones.
 """
 
 from __future__ import annotations
@@ -38,8 +37,6 @@ ENGINE = f"{_PACKAGE}.interpreter.engine"
 # the engine's modules compiled: every rules module of interpreter/engine but those named in _LEFT_OUT
 _LEFT_OUT = {
     "continuation": "the working copy hands its __dict__ to the state; the paused runs live in greenlets",
-    "triggers": "a happening is made with object.__new__ and matchers are marked by an attribute on the function",
-    "resolve": "the context tables are dict subclasses with class attributes; tests switch coverage on by module",
 }
 MANIFEST = "manifest.json"
 BUILD_TIMEOUT = 1800  # seconds: a build that takes longer is stopped (a normal one takes a minute or two)

@@ -69,7 +69,9 @@ class TriggerContexts(dict[tuple[str, int, int, str], "Ctx"]):
     """The contexts of triggers answering a happening, by (source, number, killer body, cause),
     made once and shared; at most ``limit`` kept (a number is any amount: cleared when full)."""
 
-    limit = 4096
+    def __init__(self) -> None:
+        super().__init__()
+        self.limit = 4096
 
     def __missing__(self, key: tuple[str, int, int, str]) -> Ctx:
         if len(self) >= self.limit:

@@ -82,9 +82,12 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
     return piece[0] == kind
 
 
+_EVERY: list[Callable[..., bool]] = []  # the matchers marked below (a list: a compiled function takes no attribute)
+
+
 def _matches_every(fn: Callable[..., bool]) -> Callable[..., bool]:
     """A matcher whose event answers every happening of its kind (fire does not call it: MATCHES_EVERY)."""
-    fn.matches_every = True  # type: ignore[attr-defined]
+    _EVERY.append(fn)
     return fn
 
 
@@ -147,7 +150,7 @@ def match_track_reaches(e: n.TrackReaches, w: Work, h: Happening) -> bool:  # tr
 
 MATCH: dict[type, Callable[..., bool]] = {**n.functions(n.Event, globals(), "match_"),
                                           **n.functions(n.Piece, globals(), "match_")}
-MATCHES_EVERY = frozenset(cls for cls, fn in MATCH.items() if getattr(fn, "matches_every", False))
+MATCHES_EVERY = frozenset(cls for cls, fn in MATCH.items() if any(fn is f for f in _EVERY))
 
 
 # --- answering ------------------------------------------------------------------------------------
@@ -217,8 +220,7 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         return
     if body >= 0 and piece is None:
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
-    h = _new_happening(Happening)  # Happening(…) without the call of its __init__ (fire is frequent)
-    h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
+    h = Happening(kind, piece, number, place, cause, extra)
     for t in triggers:
         ev = t.event  # _holds, written out: a context only for a match (no call where every one matches)
         if ev.__class__ not in MATCHES_EVERY and not MATCH[ev.__class__](ev, w, h):
@@ -238,9 +240,6 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
                     scope.it = saved
     if w.delayed:
         fire_delayed(w, kind)
-
-
-_new_happening = object.__new__
 
 
 def fire_delayed(w: Work, kind: str) -> None:
@@ -286,8 +285,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     mods = _modifications(w, kind)
     if not replacements and not mods:  # none in play (often): no happening to make
         return number
-    h = _new_happening(Happening)  # Happening(…) without the call of its __init__
-    h.kind, h.piece, h.number, h.place, h.cause, h.extra = kind, piece, number, place, cause, extra
+    h = Happening(kind, piece, number, place, cause, extra)
     for rep in replacements:
         if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match
             continue
