@@ -121,7 +121,7 @@ class Replay:
         self.quiet = False  # … and on_events is not called for an answer that made none
         self.on_round: Optional[Callable[[int, int], None]] = None  # play_out: told each round's start
         self.budget = 0  # answers play_out may still give inside the run
-        self.last: tuple[Any, ...] = ()  # the content block resolved last (E311 names its line)
+        self.last: Sequence[Any] = ()  # the content block resolved last (E311 names its line)
         self.keys: list[str] = []  # … and those answers, for a policy choosing by index (see _Rewind)
         # a step of such a play_out kept without its checkpoint (answers to spare): no trace of its
         # answers or events is kept either, nobody could replay it (a rewind replays from the last state)

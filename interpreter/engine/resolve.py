@@ -15,7 +15,7 @@ being resolved (events take it as their source) and, while coverage is being rec
 from __future__ import annotations
 
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, Sequence
 
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.diagnostics import runtime_error
@@ -109,7 +109,7 @@ def recorded() -> Optional[set[Any]]:
 
 
 # --- effects ----------------------------------------------------------------------------------
-def run(w: Work, effects: tuple[n.Effect, ...], ctx: Ctx) -> None:
+def run(w: Work, effects: Sequence[n.Effect], ctx: Ctx) -> None:
     """Resolve effects top to bottom; events they cause name the effect's file:line:col as source."""
     scope = w.scope
     outer = scope.node
