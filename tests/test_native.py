@@ -171,3 +171,42 @@ def test_the_compiled_engine_plays_every_bundled_game_as_the_plain_one(tmp_path)
     assert plain.pop("loaded") == []
     assert len(compiled) >= 12 * 5
     assert compiled == plain
+
+
+def test_a_compiled_works_field_copies_name_every_field_of_the_state(game):
+    """A compiled Work copies the state's fields in and out one by one (continuation._fill,
+    _fields): both name every field of GameState, in its order, and copy each as it is."""
+    import attrs
+    from lastbreath.interpreter.engine import continuation as c
+    from lastbreath.interpreter.state import GameState
+
+    names = [f.name for f in attrs.fields(GameState)]
+    w = c.work(game)
+    got = c._fields(w)
+    assert list(got) == names
+    assert all(got[k] is game.__dict__[k] for k in names)
+    blank = c.Work.__new__(c.Work)
+    c._fill(blank, game.__dict__)
+    assert all(c.field(blank, k) is game.__dict__[k] for k in names)
+
+
+def test_every_write_of_a_source_field_forgets_the_sources_in_play():
+    """A compiled Work has no _Sources descriptors: each rules module that writes a field of
+    SOURCE_FIELDS (or any field by name) resets ``sources`` on the next line itself, or a stale set
+    of abilities would be read (statics.abilities)."""
+    import re
+
+    from lastbreath.interpreter.engine.continuation import SOURCE_FIELDS
+
+    write = re.compile(rf"^(\s*)w\.({'|'.join(SOURCE_FIELDS)}) = |^(\s*)setattr\(w, ")
+    missing = []
+    for p in sorted((ROOT / "interpreter" / "engine").glob("*.py")):
+        if p.stem == "continuation":  # the Work itself: _fill sets every field, then Work() forgets the sources
+            continue
+        lines = p.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if write.match(line):
+                rest = [x.strip() for x in lines[i + 1:i + 3]]
+                if not any(x.startswith("w.sources = None") for x in rest):
+                    missing.append(f"{p.name}:{i + 1}: {line.strip()}")
+    assert missing == []

@@ -19,6 +19,7 @@ def reveal_dark_power(w: Work, rule: str = "C17.3") -> None:
         return
     came_into_play(w)  # those already in play are noted first (a position or an old save)
     w.dark_revealed = True
+    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     came_into_play(w)
     dp = w.game.dark_powers[w.dark_power]
     if ("reveal" in said) if (said := w.ctl.said) is not None else told(w, "reveal"):  # (Replay.said)
@@ -32,6 +33,7 @@ def reveal_finale(w: Work) -> None:
         return
     came_into_play(w)
     w.finale_revealed = True
+    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     came_into_play(w)
     f = w.game.finales[w.finale]
     if ("reveal" in said) if (said := w.ctl.said) is not None else told(w, "reveal"):  # (Replay.said)
@@ -52,6 +54,7 @@ def draw_event(w: Work) -> None:
     if ev.lasting:
         came_into_play(w)
         w.events_active = w.events_active + (eid,)
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
         came_into_play(w)
     run(w, ev.effects, w.game.source_ctx[eid])
     fire(w, "card-drawn", None, 1)
@@ -77,6 +80,7 @@ def draw_card(w: Work, deck_id: str) -> None:
     if card.keep:
         came_into_play(w)
         w.kept = w.kept + (f"{deck_id}/{cid}",)
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
         came_into_play(w)
     resolve_deck_card(w, deck, card, cid)
     fire(w, "card-drawn", None, 1, extra=deck_id)

@@ -24,6 +24,7 @@ the phases module's business (``phases.STEPS``); this module only drives them.
 from __future__ import annotations
 
 import threading
+import types
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence
 
@@ -40,6 +41,13 @@ try:  # a run paused at a choice is kept suspended in a greenlet, and resumed in
     import greenlet as _greenlet_module
 except ImportError:  # pragma: no cover - without it every answer replays its step (same results)
     _greenlet_module = None
+
+def _probe() -> None:
+    """A function of this module: a plain one unless the module runs compiled (COMPILED)."""
+
+
+# whether this module runs compiled (native.py): a compiled Work keeps each field in a slot
+COMPILED = not isinstance(_probe, types.FunctionType)
 
 MAX_STEPS = 5000  # steps without a decision: content that never asks (a loop of phases) ends with E311
 # play_out with a policy choosing by index keeps no checkpoint of a step while it may give this
@@ -191,117 +199,243 @@ class Work:
     key table at once) makes it. ``sources``: the sources of abilities in play, once found, until
     a field they depend on is written (SOURCE_FIELDS, watched by ``_Sources``); ``found``: what
     was looked up among them (the rules answering a question, the triggers of a happening).
+
+    Compiled (native.py, decision 0015) a Work has no ``__dict__``: each field has a slot of its
+    own, read and written without a lookup, and the state's fields are copied in and out one by
+    one (``_fill``, ``_fields``); the rules modules reset ``sources`` themselves where they write
+    a field of SOURCE_FIELDS, as ``_Sources`` does for the plain Work.
     """
 
     __slots__ = ("__dict__", "ctl", "ends_read", "enemy_memo", "fg_memo", "found", "scope", "sources")
 
-    if TYPE_CHECKING:  # the fields of GameState, as the engine reads and rebinds them
-        game: Game
-        seed: int
-        rng: int
-        round: int
-        phase: str
-        sub: int
-        result: str
-        end_reason: str
-        fg_loc: int
-        fg_health: int
-        fg_breath: int
-        fg_breath_value: int
-        fear: int
-        time: int
-        hand: tuple[str, ...]
-        spent: tuple[str, ...]
-        market: tuple[str, ...]
-        held: tuple[HeldItem, ...]
-        pack: tuple[HeldItem, ...]
-        rescued: int
-        slots: tuple[bool, ...]
-        flipped: bool
-        skip_action: bool
-        action_over: bool
-        victims: tuple[int, ...]
-        killers: tuple[KillerState, ...]
-        minions: tuple[MinionState, ...]
-        bloodlust: int
-        lust_fired: frozenset[int]
-        dead: int
-        deaths_round: int
-        terror: tuple[str, ...]
-        finale: str
-        finale_revealed: bool
-        dark_power: str
-        dark_revealed: bool
-        secondary: str
-        secondary_health: int
-        events: tuple[str, ...]
-        events_active: tuple[str, ...]
-        piles: tuple[tuple[tuple[str, bool], ...], ...]
-        breath_bag: tuple[int, ...]
-        setup_card: str
-        mode: str
-        mode_active: str
-        flags: frozenset[str]
-        opened: frozenset[int]
-        tokens: tuple[tuple[str, str, int], ...]
-        supply: tuple[tuple[str, str], ...]
-        collected: tuple[tuple[str, str], ...]
-        token_discard: tuple[tuple[str, str], ...]
-        decks: tuple[tuple[str, tuple[str, ...]], ...]
-        kept: tuple[str, ...]
-        minion_seq: int
-        active: int
-        dice: tuple[int, ...]
-        marked: tuple[MarkedVictim, ...]
-        victim_seq: int
-        fg_status: frozenset[str]
-        token_on: tuple[tuple[str, str, str, bool], ...]
-        arrivals: tuple[str, ...]
-        table: tuple[str, ...]
-        aside: tuple[str, ...]
-        item_piles: tuple[tuple[str, tuple[str, ...]], ...]
-        on_piles: tuple[tuple[int, str], ...]
-        deck_discards: tuple[tuple[str, tuple[str, ...]], ...]
-        cards_aside: tuple[str, ...]
-        card_number: int
-        tracks: tuple[tuple[str, int], ...]
-        holding: tuple[tuple[str, int], ...]
-        delayed: tuple[tuple[int, int, int], ...]
-        barred: tuple[tuple[int, str], ...]
-        choice: Optional[Choice]
-        answers: tuple[str, ...]
-        checkpoint: Optional[GameState]
-        events_seen: int
+    # the fields of GameState, as the engine reads and rebinds them (a compiled Work: each a slot)
+    game: Game
+    seed: int
+    rng: int
+    round: int
+    phase: str
+    sub: int
+    result: str
+    end_reason: str
+    fg_loc: int
+    fg_health: int
+    fg_breath: int
+    fg_breath_value: int
+    fear: int
+    time: int
+    hand: tuple[str, ...]
+    spent: tuple[str, ...]
+    market: tuple[str, ...]
+    held: tuple[HeldItem, ...]
+    pack: tuple[HeldItem, ...]
+    rescued: int
+    slots: tuple[bool, ...]
+    flipped: bool
+    skip_action: bool
+    action_over: bool
+    victims: tuple[int, ...]
+    killers: tuple[KillerState, ...]
+    minions: tuple[MinionState, ...]
+    bloodlust: int
+    lust_fired: frozenset[int]
+    dead: int
+    deaths_round: int
+    terror: tuple[str, ...]
+    finale: str
+    finale_revealed: bool
+    dark_power: str
+    dark_revealed: bool
+    secondary: str
+    secondary_health: int
+    events: tuple[str, ...]
+    events_active: tuple[str, ...]
+    piles: tuple[tuple[tuple[str, bool], ...], ...]
+    breath_bag: tuple[int, ...]
+    setup_card: str
+    mode: str
+    mode_active: str
+    flags: frozenset[str]
+    opened: frozenset[int]
+    tokens: tuple[tuple[str, str, int], ...]
+    supply: tuple[tuple[str, str], ...]
+    collected: tuple[tuple[str, str], ...]
+    token_discard: tuple[tuple[str, str], ...]
+    decks: tuple[tuple[str, tuple[str, ...]], ...]
+    kept: tuple[str, ...]
+    minion_seq: int
+    active: int
+    dice: tuple[int, ...]
+    marked: tuple[MarkedVictim, ...]
+    victim_seq: int
+    fg_status: frozenset[str]
+    token_on: tuple[tuple[str, str, str, bool], ...]
+    arrivals: tuple[str, ...]
+    table: tuple[str, ...]
+    aside: tuple[str, ...]
+    item_piles: tuple[tuple[str, tuple[str, ...]], ...]
+    on_piles: tuple[tuple[int, str], ...]
+    deck_discards: tuple[tuple[str, tuple[str, ...]], ...]
+    cards_aside: tuple[str, ...]
+    card_number: int
+    tracks: tuple[tuple[str, int], ...]
+    holding: tuple[tuple[str, int], ...]
+    delayed: tuple[tuple[int, int, int], ...]
+    barred: tuple[tuple[int, str], ...]
+    choice: Optional[Choice]
+    answers: tuple[str, ...]
+    checkpoint: Optional[GameState]
+    events_seen: int
+    ctl: Replay
+    scope: Scope
+    sources: Optional[tuple[Any, ...]]
+    found: dict[Any, tuple[Any, ...]]
+    ends_read: Optional[tuple[Any, ...]]
+    enemy_memo: Optional[tuple[Any, ...]]
+    fg_memo: Optional[tuple[Any, ...]]
 
     def __init__(self, state: GameState, ctl: Replay):
-        self.__dict__ = state.__dict__.copy()
+        if COMPILED:
+            _fill(self, state.__dict__)
+        else:
+            self.__dict__ = state.__dict__.copy()
         self.ctl = ctl
         self.scope = Scope()
-        self.sources: Optional[tuple[Any, ...]] = None
-        self.found: dict[Any, tuple[Any, ...]] = {}  # lookups among the sources (reset with them: statics.abilities)
-        self.ends_read: Optional[tuple[Any, ...]] = None  # phases.check_ends: what the lines last read (see there)
-        self.enemy_memo: Optional[tuple[Any, ...]] = None  # statics.enemy_tables, fg_tables: the last tables
-        self.fg_memo: Optional[tuple[Any, ...]] = None
+        self.sources = None
+        self.found = {}  # lookups among the sources (reset with them: statics.abilities)
+        self.ends_read = None  # phases.check_ends: what the lines last read (see there)
+        self.enemy_memo = None  # statics.enemy_tables, fg_tables: the last tables
+        self.fg_memo = None
 
     def freeze(self, **extra: Any) -> GameState:
-        d = self.__dict__.copy()
+        d = _fields(self) if COMPILED else self.__dict__.copy()
         if extra:
             d.update(extra)
         return _state_of(d)
 
     def release(self, **extra: Any) -> GameState:
         """``freeze`` for the last use of this Work: the state takes the fields without a copy."""
-        d = self.__dict__
-        self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
+        if COMPILED:
+            d = _fields(self)
+        else:
+            d = self.__dict__
+            self.__dict__ = {}  # the Work is spent: nothing written to it can reach the state
         d.update(extra)
         return _state_of(d)
+
+
+def _fill(w: Work, d: dict[str, Any]) -> None:
+    """A compiled Work's fields from a state's (GameState's fields, in its order: a test checks it)."""
+    w.game = d["game"]
+    w.seed = d["seed"]
+    w.rng = d["rng"]
+    w.round = d["round"]
+    w.phase = d["phase"]
+    w.sub = d["sub"]
+    w.result = d["result"]
+    w.end_reason = d["end_reason"]
+    w.fg_loc = d["fg_loc"]
+    w.fg_health = d["fg_health"]
+    w.fg_breath = d["fg_breath"]
+    w.fg_breath_value = d["fg_breath_value"]
+    w.fear = d["fear"]
+    w.time = d["time"]
+    w.hand = d["hand"]
+    w.spent = d["spent"]
+    w.market = d["market"]
+    w.held = d["held"]
+    w.pack = d["pack"]
+    w.rescued = d["rescued"]
+    w.slots = d["slots"]
+    w.flipped = d["flipped"]
+    w.skip_action = d["skip_action"]
+    w.action_over = d["action_over"]
+    w.victims = d["victims"]
+    w.killers = d["killers"]
+    w.minions = d["minions"]
+    w.bloodlust = d["bloodlust"]
+    w.lust_fired = d["lust_fired"]
+    w.dead = d["dead"]
+    w.deaths_round = d["deaths_round"]
+    w.terror = d["terror"]
+    w.finale = d["finale"]
+    w.finale_revealed = d["finale_revealed"]
+    w.dark_power = d["dark_power"]
+    w.dark_revealed = d["dark_revealed"]
+    w.secondary = d["secondary"]
+    w.secondary_health = d["secondary_health"]
+    w.events = d["events"]
+    w.events_active = d["events_active"]
+    w.piles = d["piles"]
+    w.breath_bag = d["breath_bag"]
+    w.setup_card = d["setup_card"]
+    w.mode = d["mode"]
+    w.mode_active = d["mode_active"]
+    w.flags = d["flags"]
+    w.opened = d["opened"]
+    w.tokens = d["tokens"]
+    w.supply = d["supply"]
+    w.collected = d["collected"]
+    w.token_discard = d["token_discard"]
+    w.decks = d["decks"]
+    w.kept = d["kept"]
+    w.minion_seq = d["minion_seq"]
+    w.active = d["active"]
+    w.dice = d["dice"]
+    w.marked = d["marked"]
+    w.victim_seq = d["victim_seq"]
+    w.fg_status = d["fg_status"]
+    w.token_on = d["token_on"]
+    w.arrivals = d["arrivals"]
+    w.table = d["table"]
+    w.aside = d["aside"]
+    w.item_piles = d["item_piles"]
+    w.on_piles = d["on_piles"]
+    w.deck_discards = d["deck_discards"]
+    w.cards_aside = d["cards_aside"]
+    w.card_number = d["card_number"]
+    w.tracks = d["tracks"]
+    w.holding = d["holding"]
+    w.delayed = d["delayed"]
+    w.barred = d["barred"]
+    w.choice = d["choice"]
+    w.answers = d["answers"]
+    w.checkpoint = d["checkpoint"]
+    w.events_seen = d["events_seen"]
+
+
+def _fields(w: Work) -> dict[str, Any]:
+    """A compiled Work's fields, as a state's (GameState's fields, in its order: a test checks it)."""
+    return {"game": w.game, "seed": w.seed, "rng": w.rng, "round": w.round, "phase": w.phase, "sub": w.sub,
+            "result": w.result, "end_reason": w.end_reason, "fg_loc": w.fg_loc, "fg_health": w.fg_health,
+            "fg_breath": w.fg_breath, "fg_breath_value": w.fg_breath_value, "fear": w.fear, "time": w.time, "hand":
+            w.hand, "spent": w.spent, "market": w.market, "held": w.held, "pack": w.pack, "rescued": w.rescued,
+            "slots": w.slots, "flipped": w.flipped, "skip_action": w.skip_action, "action_over": w.action_over,
+            "victims": w.victims, "killers": w.killers, "minions": w.minions, "bloodlust": w.bloodlust,
+            "lust_fired": w.lust_fired, "dead": w.dead, "deaths_round": w.deaths_round, "terror": w.terror,
+            "finale": w.finale, "finale_revealed": w.finale_revealed, "dark_power": w.dark_power, "dark_revealed":
+            w.dark_revealed, "secondary": w.secondary, "secondary_health": w.secondary_health, "events": w.events,
+            "events_active": w.events_active, "piles": w.piles, "breath_bag": w.breath_bag, "setup_card":
+            w.setup_card, "mode": w.mode, "mode_active": w.mode_active, "flags": w.flags, "opened": w.opened,
+            "tokens": w.tokens, "supply": w.supply, "collected": w.collected, "token_discard": w.token_discard,
+            "decks": w.decks, "kept": w.kept, "minion_seq": w.minion_seq, "active": w.active, "dice": w.dice,
+            "marked": w.marked, "victim_seq": w.victim_seq, "fg_status": w.fg_status, "token_on": w.token_on,
+            "arrivals": w.arrivals, "table": w.table, "aside": w.aside, "item_piles": w.item_piles, "on_piles":
+            w.on_piles, "deck_discards": w.deck_discards, "cards_aside": w.cards_aside, "card_number":
+            w.card_number, "tracks": w.tracks, "holding": w.holding, "delayed": w.delayed, "barred": w.barred,
+            "choice": w.choice, "answers": w.answers, "checkpoint": w.checkpoint, "events_seen": w.events_seen}
+
+
+def field(w: Work, name: str) -> Any:
+    """A field of the Work by name (the plain Work's ``__dict__``; a compiled one has none)."""
+    return getattr(w, name) if COMPILED else w.__dict__[name]
 
 
 # the fields that decide which sources of abilities are in play (statics.abilities): writes watched
 SOURCE_FIELDS = ("dark_power", "dark_revealed", "finale", "finale_revealed", "events_active", "secondary",
                  "flipped", "kept", "held", "pack")
-for _name in SOURCE_FIELDS:
-    setattr(Work, _name, _Sources(_name))
+if not COMPILED:  # (a compiled class takes no descriptors: its writers reset ``sources`` themselves)
+    for _name in SOURCE_FIELDS:
+        setattr(Work, _name, _Sources(_name))
 
 
 def _state_of(d: dict[str, Any]) -> GameState:
@@ -385,7 +519,7 @@ def _pause(w: Work, choice: Choice) -> str:
     thread) is answered by replaying its step, with the same result.
     """
     ctl = w.ctl
-    d = w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…), written out
+    d = _fields(w) if COMPILED else w.__dict__.copy()  # w.freeze(choice=…, answers=…, checkpoint=…, events_seen=…)
     start = ctl.start
     d["choice"], d["answers"], d["events_seen"] = choice, ctl.answers, ctl.count
     d["checkpoint"] = start if start is not None else ctl.start_state()
@@ -648,8 +782,9 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 settle(w)
             if ends:
                 last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
-                if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
-                        d[last[3]] is not last[4]):
+                if last is None or last[0] is not w.sources or ((  # (the plain Work: its __dict__, without a call)
+                        field(w, last[1]) is not last[2] or field(w, last[3]) is not last[4]) if COMPILED else (
+                        (d := w.__dict__)[last[1]] is not last[2] or d[last[3]] is not last[4])):
                     check_ends(w)
         except NeedChoice as nc:
             if ctl.pos != len(ctl.answers):
@@ -689,7 +824,7 @@ def _next_step(w: Work, ctl: Replay) -> None:
     ctl.start, ctl.answers = None, ()
     ctl.lean = ctl.choose is not None and ctl.budget > LEAN_RESERVE
     ctl.said = ctl.kinds if ctl.lean else None
-    ctl.start_fields = None if ctl.lean else w.__dict__.copy()
+    ctl.start_fields = None if ctl.lean else _fields(w) if COMPILED else w.__dict__.copy()
     ctl.pos = ctl.count = ctl.skip = 0
 
 
@@ -742,13 +877,15 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
     (no run was kept for the state: ``GREENLET`` off) does not call it: its events say it."""
     given = 0
     choose = getattr(policy, "choose_index", None) if on_transition is None else None
+    each = on_events  # what is told the events of each transition (quiet: only of those that made some)
     if quiet and on_events is not None:
         loud = on_events
 
-        def on_events(events: list[Event]) -> None:
+        def told_some(events: list[Event]) -> None:
             if events:
                 loud(events)
-    hook = _hook(on_transition, on_events)  # what the run calls after each answer it gives itself
+        each = told_some
+    hook = _hook(on_transition, each)  # what the run calls after each answer it gives itself
     while given < limit and not state.result:
         key = policy(state, state.choice)  # type: ignore[arg-type]
         run = RUNS.peek(state)
@@ -757,7 +894,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         if ctl is not None:
             ctl.policy, ctl.budget = policy, budget
             ctl.hook, ctl.kinds, ctl.choose = hook, kinds, choose
-            ctl.on_events, ctl.quiet = (loud if quiet and on_events is not None else on_events), quiet
+            ctl.on_events, ctl.quiet = on_events, quiet
             ctl.on_round = on_round
         before = state
         try:
@@ -775,8 +912,8 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         given += 1
         if on_transition is not None:
             on_transition(state, events)
-        if on_events is not None:
-            on_events(events)
+        if each is not None:
+            each(events)
     if on_answers is not None:
         on_answers(given)
     return state

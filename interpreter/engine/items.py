@@ -31,6 +31,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
     emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
     if item.weapon is None:
         w.pack = w.pack + (new,)
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     else:
         opts = [Option("pack", "put it in the backpack")]
         if hands_used(w) + item.weapon.hands <= 2:
@@ -41,13 +42,16 @@ def gain_item(w: Work, iid: str, how: str) -> None:
         key = ask(w, "item-place", f"Where does {item.name} go?", opts)
         if key == "hand":
             w.held = w.held + (new,)
+            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
         elif key == "pack":
             w.pack = w.pack + (new,)
+            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
         else:
             out = key.split(":", 1)[1]
             i = next(i for i, h in enumerate(w.held) if h.id == out)
             w.pack = w.pack + (w.held[i],)
             w.held = w.held[:i] + w.held[i + 1:] + (new,)
+            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     came_into_play(w)
     fire_item(w, item, "gained")
     fire(w, "item-gained", None, 1, extra=iid)
@@ -66,6 +70,7 @@ def discard_item(w: Work, iid: str) -> None:
         for i, h in enumerate(items):
             if h.id == iid and discardable(w, iid):
                 setattr(w, attr, items[:i] + items[i + 1:])
+                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                 emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
                 _to_the_table(w, iid)
                 fire(w, "item-discarded", None, 1, extra=iid)
@@ -167,9 +172,11 @@ def use_uses(w: Work, iid: str) -> None:
                     return
                 if h.uses == 1:
                     setattr(w, attr, items[:i] + items[i + 1:])
+                    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
                     _to_the_table(w, iid)
                     fire(w, "item-discarded", None, 1, extra=iid)
                 else:
                     setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
+                    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                 return

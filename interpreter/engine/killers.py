@@ -68,6 +68,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         if w.secondary_health <= 0:
             emit(w, "secondary", "the secondary dark power's health is gone: it is removed", "C17.4")
             w.secondary = ""
+            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
             w.secondary_health = 0
         if k <= 0:
             return

@@ -143,6 +143,7 @@ def reward_rescue(w: Work) -> None:
     if sum(w.slots) >= fg.rescues:
         came_into_play(w)  # those already in play are noted before the flipped side comes in
         w.flipped = True
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
         came_into_play(w)
         w.slots = (False,) * len(w.slots)
         emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")

@@ -14,7 +14,7 @@ from . import continuation
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
 from .compiled import compile_condition, reads_of
-from .continuation import PhaseEnd, ask, emit, reset_scope, told
+from .continuation import COMPILED, PhaseEnd, ask, emit, field, reset_scope, told
 from .ending import end_game, settle
 from .fear_checks import discard_card, play_card
 from .final_girl import gain_time, lose_time
@@ -230,8 +230,9 @@ def _between_steps(w: Work) -> None:
         settle(w)
     if w.game.has_ends:
         last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
-        if last is None or last[0] is not w.sources or (d := w.__dict__)[last[1]] is not last[2] or (
-                d[last[3]] is not last[4]):
+        if last is None or last[0] is not w.sources or ((  # (the plain Work: its __dict__, without a call)
+                field(w, last[1]) is not last[2] or field(w, last[3]) is not last[4]) if COMPILED else (
+                (d := w.__dict__)[last[1]] is not last[2] or d[last[3]] is not last[4])):
             check_ends(w)
     if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
         reset_scope(scope)
@@ -371,6 +372,7 @@ def step_killer(w: Work) -> None:
                     if t.secondary_health > 0:
                         came_into_play(w)
                         w.secondary = tid
+                        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                         w.secondary_health = t.secondary_health
                         came_into_play(w)
                         emit(w, "secondary", f"{t.name} takes the secondary dark power slot "
@@ -462,6 +464,7 @@ def step_upkeep(w: Work) -> None:
     i = next(i for i, h in enumerate(items) if h.id == iid)
     setattr(w, dst, getattr(w, dst) + (items[i],))
     setattr(w, src, items[:i] + items[i + 1:])
+    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     emit(w, "swap", f"moves {g.items[iid].name}", "C11.3")
 
 
@@ -482,9 +485,8 @@ def check_ends(w: Work) -> None:
     srcs = w.sources  # one tuple per set of sources in play: its id keys the win and lose lines in it
     if srcs is None:
         srcs = abilities(w)
-    d = w.__dict__
     last = w.ends_read
-    if last is not None and last[0] is srcs and d[last[1]] is last[2] and d[last[3]] is last[4]:
+    if last is not None and last[0] is srcs and field(w, last[1]) is last[2] and field(w, last[3]) is last[4]:
         return  # nothing they read has changed: none holds
     got = g.ends_cache.get(id(srcs))
     if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
@@ -499,6 +501,6 @@ def check_ends(w: Work) -> None:
             end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
     if reads is not None and len(reads) <= 2:
         fa, fb = (reads + reads + ("game", "game"))[:2]  # one field read twice; none: game (never rebound)
-        w.ends_read = (srcs, fa, d[fa], fb, d[fb])
+        w.ends_read = (srcs, fa, field(w, fa), fb, field(w, fb))
     else:
         w.ends_read = None

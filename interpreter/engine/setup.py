@@ -95,6 +95,7 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     fins, dps = plan[3], plan[4]
     w.finale = fins[rand(w, len(fins))]
     w.dark_power = dps[rand(w, len(dps))] if dps else ""
+    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     # C14.2, C17.1: black last-breath tokens drawn face down
     bag = list(shuffled(w, game.player_board.last_breath))
     fg_token = bag.pop() if bag else 0

@@ -79,6 +79,7 @@ def set_up_zones(w: Work) -> None:
                 w.cards_aside = w.cards_aside + (f"{d.id}/{c.id}",) * c.copies
             elif c.start == "table":  # face up in play from the start: like a kept card
                 w.kept = w.kept + (f"{d.id}/{c.id}",) * c.copies
+                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                 emit(w, "setup", f"{c.name} lies face up on the table, in play", "")
 
 
@@ -92,8 +93,10 @@ def _hold(w: Work, it: n.Item) -> None:
     new = HeldItem(it.id, it.uses)
     if it.weapon is not None and hands_used(w) + it.weapon.hands <= 2:
         w.held = w.held + (new,)
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     else:
         w.pack = w.pack + (new,)
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
 
 
 # --- usable while ---------------------------------------------------------------------------------
@@ -123,6 +126,7 @@ def _held_copy(w: Work, iid: str) -> bool:
         for i, h in enumerate(items):
             if h.id == iid:
                 setattr(w, attr, items[:i] + items[i + 1:])
+                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
                 return True
     return False
 
@@ -265,6 +269,7 @@ def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # 
     elif key in w.kept:
         i = w.kept.index(key)
         w.kept = w.kept[:i] + w.kept[i + 1:]
+        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     else:
         emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "")
         return
