@@ -146,7 +146,7 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
     from .engine.killers import max_health
     for k in state.killers:
-        top = max_health(state, k)  # type: ignore[arg-type]  # it reads only .game
+        top = max_health(state, k)
         if k.health < 0 or (capped and not k.label and k.health > top):
             raise Violation("bounds", f"the killer's health {k.health} is outside 0..{top}")
     if state.secondary_health < 0 or any(m.health < 0 for m in state.minions):

@@ -201,6 +201,7 @@ def _deck_card(state: GameState, key: str) -> str:
 def _piece_facts(state: GameState) -> list[tuple[str, str]]:
     """Her statuses, the victims that are not plain (a kind she can see, statuses, tokens) and the
     tokens on items, cards and pieces (issue #16 items 3-5; face down: the kind is hidden)."""
+    from .engine import work
     from .engine.victims import describe
 
     out: list[tuple[str, str]] = []
@@ -208,7 +209,8 @@ def _piece_facts(state: GameState) -> list[tuple[str, str]]:
     if state.fg_status:
         out.append(("Status", f"{g.fg.name}{_statuses(state.fg_status)}"))
     if state.marked:
-        at = Counter((m.loc, describe(state, m)) for m in state.marked)  # type: ignore[arg-type]
+        w = work(state)  # (the rules modules read a working copy: a compiled one takes nothing else)
+        at = Counter((m.loc, describe(w, m)) for m in state.marked)
         out.append(("Victims", "; ".join(f"{_where(state, loc)}: {what}{' x' + str(k) if k > 1 else ''}"
                                          for (loc, what), k in sorted(at.items()))))
     if state.token_on:

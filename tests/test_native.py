@@ -133,6 +133,35 @@ for k in sorted(rs.killers):
         recs = run_games(rs, {"killer": k, "scenario": s}, games=12, seed=5, bot="random", jobs=1)
         out[f"{k}/{s}/simulated"] = repr([(r.seed, r.result, r.end_reason, r.rounds, r.rescued, r.dead, r.bloodlust,
                                           r.error, r.transitions) for r in recs])
+from lastbreath.dsl.diagnostics import IllegalChoice
+from lastbreath.interpreter.cli import main as cli
+st, _ = api.new_game(rs, seed=1)
+bad = []
+for key in (None, 5, ["x"], ("x",), b"x", "nope"):  # a bad answer is E301, compiled or not
+    try:
+        api.apply(st, key)
+    except IllegalChoice:
+        bad.append("IllegalChoice")
+    except Exception as err:
+        bad.append(type(err).__name__)
+out["bad keys"] = bad
+from lastbreath.interpreter import engine
+def wrong_policy(st, choice):
+    return choice.options[0].key
+bad = []
+for wrong in (99, -1, "0", None, 1.0):  # a policy's bad index is E301 too
+    wrong_policy.choose_index = lambda options, wrong=wrong: wrong
+    st, _ = api.new_game(rs, seed=5)
+    try:
+        engine.play_out(st, wrong_policy, 50, None, None, lambda ev: None)
+    except IllegalChoice:
+        bad.append("IllegalChoice")
+    except Exception as err:
+        bad.append(type(err).__name__)
+out["bad policies"] = bad
+import contextlib, io
+with contextlib.redirect_stdout(io.StringIO()):  # the fuzzer's checks read states with the rules modules
+    out["fuzz"] = cli(["fuzz", "--games", "3", "--jobs", "1", "--no-progress"])
 print(json.dumps(out))
 """
 
@@ -148,7 +177,8 @@ def test_the_compiled_engine_plays_every_bundled_game_as_the_plain_one(tmp_path)
     """Builds the engine into a fresh cache folder (about a minute and a half), then plays every
     bundled killer × scenario with the random and the greedy bots, every choice, event and state
     compared, and the simulator's records, in a process running the compiled modules and in one
-    running the plain ones."""
+    running the plain ones; and bad answers and the fuzzer's checks, which hand the rules modules
+    what the games do not (a compiled function checks its arguments' types)."""
     env = {**os.environ, "LASTBREATH_CACHE": str(tmp_path), "PYTHONHASHSEED": "0"}
     env.pop("LASTBREATH_NATIVE", None)
     done = subprocess.run([sys.executable, "-m", "lastbreath.interpreter.cli", "native", "build", "--json"],
@@ -170,6 +200,8 @@ def test_the_compiled_engine_plays_every_bundled_game_as_the_plain_one(tmp_path)
     assert compiled.pop("loaded") == native.compiled_modules()  # the games below did run compiled
     assert plain.pop("loaded") == []
     assert len(compiled) >= 12 * 5
+    assert plain["bad keys"] == ["IllegalChoice"] * 6 and plain["bad policies"] == ["IllegalChoice"] * 5
+    assert plain["fuzz"] == 0
     assert compiled == plain
 
 

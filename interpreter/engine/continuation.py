@@ -121,9 +121,9 @@ class Replay:
         self.start_fields: Optional[dict[str, Any]] = None  # … or as the fields of one (made a state on need)
         self.steps = 0  # steps run since the last answer (bounded: MAX_STEPS)
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
-        self.policy: Optional[Callable[[GameState, Choice], str]] = None  # answering inside the run (play_out)
+        self.policy: Optional[Callable[[GameState, Choice], Any]] = None  # answering in the run (play_out; checked)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
-        self.choose: Optional[Callable[[Sequence[Option]], int]] = None  # play_out without states: choose_index
+        self.choose: Optional[Callable[[Sequence[Option]], Any]] = None  # play_out, no states: choose_index
         self.on_events: Optional[Callable[[list[Event]], None]] = None  # … and its caller reading the events only
         self.kinds: Optional[frozenset[str]] = None  # play_out: the kinds of event made (None: all)
         self.quiet = False  # … and on_events is not called for an answer that made none
@@ -471,7 +471,7 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
                 ctl.events = []
             elif ctl.on_events is not None and not ctl.quiet:
                 ctl.on_events([])
-            i = ctl.choose(opts)  # type: ignore[misc]
+            i: Any = ctl.choose(opts)  # type: ignore[misc]  # (Any: the policy's, checked below)
             if i.__class__ is not int or not 0 <= i < n:
                 raise IllegalChoice(f"option {i!r} is not an option here; there are {n}")
             key = opts[i].key
@@ -553,7 +553,7 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
         assert ctl.choose is not None
         if ctl.on_events is not None and (ctl.events or not ctl.quiet):
             ctl.on_events(ctl.events)
-        i = ctl.choose(options)
+        i: Any = ctl.choose(options)  # (Any: the policy's, checked below)
         if i.__class__ is not int or not 0 <= i < len(options):
             raise IllegalChoice(f"option {i!r} is not an option here; there are {len(options)}")
         key = options[i].key
@@ -561,8 +561,9 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
     else:
         assert ctl.hook is not None and ctl.policy is not None and choice is not None
         ctl.hook(state, ctl.events)
-        key = ctl.policy(state, choice)
-        _check_option(choice, key)
+        got: Any = ctl.policy(state, choice)  # (Any: the policy's, checked as apply checks it)
+        _check_option(choice, got)
+        key = got
     ctl.events = []
     ctl.steps = 0
     if not ctl.lean:
@@ -580,7 +581,7 @@ def opt(w: Work, key: str, label: str) -> Option:
     return got
 
 
-def _check_option(choice: Choice, key: str) -> None:
+def _check_option(choice: Choice, key: Any) -> None:
     for o in choice.options:
         if o.key == key:
             return
@@ -811,10 +812,10 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             continue
         reset_scope(scope)  # the step was cut short (its scope is left as it was): a fresh scope
         _next_step(w, ctl)
-    last = getattr(ctl.last[0], "span", None) if ctl.last else None
+    span = getattr(ctl.last[0], "span", None) if ctl.last else None  # (not ``last``: a compiled local keeps one type)
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
                         f"{MAX_STEPS} steps ran without a choice: content that loops through phases without end?"
-                        + (" The line named is the last one resolved" if last is not None else ""), last)
+                        + (" The line named is the last one resolved" if span is not None else ""), span)
 
 
 def _next_step(w: Work, ctl: Replay) -> None:
@@ -828,7 +829,7 @@ def _next_step(w: Work, ctl: Replay) -> None:
     ctl.pos = ctl.count = ctl.skip = 0
 
 
-def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
+def apply(state: GameState, key: Any) -> tuple[GameState, list[Event]]:  # (Any: a bad key is E301)
     """Answer the pending choice; returns the new state and what happened. The old state is untouched.
 
     Raises ``IllegalChoice`` (E301) for a key that is not an option of the pending choice (of any
@@ -846,7 +847,7 @@ def apply(state: GameState, key: str) -> tuple[GameState, list[Event]]:
     return advance(state.checkpoint, state.answers + (key,), state.events_seen)
 
 
-def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit: int,
+def play_out(state: GameState, policy: Callable[[GameState, Choice], Any], limit: int,
              on_transition: Optional[Callable[[GameState, list[Event]], None]] = None,
              kinds: Optional[frozenset[str]] = None,
              on_events: Optional[Callable[[list[Event]], None]] = None, *, quiet: bool = False,
@@ -887,7 +888,7 @@ def play_out(state: GameState, policy: Callable[[GameState, Choice], str], limit
         each = told_some
     hook = _hook(on_transition, each)  # what the run calls after each answer it gives itself
     while given < limit and not state.result:
-        key = policy(state, state.choice)  # type: ignore[arg-type]
+        key: Any = policy(state, state.choice)  # type: ignore[arg-type]  # (Any: checked by apply)
         run = RUNS.peek(state)
         ctl = getattr(run, "ctl", None) if run is not None else None
         budget = limit - given - 1  # answers the run may give itself; those it gave: what it spent of it

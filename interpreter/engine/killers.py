@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..state import KillerState, evolved
+from ..state import GameState, KillerState, evolved
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
 from .continuation import PhaseEnd, emit, told
 from .ending import defeated, killer_defeated
@@ -194,7 +194,7 @@ def evolve_killer(k: KillerState, **kw: Any) -> KillerState:
     return evolved(k, **kw)
 
 
-def max_health(w: Work, kil: KillerState) -> int:
+def max_health(w: Work | GameState, kil: KillerState) -> int:  # (a state too: the fuzzer)
     """What healing restores a body to (C17.1): its own maximum if set (K1.5), else its declared
     health, else the killer's board health. A body formed in play declares no health (K6.6): no
     maximum, like a killer with no board."""
