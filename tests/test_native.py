@@ -213,6 +213,9 @@ def test_a_compiled_works_field_copies_name_every_field_of_the_state(game):
     from lastbreath.interpreter.state import GameState
 
     names = [f.name for f in attrs.fields(GameState)]
+    declared = list(c.Work.__annotations__)  # a compiled Work's slots: the state's fields, then its own
+    assert declared[:len(names)] == names
+    assert set(declared[len(names):]) == {"ctl", "scope", "sources", "found", "ends_read", "enemy_memo", "fg_memo"}
     w = c.work(game)
     got = c._fields(w)
     assert list(got) == names
