@@ -37,6 +37,7 @@ ENGINE = f"{_PACKAGE}.interpreter.engine"
 # the engine's modules compiled: every rules module of interpreter/engine but those named in _LEFT_OUT
 _LEFT_OUT: dict[str, str] = {}  # none now (a module left out would be named here, with why)
 MANIFEST = "manifest.json"
+KEEP_BUILDS = 3  # builds kept in the cache folder, this one included (one per source built: they pile up)
 BUILD_TIMEOUT = 1800  # seconds: a build that takes longer is stopped (a normal one takes a minute or two)
 
 
@@ -229,8 +230,18 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
             ready.rename(where)  # whole or not at all (another build of the same key may have won the race)
         except OSError:
             shutil.rmtree(ready, ignore_errors=True)
+    _prune(base, where)
     progress(f"built in {time.monotonic() - t0:.0f} s: {where}")
     return {"folder": str(where), "key": k, "built": True, "modules": names, "seconds": round(time.monotonic() - t0, 1)}
+
+
+def _prune(base: Path, current: Path) -> list[Path]:
+    """Remove the builds of older sources but the newest few (KEEP_BUILDS, ``current`` included)."""
+    others = sorted((d for d in base.iterdir() if d.is_dir() and d != current), key=lambda d: d.stat().st_mtime)
+    gone = others[:-KEEP_BUILDS + 1 or None]
+    for d in gone:
+        shutil.rmtree(d, ignore_errors=True)
+    return gone
 
 
 def clean(keep_current: bool = False) -> list[str]:

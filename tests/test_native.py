@@ -245,3 +245,22 @@ def test_every_write_of_a_source_field_forgets_the_sources_in_play():
                 if not any(x.startswith("w.sources = None") for x in rest):
                     missing.append(f"{p.name}:{i + 1}: {line.strip()}")
     assert missing == []
+
+
+def test_a_build_keeps_the_newest_few_others(tmp_path):
+    """Each source built is a build of its own: after a build, those of older sources beyond the
+    newest KEEP_BUILDS (this one included) are removed, so the cache folder does not grow without end."""
+    import time
+
+    olds = []
+    for i in range(6):
+        d = tmp_path / f"old{i}"
+        d.mkdir()
+        os.utime(d, (time.time() - 100 + i, time.time() - 100 + i))
+        olds.append(d)
+    current = tmp_path / "current"
+    current.mkdir()
+    gone = native._prune(tmp_path, current)
+    assert gone == olds[:6 - native.KEEP_BUILDS + 1]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["current", *(d.name for d in olds[-(native.KEEP_BUILDS - 1):])])
+    assert native._prune(tmp_path, current) == []
