@@ -90,12 +90,20 @@ def pairs_report(rs: Any, games: int, rounds: int, toy_dir: Path) -> dict[str, A
         print(f"[{n}/{len(pairs)}] {killer} / {scenario}: {row['games_per_second']} games/s"
               + (f", ratio {row['ratio']}" if "ratio" in row else ""), file=sys.stderr, flush=True)
     return {"games": games, "rounds": rounds, "bot": "random", "toy": str(toy_dir) if play_toy else None,
-            "pairs": rows}
+            "engine": engine_kind(), "pairs": rows}
+
+
+def engine_kind() -> str:
+    """Which engine ran: "compiled" (``lastbreath native build`` for this source) or "plain"."""
+    from lastbreath.interpreter import native
+
+    return "compiled" if native.loaded() else "plain"
 
 
 def print_pairs(out: dict[str, Any]) -> None:
     if out["toy"] is None:
         print("the toy engine was not found (--toy DIR): games per second only, no ratio")
+    print(f"engine: {out['engine']} (lastbreath native status)")
     print(f"{'killer':<16} {'scenario':<20} {'games/s':>9} {'toy/s':>7} {'ratio':>6}")
     for row in out["pairs"]:
         print(f"{row['killer']:<16} {row['scenario']:<20} {row['games_per_second']:>9} "
@@ -181,11 +189,13 @@ def main() -> None:
         },
         "load_and_check_ms": round(load_s * 1000, 1),
         "to_json_ms": round(ser_ms, 3),
+        "engine": engine_kind(),
     }
     if args.json:
         print(json.dumps(out))
         return
-    print(f"{args.games} games, {args.bot} bot, {out['transitions_per_game']} transitions a game")
+    print(f"{args.games} games, {args.bot} bot, {out['transitions_per_game']} transitions a game, "
+          f"{out['engine']} engine (lastbreath native status)")
     for title, key in (("one process (CPU time)", "one_process"), (f"{args.jobs} processes (wall time)", "all_cores")):
         part = out[key]
         print(f"{title}:")

@@ -62,3 +62,4 @@ def test_pairs_json_is_one_object(tmp_path):
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["toy"] is None and len(out["pairs"]) >= 9
+    assert out["engine"] == "plain"  # (the suite runs the plain modules: LASTBREATH_NATIVE=off, conftest)
