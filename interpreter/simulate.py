@@ -517,11 +517,17 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
     lo, hi = wilson(wins, n)
     rounds = [r.rounds for r in finished]
     mean_rounds = sum(rounds) / n if n else 0.0
-    longest = max((len(r.bloodlust) for r in finished), default=0)
-    lust = []
-    for i in range(longest):
-        vals = [r.bloodlust[i] for r in finished if len(r.bloodlust) > i]
-        lust.append(round(sum(vals) / len(vals), 3))
+    sums: list[int] = []  # per round: the levels summed and the games that reached it, in one pass
+    reached: list[int] = []  # (not a pass over every game per round: one long game made that n × rounds)
+    for r in finished:
+        b = r.bloodlust
+        if len(b) > len(sums):
+            sums.extend([0] * (len(b) - len(sums)))
+            reached.extend([0] * (len(b) - len(reached)))
+        for i, level in enumerate(b):
+            sums[i] += level
+            reached[i] += 1
+    lust = [round(t / k, 3) for t, k in zip(sums, reached)]
     elapsed = seconds if seconds is not None else sum(r.seconds for r in records)
     transitions = sum(r.transitions for r in records)
     return {
