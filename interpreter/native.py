@@ -107,10 +107,13 @@ def install() -> Optional[Path]:
         return next(iter(_installed.files.values())).parent if _installed.files else None
     if not enabled():
         return None
-    base = _folder()
-    if base is None or not base.is_dir() or not any(base.iterdir()):
-        return None  # (no build at all: the source is not even read)
-    where = base / key()
+    try:
+        base = _folder()
+        if base is None or not base.is_dir() or not any(base.iterdir()):
+            return None  # (no build at all: the source is not even read)
+        where = base / key()
+    except OSError:  # an unreadable cache folder or source: the plain modules (importing never fails here)
+        return None
     files = _manifest_files(where)
     if files is None:
         return None

@@ -264,3 +264,14 @@ def test_a_build_keeps_the_newest_few_others(tmp_path):
     assert gone == olds[:6 - native.KEEP_BUILDS + 1]
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["current", *(d.name for d in olds[-(native.KEEP_BUILDS - 1):])])
     assert native._prune(tmp_path, current) == []
+
+
+def test_an_unreadable_cache_folder_means_the_plain_modules(tmp_path, monkeypatch):
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    monkeypatch.setattr(native, "_installed", None)
+    (tmp_path / "native").mkdir()
+
+    def refuse(*_a, **_k):
+        raise PermissionError("no")
+    monkeypatch.setattr(Path, "iterdir", refuse)
+    assert native.install() is None
