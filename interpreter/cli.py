@@ -953,7 +953,7 @@ def cmd_native(args: argparse.Namespace) -> int:
         say = (lambda msg: print(f"{PROG}: {msg}", file=sys.stderr)) if not args.quiet else (lambda msg: None)
         try:
             got = native.build(say)
-        except native.BuildError as err:
+        except (native.BuildError, OSError) as err:  # (OSError: the cache folder full or unwritable)
             raise CliError(f"native build failed: {err}", 1) from None
         if args.json:
             print(json.dumps(got, indent=2))

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-
 from lastbreath.dsl import load_ruleset
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,4 +62,6 @@ def test_pairs_json_is_one_object(tmp_path):
     assert run.returncode == 0, run.stderr
     out = json.loads(run.stdout)
     assert out["toy"] is None and len(out["pairs"]) >= 9
-    assert out["engine"] == "plain"  # (the suite runs the plain modules: LASTBREATH_NATIVE=off, conftest)
+    assert out["engine"] in ("plain", "compiled")
+    if os.environ.get("LASTBREATH_NATIVE") == "off":  # (the suite's default, conftest)
+        assert out["engine"] == "plain"
