@@ -24,12 +24,19 @@ from typing import Optional
 _HERE = Path(__file__).resolve().parent
 
 
-def folder() -> Optional[Path]:
-    """The cache folder, made if needed; None when caching is off or the folder cannot be made."""
+def location() -> Optional[Path]:
+    """Where the cache folder is (made or not); None when caching is off."""
     where = os.environ.get("LASTBREATH_CACHE", "")
     if where.lower() in ("off", "0", "no", "false"):
         return None
-    base = Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lastbreath"
+    return Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lastbreath"
+
+
+def folder() -> Optional[Path]:
+    """The cache folder, made if needed; None when caching is off or the folder cannot be made."""
+    base = location()
+    if base is None:
+        return None
     try:
         base.mkdir(parents=True, exist_ok=True)
     except OSError:

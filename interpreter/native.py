@@ -1,7 +1,7 @@
 """The engine's rules modules compiled to C with mypyc: the same code, faster, where it was built.
 
-``lastbreath native build`` compiles the rules modules of ``interpreter/engine`` (those in
-``COMPILED``) with mypyc, the compiler that ships with mypy, into the cache folder (dsl/cache.py:
+``lastbreath native build`` compiles the rules modules of ``interpreter/engine`` (those of
+``compiled_modules()``) with mypyc, the compiler that ships with mypy, into the cache folder (dsl/cache.py:
 ``LASTBREATH_CACHE``, else ``~/.cache/lastbreath``), under a key made of the source of the whole
 engine and language (every ``.py`` of ``dsl/`` and ``interpreter/``) and the Python that built it.
 From then on, importing the engine (``install``, called first thing by ``interpreter/engine``)
@@ -62,19 +62,12 @@ def key() -> str:
 
 
 def _folder(create: bool = False) -> Optional[Path]:
-    from ..dsl.cache import folder  # the language's cache folder (LASTBREATH_CACHE)
+    """The builds' folder in the language's cache folder (LASTBREATH_CACHE); made only to build
+    (importing the engine writes nothing)."""
+    from ..dsl.cache import folder, location
 
-    base = folder() if create else _existing_cache()
+    base = folder() if create else location()
     return None if base is None else base / "native"
-
-
-def _existing_cache() -> Optional[Path]:
-    """The cache folder if it exists, without making it (importing the engine writes nothing)."""
-    where = os.environ.get("LASTBREATH_CACHE", "")
-    if where.lower() in ("off", "0", "no", "false"):
-        return None
-    base = Path(where) if where else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "lastbreath"
-    return base if base.is_dir() else None
 
 
 def enabled() -> bool:
@@ -213,19 +206,18 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
             raise BuildError(f"mypyc failed (exit {done.returncode}):\n{tail}")
         out = stage / "out"
         suffixes = tuple(importlib.machinery.EXTENSION_SUFFIXES)
-        built = [p for p in out.rglob("*") if p.is_file() and p.name.endswith(suffixes)]
-        files: dict[str, str] = {}
-        for p in built:
-            rel = p.relative_to(out)
-            name = ".".join((*rel.parent.parts, rel.name.split(".")[0]))
-            files[name] = rel.name if len(rel.parts) == 1 else f"{name}{''.join(p.suffixes)}"
+        built: dict[str, Path] = {}  # module name -> the file made for it
+        for p in out.rglob("*"):
+            if p.is_file() and p.name.endswith(suffixes):
+                rel = p.relative_to(out)
+                built[".".join((*rel.parent.parts, rel.name.split(".")[0]))] = p
+        # one flat folder: a module's file named by its whole name (the library they share keeps its own)
+        files = {name: p.name if p.parent == out else f"{name}{''.join(p.suffixes)}" for name, p in built.items()}
         missing = [n for n in names if n not in files]
         if missing:
             raise BuildError(f"the build made no module for {', '.join(missing)}")
         ready = Path(tempfile.mkdtemp(prefix=f".{k}-", dir=base))
-        for p in built:
-            rel = p.relative_to(out)
-            name = ".".join((*rel.parent.parts, rel.name.split(".")[0]))
+        for name, p in built.items():
             shutil.copyfile(p, ready / files[name])
         (ready / MANIFEST).write_text(json.dumps({"key": k, "python": sys.version, "files": files}, indent=1),
                                       encoding="utf-8")
