@@ -97,7 +97,7 @@ def engine_kind() -> str:
     """Which engine ran: "compiled" (``lastbreath native build`` for this source) or "plain"."""
     from lastbreath.interpreter import native
 
-    return "compiled" if native.loaded() else "plain"
+    return native.engine_kind()
 
 
 def print_pairs(out: dict[str, Any]) -> None:

@@ -589,6 +589,19 @@ def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
     return out, time.perf_counter() - t0, jobs
 
 
+def _engine_kind() -> str:
+    from . import native
+
+    return native.engine_kind()
+
+
+def _engine_note() -> str:
+    """The engine that played, for a person: the plain one says how to get the compiled one."""
+    if _engine_kind() == "compiled":
+        return "compiled engine"
+    return "plain engine: `lastbreath native build` makes games about twice as fast"
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     from . import simulate
 
@@ -598,7 +611,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     setups = _sim_setups(rs, args, args.matrix)
     records, elapsed, jobs = _run_sim(rs, args, setups)
     run = {"seed": args.seed, "bot": args.bot, "jobs": jobs if args.scheduler is None else None,
-           "scheduler": args.scheduler}
+           "scheduler": args.scheduler, "engine": _engine_kind()}
     # one pair: its games per second are the run's (wall clock); in a matrix each pair's are one
     # process's (the games' own times) and the total is the run's
     rows = [{**setup, **simulate.summarize(recs, elapsed if len(setups) == 1 else None)}
@@ -629,7 +642,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if r["end_reasons"]:
             print("ends: " + " · ".join(f"{why} {n}" for why, n in r["end_reasons"].items()))
         where = f"{jobs} job{'s' if jobs != 1 else ''}" if args.scheduler is None else f"dask {args.scheduler}"
-        print(f"{r['games_per_second']:.0f} games/s ({where})")
+        print(f"{r['games_per_second']:.0f} games/s ({where}, {_engine_note()})")
         for s in r["error_samples"]:
             print(f"error: {s}")
     else:
@@ -643,7 +656,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(t, widths))).rstrip())
         lo, hi = total["win_rate_ci"]
         print(f"total: {total['games']} games · {total['wins']} won · {total['errors']} errors · win rate "
-              f"{total['win_rate']:.1%} (95% CI {lo:.1%}–{hi:.1%}) · {total['games_per_second']:.0f} games/s")
+              f"{total['win_rate']:.1%} (95% CI {lo:.1%}–{hi:.1%}) · {total['games_per_second']:.0f} games/s "
+              f"({_engine_note()})")
         for r in rows:
             for s in r["error_samples"]:
                 print(f"error: {r['final_girl']} vs {r['killer']} in {r['scenario']}: {s}")
@@ -1266,7 +1280,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
                           "finished game), win_rate_ci (95%% Wilson), mean_rounds, rounds (mean, median, "
                           "distribution), mean_rescued, mean_killed, end_reasons, mean_bloodlust, "
-                          "games_per_second, error_samples, …; with --matrix {\"pairs\": [...], \"total\": {...}}; "
+                          "games_per_second, error_samples, engine (compiled or plain: lastbreath native), …; "
+                          "with --matrix {\"pairs\": [...], \"total\": {...}}; "
                           "on one line, without the per-round series (see --full)")
     out.add_argument("--csv", action="store_true",
                      help="print a CSV line per pair (only figures that a rerun reproduces: no timings)")

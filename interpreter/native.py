@@ -128,6 +128,11 @@ def _manifest_files(where: Path) -> Optional[dict[str, Path]]:
     return files
 
 
+def engine_kind() -> str:
+    """Which engine this process runs: "compiled" (every module of a build loaded) or "plain"."""
+    return "compiled" if loaded() else "plain"
+
+
 def loaded() -> list[str]:
     """The engine modules running compiled in this process."""
     got = []
