@@ -611,7 +611,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     setups = _sim_setups(rs, args, args.matrix)
     records, elapsed, jobs = _run_sim(rs, args, setups)
     run = {"seed": args.seed, "bot": args.bot, "jobs": jobs if args.scheduler is None else None,
-           "scheduler": args.scheduler, "engine": _engine_kind()}
+           "scheduler": args.scheduler, "engine": _engine_kind() if args.scheduler is None else None}
     # one pair: its games per second are the run's (wall clock); in a matrix each pair's are one
     # process's (the games' own times) and the total is the run's
     rows = [{**setup, **simulate.summarize(recs, elapsed if len(setups) == 1 else None)}
@@ -642,7 +642,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         if r["end_reasons"]:
             print("ends: " + " · ".join(f"{why} {n}" for why, n in r["end_reasons"].items()))
         where = f"{jobs} job{'s' if jobs != 1 else ''}" if args.scheduler is None else f"dask {args.scheduler}"
-        print(f"{r['games_per_second']:.0f} games/s ({where}, {_engine_note()})")
+        engine = f", {_engine_note()}" if args.scheduler is None else ""
+        print(f"{r['games_per_second']:.0f} games/s ({where}{engine})")
         for s in r["error_samples"]:
             print(f"error: {s}")
     else:
@@ -656,8 +657,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print("  ".join(c.ljust(w) if i < 3 else c.rjust(w) for i, (c, w) in enumerate(zip(t, widths))).rstrip())
         lo, hi = total["win_rate_ci"]
         print(f"total: {total['games']} games · {total['wins']} won · {total['errors']} errors · win rate "
-              f"{total['win_rate']:.1%} (95% CI {lo:.1%}–{hi:.1%}) · {total['games_per_second']:.0f} games/s "
-              f"({_engine_note()})")
+              f"{total['win_rate']:.1%} (95% CI {lo:.1%}–{hi:.1%}) · {total['games_per_second']:.0f} games/s"
+              + (f" ({_engine_note()})" if args.scheduler is None else ""))
         for r in rows:
             for s in r["error_samples"]:
                 print(f"error: {r['final_girl']} vs {r['killer']} in {r['scenario']}: {s}")
@@ -1280,7 +1281,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print the results as JSON: games, wins, losses, errors, win_rate (wins per "
                           "finished game), win_rate_ci (95%% Wilson), mean_rounds, rounds (mean, median, "
                           "distribution), mean_rescued, mean_killed, end_reasons, mean_bloodlust, "
-                          "games_per_second, error_samples, engine (compiled or plain: lastbreath native), …; "
+                          "games_per_second, error_samples, engine (compiled or plain, lastbreath native; null on a "
+                          "dask cluster, whose workers may run either), …; "
                           "with --matrix {\"pairs\": [...], \"total\": {...}}; "
                           "on one line, without the per-round series (see --full)")
     out.add_argument("--csv", action="store_true",
