@@ -13,13 +13,18 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from lastbreath.dsl import ContentError, RulesError
 
-from . import cli, engine, rules_reference, rulings
-from .position import parse_position, run_position
+from . import cli, engine
 from .state import GameState
+
+if TYPE_CHECKING:
+    from . import rulings
+
+# the positions, rulings and rules reference are imported by the commands that use them: every
+# command line builds this module's parsers, and those modules cost ~35 ms of each start-up
 
 MAX_STEPS = 500  # --play and --answer in one 'try'
 
@@ -68,6 +73,8 @@ def add_parsers(sub: Any) -> None:
 
 # --- try --------------------------------------------------------------------------------------
 def _read(path: str) -> str:
+    from . import rulings
+
     p = Path(path)
     if not p.is_file():
         raise cli.CliError(f"position file '{path}' does not exist")
@@ -85,6 +92,7 @@ def _choice_json(state: GameState) -> Optional[dict[str, Any]]:
 
 
 def cmd_try(args: argparse.Namespace) -> int:
+    from .position import parse_position, run_position
     from .serve import public_state
 
     if len(args.steps) > MAX_STEPS:
@@ -157,6 +165,8 @@ def _cites(o: rulings.Outcome) -> str:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
+    from . import rules_reference, rulings
+
     paths = list(args.paths)
     if not paths:
         folder = rules_reference.rulings_dir()

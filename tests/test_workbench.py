@@ -6,6 +6,8 @@ Rules cited: C2.1 (the dice of a fear check, fixed by a position), C5.1 (a move 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +209,16 @@ def test_a_game_saved_from_a_position_replays_from_it(pos_file, tmp_path, capsys
     out = capsys.readouterr().out.splitlines()
     assert out[:2] == ["seed: 0", f"position: {pos_file}"]
     assert "  fear check for Walk: rolls [6, 6, 1] [C2.1]" in out
+
+
+def test_the_command_line_imports_positions_and_rulings_only_for_try_and_verify():
+    """Every command builds the parsers of 'try' and 'verify'; the modules behind them (positions,
+    rulings, the rules reference: ~35 ms) are imported only when one of them runs."""
+    heavy = ("lastbreath.interpreter.position", "lastbreath.interpreter.rulings",
+             "lastbreath.interpreter.rules_reference")
+    code = ("import sys; from lastbreath.interpreter.cli import build_parser, main; build_parser(); "
+            "main(['simulate', '--games', '1', '--jobs', '1', '--json']); "
+            f"print(sorted(m for m in {heavy!r} if m in sys.modules), file=sys.stderr)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.strip().splitlines()[-1] == "[]"
