@@ -2,11 +2,12 @@
 
 ``lastbreath native build`` compiles the rules modules of ``interpreter/engine`` (those of
 ``compiled_modules()``) with mypyc, the compiler that ships with mypy, into the cache folder (dsl/cache.py:
-``LASTBREATH_CACHE``, else ``~/.cache/lastbreath``), under a key made of the source of the whole
-engine and language (every ``.py`` of ``dsl/`` and ``interpreter/``) and the Python that built it.
+``LASTBREATH_CACHE``, else ``~/.cache/lastbreath``), under a key made of the source it depends on (the
+compiled modules and every module they import, followed from module to module: ``depends_on``) and the
+Python that built it.
 From then on, importing the engine (``install``, called first thing by ``interpreter/engine``)
 loads the compiled modules in place of their source, as long as the key still matches: a source
-changed by one byte, another Python, or ``LASTBREATH_NATIVE=off`` means the plain modules, as
+it depends on changed by one byte, another Python, or ``LASTBREATH_NATIVE=off`` means the plain modules, as
 without a build. Nothing else changes: the compiled modules are the same source, so games, events,
 saves and replays are the same (tests/test_native.py plays games both ways and compares them).
 
@@ -17,16 +18,13 @@ class with a slot per field rather than a ``__dict__`` handed to the state and b
 from __future__ import annotations
 
 import hashlib
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import json
 import os
+import re
 import shutil
-import subprocess
 import sys
-import tempfile
-import time
 from pathlib import Path
 from typing import Any, Callable, Optional
 
@@ -51,14 +49,106 @@ def _sources() -> list[Path]:
     return sorted([*(_ROOT / "dsl").rglob("*.py"), *(_ROOT / "interpreter").rglob("*.py")])
 
 
+# an import statement's module and, after ``from M import``, its names (parenthesised over lines, or to the line's end)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))", re.M)
+
+
+def _module_file(name: str) -> Optional[Path]:
+    """The source file of a module of this package (``lastbreath.x.y``), or None."""
+    parts = name.split(".")[1:]
+    if not parts:
+        return None
+    folder = _ROOT.joinpath(*parts)
+    for f in (folder.with_suffix(".py"), folder / "__init__.py"):
+        if f.is_file():
+            return f
+    return None
+
+
+def _imports(module: str, f: Path) -> set[str]:
+    """The modules of this package that the source of ``module`` (file ``f``) imports, anywhere in
+    it (in functions too): absolute (``lastbreath.…``) and relative ones, and names imported from a
+    package that are modules of their own. A scan of the text: an import it reads in a string too
+    only widens what a build depends on."""
+    package = module if f.name == "__init__.py" else module.rsplit(".", 1)[0]
+    found: set[str] = set()
+    for m in _IMPORT.finditer(f.read_text(encoding="utf-8")):
+        base, names, plain = m.groups()
+        if plain is not None:
+            found.update(w.split()[0] for w in plain.split("#")[0].split(",") if w.split())
+            continue
+        if base.startswith("."):
+            dots = len(base) - len(base.lstrip("."))
+            up = package.split(".")
+            if dots - 1 >= len(up):
+                continue
+            base = ".".join([*up[:len(up) - dots + 1], *filter(None, [base[dots:]])])
+        found.add(base)
+        for w in names.strip("()").split("#")[0].replace("\n", ",").split(","):
+            if w.split():
+                found.add(f"{base}.{w.split()[0]}")
+    return {n for n in found if n.split(".")[0] == _PACKAGE}
+
+
+def depends_on() -> list[Path]:
+    """The source files a build depends on: the compiled modules, what they import (following
+    imports from module to module), the packages' ``__init__`` files on the way, and this file
+    (how a build is made). A change elsewhere (the command line, the server, the simulator) leaves
+    a build in use."""
+    todo = [*compiled_modules(), ENGINE, __name__]
+    seen: set[str] = set()
+    files: set[Path] = set()
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        parts = name.split(".")
+        todo.extend(".".join(parts[:i]) for i in range(2, len(parts)))  # the packages on the way
+        f = _module_file(name)
+        if f is None:
+            continue  # a name imported from a module, not a module
+        files.add(f)
+        todo.extend(_imports(name, f))
+    return sorted(files)
+
+
 def key() -> str:
-    """What a build depends on: the source of the language and the engine, and the Python running."""
+    """What a build depends on: the source it compiles and what that imports (``depends_on``), and
+    the Python running."""
+    return _digest([p.relative_to(_ROOT).as_posix() for p in depends_on()])
+
+
+def _digest(sources: list[str]) -> str:
+    """A hash of the Python running and of these source files (paths under the package's folder)."""
     h = hashlib.sha256()
     h.update(f"{sys.implementation.cache_tag} {sys.version} {importlib.machinery.EXTENSION_SUFFIXES[0]}".encode())
-    for p in _sources():
-        h.update(p.relative_to(_ROOT).as_posix().encode())
-        h.update(p.read_bytes())
+    for rel in sources:
+        h.update(rel.encode())
+        h.update((_ROOT / rel).read_bytes())
     return h.hexdigest()[:24]
+
+
+MAX_SOURCES = 1000  # source files a build's manifest may name (a manifest is read from outside)
+
+
+def _current(base: Path) -> Optional[Path]:
+    """The build in ``base`` for this very source, or None: one whose manifest names the files it
+    was built from and whose name is still their hash. (Cheaper than ``key()``, which follows the
+    imports: importing the engine reads the few builds kept and hashes the files each names.)"""
+    for d in sorted((d for d in base.iterdir() if d.is_dir() and not d.name.startswith(".")),
+                    key=lambda d: d.stat().st_mtime, reverse=True):
+        try:
+            sources = json.loads((d / MANIFEST).read_text(encoding="utf-8"))["sources"]
+            if not (isinstance(sources, list) and 0 < len(sources) <= MAX_SOURCES and all(
+                    isinstance(r, str) and r.endswith(".py") and ".." not in r.split("/") and not r.startswith("/")
+                    for r in sources)):
+                continue
+            if _digest(sources) == d.name and _manifest_files(d) is not None:
+                return d
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue
+    return None
 
 
 def _folder(create: bool = False) -> Optional[Path]:
@@ -76,8 +166,9 @@ def enabled() -> bool:
 
 
 # --- loading --------------------------------------------------------------------------------------
-class _Finder(importlib.abc.MetaPathFinder):
-    """Finds the compiled engine modules of one build (and the library they share) by name."""
+class _Finder:
+    """Finds the compiled engine modules of one build (and the library they share) by name (a meta
+    path finder: ``find_spec`` is all it needs; importlib.abc costs ~10 ms of every start-up)."""
 
     def __init__(self, files: dict[str, Path]):
         self.files = files
@@ -102,10 +193,12 @@ def install() -> Optional[Path]:
         return None
     try:
         base = _folder()
-        if base is None or not base.is_dir() or not any(base.iterdir()):
+        if base is None or not base.is_dir():
             return None  # (no build at all: the source is not even read)
-        where = base / key()
+        where = _current(base)
     except OSError:  # an unreadable cache folder or source: the plain modules (importing never fails here)
+        return None
+    if where is None:
         return None
     files = _manifest_files(where)
     if files is None:
@@ -174,6 +267,9 @@ setup(name="lastbreath-native", ext_modules=mypycify(paths, opt_level="3"),
 def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = BUILD_TIMEOUT) -> dict[str, Any]:
     """Compile the modules of ``compiled_modules`` into the cache folder (kept by key: a build for
     the same source is not made again). Raises BuildError with what went wrong."""
+    import subprocess
+    import tempfile
+    import time
     if importlib.util.find_spec("mypyc") is None:
         raise BuildError("mypyc is not installed: it comes with mypy (pip install mypy)")
     if importlib.util.find_spec("setuptools") is None:
@@ -181,7 +277,8 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
     base = _folder(create=True)
     if base is None:
         raise BuildError("no cache folder to build into (LASTBREATH_CACHE is off, or the folder cannot be made)")
-    k = key()
+    sources = [p.relative_to(_ROOT).as_posix() for p in depends_on()]
+    k = _digest(sources)
     where = base / k
     if _manifest_files(where) is not None:
         progress(f"already built for this source: {where}")
@@ -224,8 +321,8 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
         ready = Path(tempfile.mkdtemp(prefix=f".{k}-", dir=base))
         for name, p in built.items():
             shutil.copyfile(p, ready / files[name])
-        (ready / MANIFEST).write_text(json.dumps({"key": k, "python": sys.version, "files": files}, indent=1),
-                                      encoding="utf-8")
+        (ready / MANIFEST).write_text(json.dumps({"key": k, "python": sys.version, "files": files,
+                                                  "sources": sources}, indent=1), encoding="utf-8")
         try:
             ready.rename(where)  # whole or not at all (another build of the same key may have won the race)
         except OSError:

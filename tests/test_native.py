@@ -30,19 +30,56 @@ def test_the_compiled_modules_are_the_engines_rules_modules_less_those_left_out(
 
 
 def test_the_key_names_the_source(tmp_path, monkeypatch):
-    """A build is found by a hash of every source file of the language and the engine: one byte
-    changed anywhere there is another key (the stale build is never loaded)."""
+    """A build is found by a hash of the source it depends on: the compiled modules and every module
+    they import, followed from module to module (native.depends_on). One byte changed there is
+    another key (the stale build is never loaded); a change in a module the engine does not import
+    (the command line) or a new file nobody imports leaves the key, and the build in use."""
     copy = tmp_path / "pkg"
     for sub in ("dsl", "interpreter"):
         shutil.copytree(ROOT / sub, copy / sub, ignore=shutil.ignore_patterns("__pycache__"))
     monkeypatch.setattr(native, "_ROOT", copy)
     before = native.key()
     assert before == native.key() and len(before) == 24
-    f = copy / "interpreter" / "engine" / "words.py"
-    f.write_text(f.read_text(encoding="utf-8") + "\n", encoding="utf-8")
-    assert native.key() != before
+    rel = {p.relative_to(copy).as_posix() for p in native.depends_on()}
+    assert {"interpreter/engine/words.py", "interpreter/state.py", "dsl/nodes.py", "interpreter/__init__.py",
+            "interpreter/engine/__init__.py", "interpreter/native.py"} <= rel
+    assert not rel & {"interpreter/cli.py", "interpreter/serve.py", "interpreter/simulate.py", "interpreter/bots.py"}
+
+    def append(path: str, text: str) -> None:
+        f = copy / path
+        f.write_text(f.read_text(encoding="utf-8") + text, encoding="utf-8")
+
+    append("interpreter/cli.py", "\n# a comment\n")
     (copy / "dsl" / "extra.py").write_text("", encoding="utf-8")
+    assert native.key() == before
+    append("dsl/nodes.py", "\n")  # imported by the engine: another key
     assert native.key() != before
+    after_nodes = native.key()
+    append("interpreter/engine/words.py", "\n\ndef _later():\n    from ...dsl import extra  # noqa\n")
+    assert "dsl/extra.py" in {p.relative_to(copy).as_posix() for p in native.depends_on()}  # imports in functions too
+    assert native.key() != after_nodes
+    now = native.key()
+    (copy / "dsl" / "extra.py").write_text("X = 1\n", encoding="utf-8")  # now imported: it counts
+    assert native.key() != now
+
+
+def test_the_import_scan_reads_every_form_of_import(tmp_path):
+    """What a module imports of this package, in each way it can be written (a module's name says
+    where its relative imports lead)."""
+    f = tmp_path / "m.py"
+    f.write_text("import lastbreath.dsl.syntax as s, os\n"
+                 "from lastbreath.dsl import (nodes as n,\n    limits)  # a comment\n"
+                 "def f():\n    from ..state import GameState\n"
+                 "from . import words, triggers\n"
+                 "from .continuation import Work\n"
+                 "from ... import dsl\n"
+                 "from networkx import Graph\n", encoding="utf-8")
+    found = native._imports("lastbreath.interpreter.engine.m", f)
+    for name in ("lastbreath.dsl.syntax", "lastbreath.dsl.nodes", "lastbreath.dsl.limits", "lastbreath.interpreter.state",
+                 "lastbreath.interpreter.engine.words", "lastbreath.interpreter.engine.triggers",
+                 "lastbreath.interpreter.engine.continuation", "lastbreath.dsl"):
+        assert name in found, name
+    assert not any(n.startswith(("os", "networkx")) for n in found)
 
 
 def test_no_build_means_the_plain_modules(tmp_path, monkeypatch):
@@ -69,7 +106,9 @@ def test_off_means_the_plain_modules_even_with_a_build(tmp_path, monkeypatch):
     where = tmp_path / "native" / native.key()
     where.mkdir(parents=True)
     (where / "m.so").write_text("", encoding="utf-8")
-    (where / native.MANIFEST).write_text(json.dumps({"files": {"some.module": "m.so"}}), encoding="utf-8")
+    sources = [p.relative_to(native._ROOT).as_posix() for p in native.depends_on()]
+    (where / native.MANIFEST).write_text(json.dumps({"files": {"some.module": "m.so"}, "sources": sources}),
+                                         encoding="utf-8")
     assert native._manifest_files(where) == {"some.module": where / "m.so"}
     for off in ("off", "0", "no", "FALSE"):
         monkeypatch.setenv("LASTBREATH_NATIVE", off)
@@ -294,3 +333,37 @@ def test_simulate_says_which_engine_played_and_how_to_get_the_compiled_one(capsy
     assert "plain engine: `lastbreath native build`" in capsys.readouterr().out.splitlines()[-1]
     assert main(["simulate", "--games", "2", "--matrix", "--killer", "zombies", "--jobs", "1", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["total"]["engine"] == "plain"
+
+
+def test_a_build_is_found_while_the_source_it_depends_on_is_unchanged(tmp_path, monkeypatch):
+    """Importing the engine finds a build by the files its manifest names, hashed again: a change to
+    the command line keeps it; a change to an engine module (or a manifest without its sources, as
+    builds made before) means the plain modules."""
+    copy = tmp_path / "pkg"
+    for sub in ("dsl", "interpreter"):
+        shutil.copytree(ROOT / sub, copy / sub, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(native, "_ROOT", copy)
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setenv("LASTBREATH_NATIVE", "on")
+    monkeypatch.setattr(sys, "meta_path", list(sys.meta_path))  # the finders go away with the test
+    where = tmp_path / "cache" / "native" / native.key()
+    where.mkdir(parents=True)
+    (where / "m.so").write_text("", encoding="utf-8")
+    sources = [p.relative_to(copy).as_posix() for p in native.depends_on()]
+
+    def found(manifest: dict) -> bool:
+        (where / native.MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
+        monkeypatch.setattr(native, "_installed", None)
+        return native.install() == where
+
+    assert found({"files": {"some.module": "m.so"}, "sources": sources})
+    cli = copy / "interpreter" / "cli.py"
+    cli.write_text(cli.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert found({"files": {"some.module": "m.so"}, "sources": sources})
+    assert native.status()["built"] is True
+    assert not found({"files": {"some.module": "m.so"}})  # no sources named
+    assert not found({"files": {"some.module": "m.so"}, "sources": ["../../etc/passwd.py"]})
+    words = copy / "interpreter" / "engine" / "words.py"
+    words.write_text(words.read_text(encoding="utf-8") + "\n", encoding="utf-8")
+    assert not found({"files": {"some.module": "m.so"}, "sources": sources})
+    assert native.status()["built"] is False
