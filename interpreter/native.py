@@ -240,12 +240,13 @@ def loaded() -> list[str]:
 def status() -> dict[str, Any]:
     """What ``lastbreath native status`` reports."""
     base = _folder()
-    k = key()
+    sources = [p.relative_to(_ROOT).as_posix() for p in depends_on()]
+    k = _digest(sources)
     where = base / k if base is not None else None
     built = where is not None and _manifest_files(where) is not None
     return {"enabled": enabled(), "key": k, "folder": str(where) if where is not None else None,
             "built": built, "loaded": loaded(), "compiled": compiled_modules(), "left_out": dict(_LEFT_OUT),
-            "mypyc": importlib.util.find_spec("mypyc") is not None}
+            "sources": sources, "mypyc": importlib.util.find_spec("mypyc") is not None}
 
 
 # --- building -------------------------------------------------------------------------------------
@@ -362,6 +363,8 @@ def describe(info: dict[str, Any]) -> str:
     if not info["enabled"]:
         lines.append("  LASTBREATH_NATIVE is off: the plain modules are used")
     lines.append(f"  running compiled in this process: {len(info['loaded'])} of {len(info['compiled'])} modules")
+    lines.append(f"  depends on {len(info['sources'])} source files (a change to one needs a new build; "
+                 "--json lists them)")
     if not info["mypyc"]:
         lines.append("  mypyc is not installed (it comes with mypy): `lastbreath native build` needs it")
     elif not info["built"]:

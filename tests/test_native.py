@@ -126,8 +126,10 @@ def test_cli_status_and_clean(tmp_path, monkeypatch, capsys):
     assert main(["native", "status", "--json"]) == 0
     info = json.loads(capsys.readouterr().out)
     assert info["built"] is False and info["key"] == native.key() and info["compiled"] == native.compiled_modules()
+    assert info["sources"] == [p.relative_to(native._ROOT).as_posix() for p in native.depends_on()]
     assert main(["native"]) == 0
-    assert "not built for this source" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "not built for this source" in out and f"depends on {len(info['sources'])} source files" in out
     (tmp_path / "native" / "old").mkdir(parents=True)
     (tmp_path / "native" / native.key()).mkdir()
     assert main(["native", "clean", "--keep-current", "--json"]) == 0
