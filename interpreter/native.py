@@ -72,7 +72,8 @@ def _imports(module: str, f: Path) -> set[str]:
     only widens what a build depends on."""
     package = module if f.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: set[str] = set()
-    for m in _IMPORT.finditer(f.read_text(encoding="utf-8")):
+    text = f.read_text(encoding="utf-8").replace("\\\n", " ").replace(";", "\n")  # continued lines; statements
+    for m in _IMPORT.finditer(text):
         base, names, plain = m.groups()
         if plain is not None:
             found.update(w.split()[0] for w in plain.split("#")[0].split(",") if w.split())
@@ -84,7 +85,7 @@ def _imports(module: str, f: Path) -> set[str]:
                 continue
             base = ".".join([*up[:len(up) - dots + 1], *filter(None, [base[dots:]])])
         found.add(base)
-        for w in names.strip("()").split("#")[0].replace("\n", ",").split(","):
+        for w in re.sub(r"#[^\n]*", "", names).strip().strip("()").replace("\n", ",").split(","):
             if w.split():
                 found.add(f"{base}.{w.split()[0]}")
     return {n for n in found if n.split(".")[0] == _PACKAGE}

@@ -68,16 +68,19 @@ def test_the_import_scan_reads_every_form_of_import(tmp_path):
     where its relative imports lead)."""
     f = tmp_path / "m.py"
     f.write_text("import lastbreath.dsl.syntax as s, os\n"
-                 "from lastbreath.dsl import (nodes as n,\n    limits)  # a comment\n"
+                 "from lastbreath.dsl import (nodes as n,  # a comment\n    limits)  # another\n"
                  "def f():\n    from ..state import GameState\n"
                  "from . import words, triggers\n"
                  "from .continuation import Work\n"
                  "from ... import dsl\n"
-                 "from networkx import Graph\n", encoding="utf-8")
+                 "from networkx import Graph\n"
+                 "import sys; from .tokens import place_token\n"
+                 "from lastbreath.interpreter import \\\n    rng\n", encoding="utf-8")
     found = native._imports("lastbreath.interpreter.engine.m", f)
     for name in ("lastbreath.dsl.syntax", "lastbreath.dsl.nodes", "lastbreath.dsl.limits", "lastbreath.interpreter.state",
                  "lastbreath.interpreter.engine.words", "lastbreath.interpreter.engine.triggers",
-                 "lastbreath.interpreter.engine.continuation", "lastbreath.dsl"):
+                 "lastbreath.interpreter.engine.continuation", "lastbreath.dsl", "lastbreath.interpreter.engine.tokens",
+                 "lastbreath.interpreter.rng"):
         assert name in found, name
     assert not any(n.startswith(("os", "networkx")) for n in found)
 
