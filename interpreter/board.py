@@ -9,11 +9,18 @@ enemies may not cross) select one of the cached tables rather than special-casin
 
 from __future__ import annotations
 
-from typing import Iterable
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable, Optional
 
 from lastbreath.dsl import nodes as n
 
 INF = 1 << 20
+MAX_TABLE_BYTES = 1 << 22  # a kept table file larger is not read (hundreds of locations need far less)
 
 
 class Board:
@@ -62,7 +69,18 @@ class Board:
         return got
 
     def _compile(self, usable: Iterable[int]):
-        import networkx as nx  # imported lazily: it costs ~120 ms of start-up
+        """The tables for these usable paths: kept in the cache folder once computed (networkx costs
+        ~65 ms of every start-up to import; a kept table needs none of it)."""
+        paths = [self.paths[k][:4] + (k,) for k in usable]
+        key = _table_key(self.n, paths)
+        got = _load_tables(key, self.n, len(self.paths))
+        if got is None:
+            got = self._compute([k for *_, k in paths])
+            _store_tables(key, got)
+        return got
+
+    def _compute(self, usable: Iterable[int]):
+        import networkx as nx  # imported lazily: it costs ~65 ms of start-up
 
         g = nx.Graph()
         g.add_nodes_from(range(self.n))
@@ -108,3 +126,88 @@ class Board:
         if got is None:
             got = self._with_tag[tag] = tuple(i for i, t in enumerate(self.tags) if tag in t)
         return got
+
+
+# --- tables kept in the cache folder ------------------------------------------------------------
+# A table set depends only on the number of locations, the usable paths (their ends, panic faces and
+# indices) and this file's code: its name is a hash of those. It is kept as JSON (data, not code),
+# written whole or not at all, and read back only if every number in it is in range; anything wrong
+# means computing it again (dsl/cache.py's folder: LASTBREATH_CACHE, off keeps nothing).
+@functools.lru_cache(maxsize=1)
+def _code_version() -> str:
+    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:16]
+
+
+def _table_key(size: int, paths: list) -> str:
+    text = json.dumps([_code_version(), size, [[a, b, sorted(ap), sorted(bp), k] for a, b, ap, bp, k in paths]])
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def _table_file(key: str, create: bool = False) -> Optional[Path]:
+    from lastbreath.dsl.cache import folder, location
+
+    base = folder() if create else location()
+    return None if base is None else base / "boards" / f"{key}.json"
+
+
+def _load_tables(key: str, size: int, path_count: int) -> Optional[tuple]:
+    f = _table_file(key)
+    if f is None:
+        return None
+    try:
+        if f.stat().st_size > MAX_TABLE_BYTES:
+            return None
+        data = json.loads(f.read_text(encoding="utf-8"))
+        return _from_json(data, size, path_count)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError, RecursionError):
+        return None
+
+
+def _from_json(data: Any, size: int, path_count: int) -> Optional[tuple]:
+    """The tables of a kept file, or None if anything in it is not what ``_compute`` makes."""
+    def index(v: Any, top: int) -> bool:
+        return type(v) is int and 0 <= v < top
+
+    adj, dist, nxt, panic = data["adjacency"], data["distance"], data["next"], data["panic"]
+    if not all(type(t) is list and len(t) == size for t in (adj, dist, nxt, panic)):
+        return None
+    for row in adj:
+        if type(row) is not list or not all(type(e) is list and len(e) == 2 and index(e[0], size)
+                                            and index(e[1], path_count) for e in row):
+            return None
+    for d_row, n_row in zip(dist, nxt):
+        if not (type(d_row) is list and len(d_row) == size and all(type(d) is int and 0 <= d <= INF for d in d_row)):
+            return None
+        if not (type(n_row) is list and len(n_row) == size and all(v == -1 or index(v, size) for v in n_row)):
+            return None
+    for faces in panic:
+        if type(faces) is not dict or not all(k.isdigit() and len(k) < 4 and index(v, size) for k, v in faces.items()):
+            return None
+    return (
+        tuple(tuple((a, k) for a, k in row) for row in adj),
+        tuple(tuple(r) for r in dist),
+        tuple(tuple(r) for r in nxt),
+        tuple({int(k): v for k, v in faces.items()} for faces in panic),
+    )
+
+
+def _store_tables(key: str, tables: tuple) -> None:
+    f = _table_file(key, create=True)
+    if f is None:
+        return
+    adj, dist, nxt, panic = tables
+    text = json.dumps({"adjacency": [[list(e) for e in row] for row in adj], "distance": [list(r) for r in dist],
+                       "next": [list(r) for r in nxt], "panic": [{str(k): v for k, v in p.items()} for p in panic]},
+                      separators=(",", ":"))
+    try:
+        f.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=f.parent, prefix=".", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(text)
+            os.replace(tmp, f)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass  # a cache only saves time
