@@ -68,6 +68,19 @@ def _version() -> str:
         return "unknown"
 
 
+class _VersionAction(argparse.Action):
+    """--version: the installed version, looked up only when asked (importlib.metadata and the
+    lookup cost ~20 ms of every command's start-up)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any,
+                 option_string: Optional[str] = None) -> None:
+        print(f"{PROG} {_version()}")
+        parser.exit()
+
+
 # --- loading content --------------------------------------------------------------------------
 def _existing(paths: Iterable[str], what: str) -> list[Path]:
     out = []
@@ -1144,8 +1157,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="lastbreath: a rules-as-data engine for the solo board game Final Girl.",
         epilog=f"Run '{PROG} COMMAND --help' for a command's options.")
-    parser.add_argument("--version", action="version", version=f"{PROG} {_version()}",
-                        help="print the version and exit")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     parser.add_argument("--debug", action="store_true", help="show a Python traceback on internal errors")
     parser.add_argument("--completion", choices=("bash", "zsh", "fish"), metavar="SHELL",
                         help="print a shell completion script for bash, zsh or fish and exit "

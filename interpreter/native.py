@@ -23,7 +23,6 @@ import importlib.util
 import json
 import os
 import re
-import shutil
 import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -269,6 +268,7 @@ setup(name="lastbreath-native", ext_modules=mypycify(paths, opt_level="3"),
 def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = BUILD_TIMEOUT) -> dict[str, Any]:
     """Compile the modules of ``compiled_modules`` into the cache folder (kept by key: a build for
     the same source is not made again). Raises BuildError with what went wrong."""
+    import shutil
     import subprocess
     import tempfile
     import time
@@ -336,6 +336,8 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
 
 def _prune(base: Path, current: Path) -> list[Path]:
     """Remove the builds of older sources but the newest few (KEEP_BUILDS, ``current`` included)."""
+    import shutil
+
     others = sorted((d for d in base.iterdir() if d.is_dir() and d != current), key=lambda d: d.stat().st_mtime)
     gone = others[:-KEEP_BUILDS + 1 or None]
     for d in gone:
@@ -345,6 +347,8 @@ def _prune(base: Path, current: Path) -> list[Path]:
 
 def clean(keep_current: bool = False) -> list[str]:
     """Remove the builds in the cache folder (all, or all but the one for this source)."""
+    import shutil
+
     base = _folder()
     if base is None or not base.is_dir():
         return []

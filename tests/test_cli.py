@@ -183,3 +183,14 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
     assert complete("play", "--no-c") == ["--no-color"]
     assert complete("play", "--bot", "") == ["random", "first", "greedy"]
     assert complete("--completion", "f") == ["fish"]
+
+
+def test_version_is_printed_on_stdout_and_looked_up_only_when_asked(capsys):
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("lastbreath ") and out.strip() != "lastbreath"
+    code = ("import sys; from lastbreath.interpreter.cli import main; main(['render', 'big-bad-wolf']); "
+            "print('importlib.metadata' in sys.modules, file=sys.stderr)")
+    got = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert got.returncode == 0, got.stderr
+    assert got.stderr.strip().splitlines()[-1] == "False"
