@@ -120,8 +120,9 @@ def store_built(path: str, text: str, decls: list, refs: list) -> None:
         pass
 
 
-def parser_file(grammar: str) -> Optional[str]:
-    """Where Lark keeps the parser's tables for this grammar (it checks the hash as it loads)."""
+def parser_file(grammar: str, variant: str = "") -> Optional[str]:
+    """Where Lark keeps a parser's tables for this grammar (it checks the hash as it loads); each
+    variant (a parser with other start rules or options) has a file of its own."""
     base = folder()
     if base is None:
         return None
@@ -132,7 +133,7 @@ def parser_file(grammar: str) -> Optional[str]:
     except ImportError:  # pragma: no cover
         version = ""
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    return str(base / f"grammar-{digest}-lark{version}.cache")
+    return str(base / f"grammar-{digest}{'-' + variant if variant else ''}-lark{version}.cache")
 
 
 __all__ = ["code_version", "folder", "load_built", "parser_file", "store_built"]

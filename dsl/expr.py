@@ -66,10 +66,22 @@ def parser() -> Lark:
     Building its tables takes ~170 ms; Lark keeps them in a file of the cache folder
     (dsl/cache.py), checks its hash as it loads it, and builds afresh when it does not match or
     cannot be read."""
+    return _lark({"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False,
+                  "start": ["start", *STARTS]}, "")
+
+
+@functools.lru_cache(maxsize=1)
+def file_parser() -> Lark:
+    """The parser of whole files (the start rule only), without Lark's position tracking, which
+    takes half of a file's parsing time: syntax.py reads every span from the tokens (a block's and
+    a group's brackets are kept for it). Its tables are kept like ``parser()``'s."""
+    return _lark({"parser": "lalr", "propagate_positions": False, "maybe_placeholders": False,
+                  "start": "start"}, "files")
+
+
+def _lark(options: dict, variant: str) -> Lark:
     grammar = Path(__file__).with_name("grammar.lark").read_text(encoding="utf-8")
-    options = {"parser": "lalr", "propagate_positions": True, "maybe_placeholders": False,
-               "start": ["start", *STARTS]}
-    cache = parser_file(grammar)
+    cache = parser_file(grammar, variant)
     if cache is not None:
         try:
             return Lark(grammar, cache=cache, **options)

@@ -84,8 +84,8 @@ class _FileParser:
     """The language's one parser, used with the file's start rule."""
 
     def parse(self, text: str) -> Tree:
-        from .expr import parser
-        return parser().parse(text, start="start")
+        from .expr import file_parser
+        return file_parser().parse(text)
 
 
 def _parser() -> _FileParser:
@@ -124,22 +124,31 @@ def _number(path: str, span: Span, raw: str, bad: list[Diagnostic]) -> int:
     return 0
 
 
+def _between(path: str, first, last) -> Span:
+    """From the start of token ``first`` to the end of token ``last``."""
+    return Span(path, first.line or 0, first.column or 0, last.end_line or 0, last.end_column or 0)
+
+
 def _part(path: str, node: Tree, bad: list[Diagnostic]) -> Union[Atom, Block]:
     """A part of a line: a block, or an atom (a name, number, string, '--' or group); numbers out of
     range go to ``bad``."""
     if node.data == "block":
-        return Block(_span(path, node.meta), tuple(_line(path, c, bad) for c in node.children))
+        kids = node.children  # LBRACE, the lines, RBRACE
+        return Block(_between(path, kids[0], kids[-1]), tuple(_line(path, c, bad) for c in kids[1:-1]))
     return _atom(path, node, bad)
 
 
 def _line(path: str, node: Tree, bad: list[Diagnostic]) -> Line:
-    return Line(_span(path, node.meta), tuple(_part(path, c, bad) for c in node.children))
+    parts = tuple(_part(path, c, bad) for c in node.children)
+    first, last = parts[0].span, parts[-1].span
+    return Line(Span(path, first.line, first.col, last.end_line, last.end_col), parts)
 
 
 def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     data = node.data
     if data == "group":
-        return Atom(_span(path, node.meta), "group", tuple(_atom(path, c, bad) for c in node.children))
+        kids = node.children  # LPAR, the atoms, RPAR
+        return Atom(_between(path, kids[0], kids[-1]), "group", tuple(_atom(path, c, bad) for c in kids[1:-1]))
     tok = node.children[0]
     span = _span(path, tok)
     if data == "name":

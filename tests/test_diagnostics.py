@@ -366,3 +366,52 @@ def test_the_caret_follows_tabs():
     text = "card x {\n\t\tcost @\n}\n"
     _lines, diags = parse_text(text, "tabs.fg")
     assert diags[0].format(text).splitlines()[2] == "    \t\t     ^"
+
+
+def _meta_span(path: str, meta) -> tuple:
+    return (path, meta.line, meta.column, meta.end_line, meta.end_column)
+
+
+def test_spans_read_from_tokens_are_lark_s_own_positions():
+    """Files are parsed without Lark's position tracking (half their parsing time): a line's, a
+    block's and a group's span are read from their tokens and kept brackets. They are the spans
+    the position-tracking parser gives, for every bundled file and example."""
+    from lastbreath.dsl.expr import parser
+
+    root = Path(__file__).resolve().parent.parent
+    files = sorted(p for d in ("cards", "killers", "scenarios", "examples") for p in (root / d).rglob("*.fg"))
+    assert len(files) > 10
+    for f in files:
+        text = f.read_text(encoding="utf-8") + "\nlast (a (b) ()) { x { y } }\n"
+        lines, diags = parse_text(text, "f")
+        assert not diags, f
+        want = []
+
+        def walk(node, want=want):
+            if node.data in ("line", "block", "group"):
+                want.append((node.data, _meta_span("f", node.meta)))
+            for c in node.children:
+                if hasattr(c, "data"):
+                    walk(c)
+
+        for c in parser().parse(text, start="start").children:
+            walk(c)
+        got = []
+
+        def mine(part, got=got):
+            if hasattr(part, "parts"):  # a line
+                got.append(("line", attrs.astuple(part.span)))
+                for p in part.parts:
+                    mine(p)
+            elif hasattr(part, "lines"):  # a block
+                got.append(("block", attrs.astuple(part.span)))
+                for ln in part.lines:
+                    mine(ln)
+            elif part.kind == "group":
+                got.append(("group", attrs.astuple(part.span)))
+                for a in part.items:
+                    mine(a)
+
+        for ln in lines:
+            mine(ln)
+        assert got == want, f
