@@ -178,10 +178,12 @@ def _from_json(data: Any, size: int, path_count: int) -> Optional[tuple]:
     for d_row, n_row in zip(dist, nxt):
         if not (type(d_row) is list and len(d_row) == size and all(type(d) is int and 0 <= d <= INF for d in d_row)):
             return None
-        if not (type(n_row) is list and len(n_row) == size and all(v == -1 or index(v, size) for v in n_row)):
+        if not (type(n_row) is list and len(n_row) == size and all(index(v, size) or (type(v) is int and v == -1)
+                                                                          for v in n_row)):
             return None
     for faces in panic:
-        if type(faces) is not dict or not all(k.isdigit() and len(k) < 4 and index(v, size) for k, v in faces.items()):
+        if type(faces) is not dict or not all(k.isascii() and k.isdigit() and len(k) < 4 and k == str(int(k))
+                                              and index(v, size) for k, v in faces.items()):
             return None
     return (
         tuple(tuple((a, k) for a, k in row) for row in adj),

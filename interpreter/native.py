@@ -22,7 +22,6 @@ import importlib.machinery
 import importlib.util
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -48,17 +47,14 @@ def _sources() -> list[Path]:
     return sorted([*(_ROOT / "dsl").rglob("*.py"), *(_ROOT / "interpreter").rglob("*.py")])
 
 
-# an import statement's module and, after ``from M import``, its names (parenthesised over lines, or to the line's end)
-_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]+))", re.M)
-
-
 def _module_file(name: str) -> Optional[Path]:
-    """The source file of a module of this package (``lastbreath.x.y``), or None."""
+    """The source file of a module of this package (``lastbreath.x.y``), or None: a package's
+    ``__init__.py`` before a module file of the same name, as Python loads them."""
     parts = name.split(".")[1:]
     if not parts:
         return None
     folder = _ROOT.joinpath(*parts)
-    for f in (folder.with_suffix(".py"), folder / "__init__.py"):
+    for f in (folder / "__init__.py", folder.with_suffix(".py")):
         if f.is_file():
             return f
     return None
@@ -66,27 +62,30 @@ def _module_file(name: str) -> Optional[Path]:
 
 def _imports(module: str, f: Path) -> set[str]:
     """The modules of this package that the source of ``module`` (file ``f``) imports, anywhere in
-    it (in functions too): absolute (``lastbreath.…``) and relative ones, and names imported from a
-    package that are modules of their own. A scan of the text: an import it reads in a string too
-    only widens what a build depends on."""
+    it (in functions, under ``if TYPE_CHECKING``, in ``try``): absolute (``lastbreath.…``) and
+    relative ones, and names imported from a package that may be modules of their own. Read from
+    Python's own syntax tree, so every way of writing an import is read (the cost, ~3 ms a file,
+    falls on building and on ``status``: importing the engine reads a build's manifest instead)."""
+    import ast
+
     package = module if f.name == "__init__.py" else module.rsplit(".", 1)[0]
     found: set[str] = set()
-    text = f.read_text(encoding="utf-8").replace("\\\n", " ").replace(";", "\n")  # continued lines; statements
-    for m in _IMPORT.finditer(text):
-        base, names, plain = m.groups()
-        if plain is not None:
-            found.update(w.split()[0] for w in plain.split("#")[0].split(",") if w.split())
-            continue
-        if base.startswith("."):
-            dots = len(base) - len(base.lstrip("."))
-            up = package.split(".")
-            if dots - 1 >= len(up):
-                continue
-            base = ".".join([*up[:len(up) - dots + 1], *filter(None, [base[dots:]])])
-        found.add(base)
-        for w in re.sub(r"#[^\n]*", "", names).strip().strip("()").replace("\n", ",").split(","):
-            if w.split():
-                found.add(f"{base}.{w.split()[0]}")
+    try:
+        tree = ast.parse(f.read_bytes(), filename=str(f))
+    except (SyntaxError, ValueError):  # a file that does not parse: it may import anything of the package
+        return {".".join((_PACKAGE, *p.relative_to(_ROOT).with_suffix("").parts)) for p in _sources()}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")
+                if node.level - 1 >= len(up):
+                    continue
+                base = ".".join([*up[:len(up) - node.level + 1], *filter(None, [base])])
+            found.add(base)
+            found.update(f"{base}.{a.name}" for a in node.names if a.name != "*")
     return {n for n in found if n.split(".")[0] == _PACKAGE}
 
 
@@ -136,13 +135,20 @@ def _current(base: Path) -> Optional[Path]:
     """The build in ``base`` for this very source, or None: one whose manifest names the files it
     was built from and whose name is still their hash. (Cheaper than ``key()``, which follows the
     imports: importing the engine reads the few builds kept and hashes the files each names.)"""
-    for d in sorted((d for d in base.iterdir() if d.is_dir() and not d.name.startswith(".")),
-                    key=lambda d: d.stat().st_mtime, reverse=True):
+    def newest_first(d: Path) -> float:
+        try:
+            return -d.stat().st_mtime
+        except OSError:  # (removed meanwhile: tried last, and then not found)
+            return 0.0
+
+    # a build depends at least on the files it compiles and on how it was made
+    need = {"interpreter/native.py", *(f"interpreter/engine/{m.rsplit('.', 1)[1]}.py" for m in compiled_modules())}
+    for d in sorted((d for d in base.iterdir() if d.is_dir() and not d.name.startswith(".")), key=newest_first):
         try:
             sources = json.loads((d / MANIFEST).read_text(encoding="utf-8"))["sources"]
             if not (isinstance(sources, list) and 0 < len(sources) <= MAX_SOURCES and all(
                     isinstance(r, str) and r.endswith(".py") and ".." not in r.split("/") and not r.startswith("/")
-                    for r in sources)):
+                    for r in sources) and need <= set(sources)):
                 continue
             if _digest(sources) == d.name and _manifest_files(d) is not None:
                 return d
@@ -222,7 +228,7 @@ def _manifest_files(where: Path) -> Optional[dict[str, Path]]:
 
 
 def engine_kind() -> str:
-    """Which engine this process runs: "compiled" (every module of a build loaded) or "plain"."""
+    """Which engine this process runs: "compiled" (a build's modules loaded) or "plain"."""
     return "compiled" if loaded() else "plain"
 
 

@@ -47,6 +47,7 @@ def test_C9_4_kept_tables_are_the_tables_computed_for_every_bundled_board(cache)
 @pytest.mark.parametrize("damage", [
     "", "{", "[]", '{"adjacency": []}', "null",
     "distance-out-of-range", "next-out-of-range", "panic-bad-face", "adjacency-bad-path",
+    "next-float", "next-bool", "panic-padded-face",
 ])
 def test_a_kept_table_that_is_not_right_is_computed_again(cache, damage):
     rs = load_ruleset()
@@ -65,12 +66,20 @@ def test_a_kept_table_that_is_not_right_is_computed_again(cache, damage):
     elif damage == "panic-bad-face":
         data["panic"][0] = {"x": 0}
         text = json.dumps(data)
+    elif damage in ("next-float", "next-bool"):
+        data["next"][0][0] = -1.0 if damage == "next-float" else True
+        text = json.dumps(data)
+    elif damage == "panic-padded-face":
+        data["panic"][0] = {"01": 0}
+        text = json.dumps(data)
     elif damage == "adjacency-bad-path":
         data["adjacency"][0] = [[0, 10_000]]
         text = json.dumps(data)
     else:
         text = damage
     f.write_text(text, encoding="utf-8")
+    key = b._table_key(bd.n, [bd.paths[k][:4] + (k,) for k in bd.usable(frozenset())])
+    assert f.name == f"{key}.json" and b._load_tables(key, bd.n, len(bd.paths)) is None  # refused
     assert b.Board(scenario).tables(frozenset()) == want
     assert b._from_json(json.loads(f.read_text(encoding="utf-8")), bd.n, len(bd.paths)) is not None  # written anew
 

@@ -64,25 +64,57 @@ def test_the_key_names_the_source(tmp_path, monkeypatch):
 
 
 def test_the_import_scan_reads_every_form_of_import(tmp_path):
-    """What a module imports of this package, in each way it can be written (a module's name says
-    where its relative imports lead)."""
+    """What a module imports of this package, in each way Python lets it be written (a module's
+    name says where its relative imports lead): a missed import would leave a build in use after
+    a file it depends on changed."""
     f = tmp_path / "m.py"
-    f.write_text("import lastbreath.dsl.syntax as s, os\n"
-                 "from lastbreath.dsl import (nodes as n,  # a comment\n    limits)  # another\n"
-                 "def f():\n    from ..state import GameState\n"
-                 "from . import words, triggers\n"
-                 "from .continuation import Work\n"
-                 "from ... import dsl\n"
-                 "from networkx import Graph\n"
-                 "import sys; from .tokens import place_token\n"
-                 "from lastbreath.interpreter import \\\n    rng\n", encoding="utf-8")
+    f.write_bytes(("\ufeff"  # a byte-order mark
+                   "import lastbreath.dsl.syntax as s, os\n"
+                   "from lastbreath.dsl import (nodes as n,  # a comment (with brackets)\n    limits)  # another\n"
+                   "def f():\n    from ..state import GameState\n"
+                   "from . import words, triggers\n"
+                   "from .continuation import Work\n"
+                   "from ... import dsl\n"
+                   "from networkx import Graph\n"
+                   "import sys; from .tokens import place_token\n"
+                   "from lastbreath.interpreter import \\\n    rng\n"
+                   "if sys: from lastbreath.interpreter import board  # a comment ending in \\\n"
+                   "from .import items\n"
+                   "from..import api\n"
+                   "from lastbreath . interpreter import serialize\n"
+                   "try: import lastbreath.interpreter.bots\nexcept ImportError: pass\n"
+                   "\f\n"
+                   '"""from nothing import (a docstring\n"""\n'
+                   "from lastbreath.interpreter import session\n").encode("utf-8"))
     found = native._imports("lastbreath.interpreter.engine.m", f)
     for name in ("lastbreath.dsl.syntax", "lastbreath.dsl.nodes", "lastbreath.dsl.limits", "lastbreath.interpreter.state",
                  "lastbreath.interpreter.engine.words", "lastbreath.interpreter.engine.triggers",
                  "lastbreath.interpreter.engine.continuation", "lastbreath.dsl", "lastbreath.interpreter.engine.tokens",
-                 "lastbreath.interpreter.rng"):
+                 "lastbreath.interpreter.rng", "lastbreath.interpreter.board", "lastbreath.interpreter.engine.items",
+                 "lastbreath.interpreter.api", "lastbreath.interpreter.serialize", "lastbreath.interpreter.bots",
+                 "lastbreath.interpreter.session"):
         assert name in found, name
     assert not any(n.startswith(("os", "networkx")) for n in found)
+    f.write_text("def broken(:\n", encoding="utf-8")  # a file that does not parse may import anything
+    assert "lastbreath.interpreter.cli" in native._imports("lastbreath.interpreter.engine.m", f)
+
+
+def test_a_build_depends_on_what_it_compiles_whatever_its_manifest_says(tmp_path, monkeypatch):
+    """A manifest naming fewer files than the compiled modules and native.py is no build for this
+    source, even in a folder named by their hash."""
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    sources = ["interpreter/native.py"]
+    where = tmp_path / "native" / native._digest(sources)
+    where.mkdir(parents=True)
+    (where / "m.so").write_text("", encoding="utf-8")
+    (where / native.MANIFEST).write_text(json.dumps({"files": {"some.module": "m.so"}, "sources": sources}),
+                                         encoding="utf-8")
+    assert native._current(tmp_path / "native") is None
+    full = [p.relative_to(native._ROOT).as_posix() for p in native.depends_on()]
+    (where / native.MANIFEST).write_text(json.dumps({"files": {"some.module": "m.so"}, "sources": full}),
+                                         encoding="utf-8")
+    where.rename(where.parent / native._digest(full))
+    assert native._current(tmp_path / "native") == where.parent / native._digest(full)
 
 
 def test_no_build_means_the_plain_modules(tmp_path, monkeypatch):
