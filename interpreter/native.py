@@ -118,13 +118,15 @@ def key() -> str:
     return _digest([p.relative_to(_ROOT).as_posix() for p in depends_on()])
 
 
-def _digest(sources: list[str]) -> str:
-    """A hash of the Python running and of these source files (paths under the package's folder)."""
+def _digest(sources: list[str], root: Optional[Path] = None) -> str:
+    """A hash of the Python running and of these source files (paths under the package's folder,
+    or under ``root``)."""
+    root = _ROOT if root is None else root
     h = hashlib.sha256()
     h.update(f"{sys.implementation.cache_tag} {sys.version} {importlib.machinery.EXTENSION_SUFFIXES[0]}".encode())
     for rel in sources:
         h.update(rel.encode())
-        h.update((_ROOT / rel).read_bytes())
+        h.update((root / rel).read_bytes())
     return h.hexdigest()[:24]
 
 
@@ -300,6 +302,8 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
             dest = pkg / p.relative_to(_ROOT)
             dest.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(p, dest)
+        if _digest(sources, pkg) != k:  # what is compiled is what the key names
+            raise BuildError("the source changed while it was being copied for the build: build again")
         for d in [pkg, *(q for q in pkg.rglob("*") if q.is_dir())]:
             (d / "__init__.py").touch(exist_ok=True)
         (stage / "mypy.ini").write_text(_MYPY_INI, encoding="utf-8")  # libraries without type information
@@ -343,9 +347,15 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
 def _prune(base: Path, current: Path) -> list[Path]:
     """Remove the builds of older sources but the newest few (KEEP_BUILDS, ``current`` included)."""
     import shutil
+    import time
 
-    others = sorted((d for d in base.iterdir() if d.is_dir() and d != current), key=lambda d: d.stat().st_mtime)
-    gone = others[:-KEEP_BUILDS + 1 or None]
+    now = time.time()
+    dirs = [(d, d.stat().st_mtime) for d in base.iterdir() if d.is_dir() and d != current]
+    # a build being put in place (".KEY-…") is left alone, unless it is older than any build takes
+    # (the leftover of a build that was stopped)
+    stale = [d for d, t in dirs if d.name.startswith(".") and now - t > BUILD_TIMEOUT]
+    others = [d for d, t in sorted(dirs, key=lambda e: e[1]) if not d.name.startswith(".")]
+    gone = stale + others[:-KEEP_BUILDS + 1 or None]
     for d in gone:
         shutil.rmtree(d, ignore_errors=True)
     return gone

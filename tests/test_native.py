@@ -343,10 +343,37 @@ def test_a_build_keeps_the_newest_few_others(tmp_path):
         olds.append(d)
     current = tmp_path / "current"
     current.mkdir()
+    running = tmp_path / ".abc-123"  # another build being put in place: left alone
+    running.mkdir()
+    stopped = tmp_path / ".def-456"  # the leftover of a build stopped long ago: removed
+    stopped.mkdir()
+    old = time.time() - native.BUILD_TIMEOUT - 10
+    os.utime(stopped, (old, old))
     gone = native._prune(tmp_path, current)
-    assert gone == olds[:6 - native.KEEP_BUILDS + 1]
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["current", *(d.name for d in olds[-(native.KEEP_BUILDS - 1):])])
+    assert gone == [stopped, *olds[:6 - native.KEEP_BUILDS + 1]]
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(["current", ".abc-123",
+                                                                 *(d.name for d in olds[-(native.KEEP_BUILDS - 1):])])
     assert native._prune(tmp_path, current) == []
+
+
+def test_a_build_refuses_a_source_changed_while_it_is_copied(tmp_path, monkeypatch):
+    """What a build compiles is the source its key names: a file changed between the key and the
+    copy that is compiled is a BuildError, not a build filed under the old key."""
+    if importlib.util.find_spec("mypyc") is None:
+        pytest.skip("needs mypyc")
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    real = native._digest
+    calls = []
+
+    def digest(sources, root=None):
+        calls.append(root)
+        got = real(sources, root)
+        return got if root is None else "0" * 24  # the staged copy hashes otherwise
+    monkeypatch.setattr(native, "_digest", digest)
+    with pytest.raises(native.BuildError, match="changed while it was being copied"):
+        native.build()
+    assert calls[0] is None and calls[1] is not None
+    assert not any((tmp_path / "native").iterdir())
 
 
 def test_an_unreadable_cache_folder_means_the_plain_modules(tmp_path, monkeypatch):
