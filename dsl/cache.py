@@ -136,4 +136,4 @@ def parser_file(grammar: str, variant: str = "") -> Optional[str]:
     return str(base / f"grammar-{digest}{'-' + variant if variant else ''}-lark{version}.cache")
 
 
-__all__ = ["code_version", "folder", "load_built", "parser_file", "store_built"]
+__all__ = ["code_version", "folder", "load_built", "location", "parser_file", "store_built"]

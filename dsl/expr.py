@@ -61,7 +61,8 @@ TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a pla
 
 @functools.lru_cache(maxsize=1)
 def parser() -> Lark:
-    """The one parser of the language: files (start) and every expression start rule.
+    """The language's parser with positions: files (start) and every expression start rule (whole
+    files are parsed by ``file_parser``, without them).
 
     Building its tables takes ~170 ms; Lark keeps them in a file of the cache folder
     (dsl/cache.py), checks its hash as it loads it, and builds afresh when it does not match or

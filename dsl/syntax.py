@@ -81,7 +81,7 @@ class Line:
 
 
 class _FileParser:
-    """The language's one parser, used with the file's start rule."""
+    """The parser of whole files (expr.file_parser: the start rule, no position tracking)."""
 
     def parse(self, text: str) -> Tree:
         from .expr import file_parser
@@ -92,16 +92,11 @@ def _parser() -> _FileParser:
     return _FileParser()
 
 
-def _span(path: str, meta_or_tok) -> Span:
-    from lark import Token
-
-    if isinstance(meta_or_tok, Token):
-        t = meta_or_tok
-        return Span(path, t.line or 0, t.column or 0, t.end_line or 0, t.end_column or 0)
-    m = meta_or_tok
-    if getattr(m, "empty", True):
-        return Span(path, 0, 0, 0, 0)
-    return Span(path, m.line, m.column, m.end_line, m.end_column)
+def _span(path: str, first, last=None) -> Span:
+    """A token's span, or from the start of token ``first`` to the end of token ``last`` (files are
+    parsed without Lark's position tracking: every span is read from tokens)."""
+    last = first if last is None else last
+    return Span(path, first.line or 0, first.column or 0, last.end_line or 0, last.end_column or 0)
 
 
 def _unescape(raw: str) -> str:
@@ -124,17 +119,12 @@ def _number(path: str, span: Span, raw: str, bad: list[Diagnostic]) -> int:
     return 0
 
 
-def _between(path: str, first, last) -> Span:
-    """From the start of token ``first`` to the end of token ``last``."""
-    return Span(path, first.line or 0, first.column or 0, last.end_line or 0, last.end_column or 0)
-
-
 def _part(path: str, node: Tree, bad: list[Diagnostic]) -> Union[Atom, Block]:
     """A part of a line: a block, or an atom (a name, number, string, '--' or group); numbers out of
     range go to ``bad``."""
     if node.data == "block":
         kids = node.children  # LBRACE, the lines, RBRACE
-        return Block(_between(path, kids[0], kids[-1]), tuple(_line(path, c, bad) for c in kids[1:-1]))
+        return Block(_span(path, kids[0], kids[-1]), tuple(_line(path, c, bad) for c in kids[1:-1]))
     return _atom(path, node, bad)
 
 
@@ -148,7 +138,7 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     data = node.data
     if data == "group":
         kids = node.children  # LPAR, the atoms, RPAR
-        return Atom(_between(path, kids[0], kids[-1]), "group", tuple(_atom(path, c, bad) for c in kids[1:-1]))
+        return Atom(_span(path, kids[0], kids[-1]), "group", tuple(_atom(path, c, bad) for c in kids[1:-1]))
     tok = node.children[0]
     span = _span(path, tok)
     if data == "name":

@@ -71,11 +71,11 @@ class Board:
     def _compile(self, usable: Iterable[int]):
         """The tables for these usable paths: kept in the cache folder once computed (networkx costs
         ~65 ms of every start-up to import; a kept table needs none of it)."""
-        paths = [self.paths[k][:4] + (k,) for k in usable]
-        key = _table_key(self.n, paths)
+        usable = tuple(usable)
+        key = _table_key(self.n, [self.paths[k][:4] + (k,) for k in usable])
         got = _load_tables(key, self.n, len(self.paths))
         if got is None:
-            got = self._compute([k for *_, k in paths])
+            got = self._compute(usable)
             _store_tables(key, got)
         return got
 

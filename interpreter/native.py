@@ -112,10 +112,15 @@ def depends_on() -> list[Path]:
     return sorted(files)
 
 
+def _source_names() -> list[str]:
+    """``depends_on()`` as paths under the package's folder (as a manifest names them)."""
+    return [p.relative_to(_ROOT).as_posix() for p in depends_on()]
+
+
 def key() -> str:
     """What a build depends on: the source it compiles and what that imports (``depends_on``), and
     the Python running."""
-    return _digest([p.relative_to(_ROOT).as_posix() for p in depends_on()])
+    return _digest(_source_names())
 
 
 def _digest(sources: list[str], root: Optional[Path] = None) -> str:
@@ -248,7 +253,7 @@ def loaded() -> list[str]:
 def status() -> dict[str, Any]:
     """What ``lastbreath native status`` reports."""
     base = _folder()
-    sources = [p.relative_to(_ROOT).as_posix() for p in depends_on()]
+    sources = _source_names()
     k = _digest(sources)
     where = base / k if base is not None else None
     built = where is not None and _manifest_files(where) is not None
@@ -287,7 +292,7 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
     base = _folder(create=True)
     if base is None:
         raise BuildError("no cache folder to build into (LASTBREATH_CACHE is off, or the folder cannot be made)")
-    sources = [p.relative_to(_ROOT).as_posix() for p in depends_on()]
+    sources = _source_names()
     k = _digest(sources)
     where = base / k
     if _manifest_files(where) is not None:
