@@ -38,7 +38,7 @@ import bisect
 import functools
 import threading
 from pathlib import Path
-from typing import Optional, Union
+from typing import Optional, Union, cast
 
 import attrs
 from lark import Lark, Token, Tree
@@ -77,7 +77,8 @@ class _FBlock:
     def inline(self) -> str:
         if not self.lines:
             return "{ }"
-        return "{ " + "; ".join(" ".join(ln.parts) for ln in self.lines) + " }"  # type: ignore[arg-type]
+        # (called once inline_ok holds: every part is a plain word)
+        return "{ " + "; ".join(" ".join(cast("list[str]", ln.parts)) for ln in self.lines) + " }"
 
 
 @attrs.define(eq=False)

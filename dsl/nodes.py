@@ -32,7 +32,7 @@ class Node:
         """attrs' own form, ``Kind(span=…, field=…)``, written once here instead of made for each
         node class (``repr=False`` on each): the ~200 classes load a quarter faster."""
         cls = type(self)
-        fields = ", ".join([f"{a.name}={getattr(self, a.name)!r}" for a in cls.__attrs_attrs__])  # type: ignore[attr-defined]
+        fields = ", ".join([f"{a.name}={getattr(self, a.name)!r}" for a in cls.__attrs_attrs__])  # type: ignore[attr-defined]  # every node class is an attrs class
         return f"{cls.__qualname__}({fields})"
 
     def __init_subclass__(cls, **kw: Any) -> None:

@@ -46,11 +46,13 @@ def bundled_paths() -> list[Path]:
 @attrs.define(eq=False)
 class Caches:
     """Tables derived from the content, built on first use and shared by every game of a ruleset:
-    the compiled board of each scenario (by id) and the static tables of each setup (by its
-    options). The only mutable part of a Ruleset; nothing in it changes what a game does."""
+    the compiled board of each scenario (by id), the static tables of each setup (by its
+    options) and the hash of the content's text that saves carry. The only mutable part of a
+    Ruleset; nothing in it changes what a game does."""
 
     boards: dict[str, Any] = attrs.field(factory=dict)
     games: dict[tuple[Any, ...], Any] = attrs.field(factory=dict)
+    content_hash: str = ""  # serialize.content_hash, once computed
 
 
 @attrs.frozen(eq=False)

@@ -12,7 +12,7 @@ import re
 import stat
 from itertools import pairwise
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional, Union
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import attrs
 
@@ -289,13 +289,13 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
 
     if isinstance(err, UnexpectedCharacters):
         return _bad_character(path, text, err)
-    tok = getattr(err, "token", None)
+    tok: Any = getattr(err, "token", None)
     eof = isinstance(err, UnexpectedEOF) or tok is None or tok.type == "$END"
-    pos = len(text) if eof else tok.start_pos  # type: ignore[union-attr]
+    pos = len(text) if eof else tok.start_pos
     stack, pairs, last = _brackets(text, pos)
     inner = stack[-1] if stack else None
-    if inner is not None and inner.char == "(" and (eof or tok.type in ("_NL", "SEMICOLON", "RBRACE")):  # type: ignore[union-attr]
-        what = "the file ends" if eof else ("the line ends" if tok.type == "_NL" else f"'{tok}' comes")  # type: ignore[union-attr]
+    if inner is not None and inner.char == "(" and (eof or tok.type in ("_NL", "SEMICOLON", "RBRACE")):
+        what = "the file ends" if eof else ("the line ends" if tok.type == "_NL" else f"'{tok}' comes")
         return Diagnostic(Span(path, inner.line, inner.col, inner.line, inner.col + 1), "E103",
                           f"unclosed '(': {what} before its ')'", "a '( )' group closes on its own line")
     if eof:

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import difflib
-import gc
 import json
 import os
 import secrets
@@ -43,21 +42,18 @@ from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS
-from .state import Event, GameState
-
-PROG = "lastbreath"
-
-
-class CliError(Exception):
-    """A mistake the user can fix: printed as one line, with an exit code."""
-
-    def __init__(self, message: str, code: int = 2):
-        super().__init__(message)
-        self.code = code
-
-
-class ContentFailed(Exception):
-    """Content did not load: the diagnostics were printed already."""
+from .console import (
+    PROG,
+    CliError,
+    ContentFailed,
+    GameLog,
+    add_content,
+    existing,
+    format_diags,
+    load_rules,
+    summary_line,
+    title,
+)
 
 
 def _version() -> str:
@@ -82,49 +78,6 @@ class _VersionAction(argparse.Action):
 
 
 # --- loading content --------------------------------------------------------------------------
-def _existing(paths: Iterable[str], what: str) -> list[Path]:
-    out = []
-    for p in paths:
-        q = Path(p)
-        if not q.exists():
-            raise CliError(f"{what} '{p}' does not exist")
-        out.append(q)
-    return out
-
-
-def _format_diags(diags: Sequence[Diagnostic], sources: Optional[dict[str, str]] = None) -> list[str]:
-    """Diagnostics as text, with the source line of each whose file is in ``sources`` (the text
-    the loader read): a file is never read again here, so no line from a file that was refused
-    unread (a link out of its pack) is ever shown."""
-    sources = sources or {}
-    return [d.format(sources.get(d.span.path)) for d in diags]
-
-
-def _summary_line(diags: Sequence[Diagnostic]) -> str:
-    errors = sum(d.severity == "error" for d in diags)
-    warnings = len(diags) - errors
-    parts = [f"{errors} error{'s' if errors != 1 else ''}"]
-    if warnings:
-        parts.append(f"{warnings} warning{'s' if warnings != 1 else ''}")
-    return ", ".join(parts)
-
-
-def load_rules(extra: Sequence[str] = ()) -> Ruleset:
-    """The bundled content plus ``--content`` paths; prints diagnostics and raises ContentFailed on errors."""
-    paths = [*bundled_paths(), *_existing(extra, "content path")]
-    sources: dict[str, str] = {}
-    rs, diags = load_content(paths, sources)  # folders stay whole: each is a pack (files given twice load once)
-    if rs is None:
-        for text in _format_diags(diags, sources):
-            print(text, file=sys.stderr)
-        print(f"{PROG}: the content has {_summary_line(diags)}", file=sys.stderr)
-        raise ContentFailed()
-    # The loaded content lives as long as the process: move it out of the garbage collector's
-    # scans (about +20% games per second in long simulations).
-    gc.freeze()
-    return rs
-
-
 def _unknown(word: str, known: Iterable[str], what: str, flag: str) -> CliError:
     known = sorted(known)
     close = difflib.get_close_matches(word, known, n=1)
@@ -180,25 +133,6 @@ def resolve_modules(rs: Ruleset, given: Optional[Sequence[str]], killer: Optiona
 
 
 # --- showing a game ---------------------------------------------------------------------------
-def event_line(e: Event) -> str:
-    return e.render() if e.kind == "phase" else "  " + e.render()
-
-
-def result_line(state: GameState) -> str:
-    who = "the Final Girl wins" if state.result == "fg" else "the killer wins"
-    return f"result: {who} ({state.end_reason}) in round {state.round}"
-
-
-def _title(state: GameState) -> str:
-    """The game's line under ``seed: N`` (the seed is printed once, on its own line)."""
-    g = state.game
-    mode = g.difficulty + (", legendary" if g.legendary else "")
-    if g.modules:
-        mode += f", module{'s' if len(g.modules) > 1 else ''} {', '.join(g.modules)}"
-    return f"{g.fg.name} vs {g.killer.name} in {g.scenario.name} ({mode})"
-
-
-# --- commands ---------------------------------------------------------------------------------
 def cmd_play(args: argparse.Namespace) -> int:
     from lastbreath.dsl import SaveError
 
@@ -247,57 +181,6 @@ def cmd_play(args: argparse.Namespace) -> int:
     return _play_interactive(session, seed, args)
 
 
-class _GameLog:
-    """A game's log as ``play --bot`` prints it, shared with ``replay``: text lines (or, with
-    ``as_json``, records printed at the end); with ``explain`` every event also shows its rule and
-    source, and the targeting table follows each enemy move."""
-
-    def __init__(self, as_json: bool, explain: bool = False):
-        self.as_json = as_json
-        self.explain = explain
-        self.records: list[dict] = []
-        self.game: object = None
-
-    def start(self, state: GameState, events: list[Event], seed: int) -> None:
-        self.game = state.game
-        if not self.as_json:
-            print(_title(state))
-        self.events(events)
-
-    def events(self, events: list[Event]) -> None:
-        from . import explain
-
-        if self.as_json:
-            if self.explain:
-                self.records.extend(explain.event_json(e, self.game) for e in events)
-            else:
-                self.records.extend({"kind": e.kind, "text": e.text, "rule": e.rule} for e in events)
-        elif self.explain:
-            for line in explain.event_lines(events, self.game, event_line):
-                print(line)
-        else:
-            for e in events:
-                print(event_line(e))
-
-    def choice(self, label: str, key: str, events: list[Event]) -> None:
-        if self.as_json:
-            self.records.append({"kind": "choice", "text": label, "key": key, "rule": ""})
-        else:
-            print(f"  > {label}")
-        self.events(events)
-
-    def finish(self, state: GameState, seed: int, choices: int, bot: Optional[str]) -> None:
-        if self.as_json:
-            print(json.dumps({"seed": seed, **state.game.ids, "bot": bot, "result": state.result,
-                              "end_reason": state.end_reason, "rounds": state.round, "choices": choices,
-                              "log": self.records}, indent=2))
-        elif state.over:
-            print(result_line(state))
-        else:
-            print(f"game left unfinished after {choices} choice{'s' if choices != 1 else ''}, "
-                  f"in round {state.round}")
-
-
 def _save_game(session, args: argparse.Namespace) -> None:
     """``--save FILE``: write the session's save; a note on stderr (stdout is the game log)."""
     if not getattr(args, "save", None):
@@ -321,7 +204,7 @@ def _stopped(err: RulesError, session, seed: int) -> CliError:
 
 def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
     policy = BOTS[args.bot](seed)
-    log = _GameLog(args.json, args.explain)
+    log = GameLog(args.json, args.explain)
     log.start(session.state, session.events, seed)
     choices = 0
     try:
@@ -345,10 +228,10 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
     """A game answered by a person: the screen on a terminal, the plain text log otherwise."""
     from . import replay, screen
 
-    title = _title(session.state)
+    heading = title(session.state)
     view: screen.View
     if sys.stdout.isatty() and sys.stdin.isatty():
-        view = screen.Terminal(sys.stdout, args.explain, screen.use_color(args.no_color), f"{title} · seed {seed}")
+        view = screen.Terminal(sys.stdout, args.explain, screen.use_color(args.no_color), f"{heading} · seed {seed}")
     else:
         view = screen.Plain(sys.stdout, args.explain)
 
@@ -365,7 +248,7 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
         return f"saved the game to {path} ('{PROG} play --load {path}' resumes it)"
 
     try:
-        return screen.play(session, view, save, title)
+        return screen.play(session, view, save, heading)
     except screen.GameStopped as err:
         cause = err.__cause__
         if isinstance(cause, RulesError):
@@ -400,7 +283,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         print(f"seed: {seed}")
         if data.get("position"):
             print(f"position: {data['position']['path']}")
-    log = _GameLog(args.json, args.explain)
+    log = GameLog(args.json, args.explain)
     log.start(steps[0].state, steps[0].events, seed)
     for st in steps[1:]:
         log.choice(st.label or "", st.key or "", st.events)
@@ -420,8 +303,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    paths = _existing(args.paths, "path")
-    packs = _existing(args.content, "content path")
+    paths = existing(args.paths, "path")
+    packs = existing(args.content, "content path")
     if not paths and not packs:
         targets = None  # all bundled content
     elif args.with_bundled or packs:  # --content PACK: the pack checked with the bundled content
@@ -436,18 +319,18 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(json.dumps({"ok": ok, "diagnostics": [d.to_json() for d in diags], "counts": counts}, indent=2))
         return 0 if ok else 1
     # diagnostics and the summary go to one stream (stderr, as compilers do), in the order written
-    for text in _format_diags(diags, sources):
+    for text in format_diags(diags, sources):
         print(text, file=sys.stderr)
     if ok:
         assert rs is not None
         summary = ", ".join(_plural(v, k) for k, v in counts.items())
         fan = [p for p in rs.packs if p != "core"]
         summary += f"; packs: {', '.join(['core', *fan] if 'core' in rs.packs else fan)}" if fan else ""
-        tail = f" ({_summary_line(diags)})" if diags else ""
+        tail = f" ({summary_line(diags)})" if diags else ""
         print(f"ok: {summary}{tail}", file=sys.stderr)
         return 0
     first = next(d.code for d in diags if d.severity == "error")
-    print(f"{_summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
+    print(f"{summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
     return 1
 
 
@@ -855,7 +738,7 @@ def _unified_diff(before: str, after: str, path: str) -> str:
 def cmd_fmt(args: argparse.Namespace) -> int:
     from lastbreath.dsl.format import format_file
 
-    paths = _existing(args.paths, "path") if args.paths else bundled_paths()
+    paths = existing(args.paths, "path") if args.paths else bundled_paths()
     write = not (args.check or args.diff)
     changed: list[str] = []
     unchanged = 0
@@ -895,7 +778,7 @@ def cmd_fmt(args: argparse.Namespace) -> int:
         print(f"{'reformatted' if write else 'would reformat'} {name}", file=listing)
         if args.diff:
             print(diffs[name], end="")
-    for text in _format_diags(errors, sources):
+    for text in format_diags(errors, sources):
         print(text, file=sys.stderr)
     done = "reformatted" if write else "would be reformatted"
     summary = [f"{len(changed)} file{'s' if len(changed) != 1 else ''} {done}",
@@ -1099,12 +982,6 @@ def cmd_odds(args: argparse.Namespace) -> int:
 
 
 # --- the parser -------------------------------------------------------------------------------
-def _add_content(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--content", metavar="PATH", action="append", default=[],
-                   help="a content pack to load next to the bundled content: a folder (with an optional "
-                        "pack.fg) or a .fg file (repeatable)")
-
-
 def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
     many: dict[str, Any] = {"action": "append"} if repeatable else {}
     again = " (repeatable)" if repeatable else ""
@@ -1122,7 +999,7 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
                    help="how enemy movement ties are broken: harder, realistic, easier, or ask the player "
                         "(default: harder)")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
-    _add_content(p)
+    add_content(p)
     _add_modules(p)
 
 
@@ -1201,7 +1078,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help='print the log as JSON, as "play --bot --json" does ("bot" is null)')
     p.add_argument("--explain", action="store_true", help="show each event's rule and source, and targeting tables")
-    _add_content(p)
+    add_content(p)
     _add_modules(p, replaying=True)
     p.set_defaults(func=cmd_replay)
 
@@ -1213,7 +1090,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the largest message accepted; longer lines get error 1005 (default: 1048576)")
     p.add_argument("--max-games", type=int, default=100, metavar="N",
                    help="games open at once; game.new and game.load beyond it get error 1007 (default: 100)")
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("check", help="check content files for errors",
@@ -1259,7 +1136,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='print {"id", "kind", "title", "text", "open", "default", "content": [{"source", '
                         '"text", "ids", …}], "tests": [{"test", "ids", "via", …}] or null when not '
                         'available, …} (without ID: the families and their rules)')
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_rule)
 
     from . import workbench  # try and verify: positions and rulings
@@ -1274,7 +1151,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true",
                    help='print {"killers": [{"id", "name", "pack"}], "scenarios": [...], "final_girls": [...], '
                         '"modules": [{"id", "name", "pack", "about", "changes": [...]}]}')
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_content)
 
     p = sub.add_parser("simulate", help="play many games with a bot and report the win rate",
@@ -1344,7 +1221,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help='print {"reached", "total", "percent", "files": [{"file", "reached", "total", "by_kind", '
                         '"unreached": [{"kind", "line", "col", "label", "where", "inside", "folded"}]}], …}')
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_coverage)
 
     p = sub.add_parser("fuzz", help="play bot games and check the rules' invariants after every transition",
@@ -1373,7 +1250,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "'lastbreath replay FILE' replays")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
-    _add_content(p)
+    add_content(p)
     _add_modules(p)
     p.set_defaults(func=cmd_fuzz)
 
@@ -1434,7 +1311,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true",
                    help="render every top-level card, item, Final Girl, killer, scenario, player board and minion")
     p.add_argument("--json", action="store_true", help='print [{"kind", "id", "name", "text"}]')
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_render)
 
     p = sub.add_parser("native", help="compile the rules engine with mypyc for speed, or say whether it is",
@@ -1476,7 +1353,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the killer is down to its last-breath token: one more die")
     p.add_argument("--json", action="store_true",
                    help="print the odds as JSON, each as a float (p) and an exact fraction string")
-    _add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_odds)
     return parser
 

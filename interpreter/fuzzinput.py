@@ -40,7 +40,10 @@ import time
 import traceback
 from multiprocessing.connection import wait
 from pathlib import Path
-from typing import Any, Callable, Optional, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, cast
+
+if TYPE_CHECKING:
+    from .state import Choice
 
 KINDS = ("content", "protocol", "saves")
 # Crashes whose fix waits for an engine change (each has a strict xfail test in
@@ -201,14 +204,14 @@ def mutate_json(value: Any, ops: Sequence[tuple[str, float, int]], values: Seque
         paths = _nodes(value)
         path = paths[int(min(max(where, 0.0), 0.999999) * len(paths))]
         node = _get(value, path)
-        parent = _get(value, path[:-1]) if path else None
+        parent: Any = _get(value, path[:-1]) if path else None  # (a list or an object, where there is a path)
 
         def put(new: Any) -> None:
             nonlocal value
             if not path:
                 value = new
             else:
-                parent[path[-1]] = new  # type: ignore[index]
+                parent[path[-1]] = new
         if name == "set":
             put(copy.deepcopy(values[choice % len(values)]))  # a copy: later operations may change it
         elif name == "nudge" and type(node) is int:
@@ -219,7 +222,7 @@ def mutate_json(value: Any, ops: Sequence[tuple[str, float, int]], values: Seque
         elif name == "flip" and type(node) is bool:
             put(not node)
         elif name == "drop" and path:
-            del parent[path[-1]]  # type: ignore[union-attr]
+            del parent[path[-1]]
         elif name == "dup" and path and isinstance(parent, list):
             parent.insert(path[-1], copy.deepcopy(node))
         elif name == "key" and path and isinstance(parent, dict):
@@ -255,12 +258,12 @@ def _keys_path(rs) -> tuple[list[str], dict]:
     from . import api
     from .session import Session
     s = Session(rs, seed=1)
-    first = s.choice.keys()  # type: ignore[union-attr]
+    first = cast("Choice", s.choice).keys()  # (a new game waits for a choice)
     bot = api.random_policy(1)
     for _ in range(6):
         if s.over:
             break
-        s.apply(bot(s.state, s.state.choice))  # type: ignore[arg-type]  # (a game not over has a choice)
+        s.apply(bot(s.state, cast("Choice", s.state.choice)))  # (a game not over has a choice)
     return first, s.save()
 
 
@@ -297,7 +300,7 @@ def saves(rs) -> list[dict]:
         while not s.over and n < 2000:
             if n in marks:
                 out.append(s.save())
-            s.apply(bot(s.state, s.state.choice))  # type: ignore[arg-type]  # (a game not over has a choice)
+            s.apply(bot(s.state, cast("Choice", s.state.choice)))  # (a game not over has a choice)
             n += 1
         out.append(s.save())
     return out
@@ -468,7 +471,7 @@ class Runner:
             for _ in range(5):
                 if state.over:
                     break
-                state, _events = api.apply(state, bot(state, state.choice))  # type: ignore[arg-type]
+                state, _events = api.apply(state, bot(state, cast("Choice", state.choice)))  # (not over: a choice)
         except RulesError:
             return None
         except Exception as err:
@@ -588,26 +591,28 @@ class Pool:
                 except (EOFError, OSError):  # the worker died (killed by the system?)
                     problem, seconds, peak, tag = "the worker process died", now - start, 0.0, ""
                     self._replace(slot)
-                results[i] = {"outcome": "ok" if problem is None else "crash", "detail": problem or "",
-                              "seconds": round(seconds, 3), "peak_mb": round(peak, 1), "tag": tag}
+                got = {"outcome": "ok" if problem is None else "crash", "detail": problem or "",
+                       "seconds": round(seconds, 3), "peak_mb": round(peak, 1), "tag": tag}
                 known = next((why for why, needle in KNOWN_ENGINE_ISSUES if problem and needle in problem), None)
                 if known is not None:
-                    results[i]["outcome"] = "known"  # type: ignore[index]
-                    results[i]["detail"] = f"{known} ({problem})"  # type: ignore[index]
+                    got["outcome"] = "known"
+                    got["detail"] = f"{known} ({problem})"
                 if seconds > self.time_limit and problem is None:
-                    results[i]["outcome"] = "hang"  # type: ignore[index]
-                    results[i]["detail"] = f"took {seconds:.1f} s"  # type: ignore[index]
+                    got["outcome"] = "hang"
+                    got["detail"] = f"took {seconds:.1f} s"
+                results[i] = got
                 if on_done is not None:
-                    on_done(i, results[i])  # type: ignore[arg-type]
+                    on_done(i, got)
             for slot, (i, start) in list(busy.items()):
                 if now - start > self.time_limit * 2 + 1:  # stuck: kill it (the case took over twice the limit)
                     busy.pop(slot)
                     self._replace(slot)
-                    results[i] = {"outcome": "hang", "detail": f"still running after {now - start:.1f} s: killed",
-                                  "seconds": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
+                    got = {"outcome": "hang", "detail": f"still running after {now - start:.1f} s: killed",
+                           "seconds": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
+                    results[i] = got
                     if on_done is not None:
-                        on_done(i, results[i])  # type: ignore[arg-type]
-        return results  # type: ignore[return-value]
+                        on_done(i, got)
+        return [r for r in results if r is not None]  # (every case has its outcome once the loop ends)
 
     def _replace(self, slot: int) -> None:
         proc, conn = self.workers[slot]

@@ -11,8 +11,9 @@ it depends on changed by one byte, another Python, or ``LASTBREATH_NATIVE=off`` 
 without a build. Nothing else changes: the compiled modules are the same source, so games, events,
 saves and replays are the same (tests/test_native.py plays games both ways and compares them).
 
-Every module of ``interpreter/engine`` is compiled. The working copy (continuation.Work) is then a
+Every module of ``interpreter/engine`` is compiled. The working copy (working.Work) is then a
 class with a slot per field rather than a ``__dict__`` handed to the state and back: see its docstring.
+Those fields are generated from GameState's (interpreter/fieldgen.py): a build refuses stale ones.
 """
 
 from __future__ import annotations
@@ -289,6 +290,15 @@ def build(progress: Callable[[str], None] = lambda _msg: None, timeout: float = 
         raise BuildError("mypyc is not installed: it comes with mypy (pip install mypy)")
     if importlib.util.find_spec("setuptools") is None:
         raise BuildError("setuptools is not installed (pip install setuptools)")
+    from . import fieldgen
+
+    try:
+        stale = fieldgen.stale()
+    except (OSError, ValueError, SyntaxError) as err:
+        raise BuildError(f"the working copy's generated fields cannot be checked: {err}") from None
+    if stale:  # a compiled Work would lack a field of the state (or copy one that is gone)
+        raise BuildError(f"{', '.join(p.name for p in stale)} differ from GameState's fields: "
+                         "run python -m lastbreath.interpreter.fieldgen, then build")
     base = _folder(create=True)
     if base is None:
         raise BuildError("no cache folder to build into (LASTBREATH_CACHE is off, or the folder cannot be made)")

@@ -37,7 +37,8 @@ from lastbreath.dsl import ContentError, Diagnostic, RulesError, Span, parse_tex
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
 
-from . import api, engine
+from . import engine
+from .games import new_game
 from .state import Event, GameState, HeldItem, KillerState, MarkedVictim, MinionState
 
 __all__ = ["LINES", "PHASES", "Position", "check_position", "parse_position", "position", "start_position"]
@@ -338,7 +339,7 @@ class _PositionReader:
         if len(r.diags) > before_setup:  # no game to check the other lines against
             return None
         try:
-            fresh, _ = api.new_game(self.rs, **setup)
+            fresh, _ = new_game(self.rs, **setup)
         except RulesError as err:
             r.error(block.span, "E402", f"the position's game cannot be set up: {err}")
             return None

@@ -22,6 +22,7 @@ from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
 from .engine import FORCED_POLICIES, TIE_POLICIES, Game
+from .games import game_for
 from .state import Choice, GameState, HeldItem, KillerState, MarkedVictim, MinionState, Option
 
 FORMAT = "lastbreath-save"
@@ -47,11 +48,17 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
 
 
 def content_hash(ruleset) -> str:
-    """A short hash of all loaded content text, in path order."""
+    """A short hash of all loaded content text, in path order (computed once per ruleset)."""
+    caches = getattr(ruleset, "caches", None)
+    if caches is not None and caches.content_hash:
+        return caches.content_hash
     h = hashlib.sha256()
     for path in sorted(ruleset.sources):
         h.update(ruleset.sources[path].encode("utf-8"))
-    return h.hexdigest()[:16]
+    got = h.hexdigest()[:16]
+    if caches is not None:
+        caches.content_hash = got
+    return got
 
 
 def modules_loaded(ruleset: Any, game: Any) -> None:
@@ -87,7 +94,7 @@ def _state_data(state: GameState) -> dict[str, Any]:
         elif name == "piles":
             out[name] = [[[c, up] for c, up in pile] for pile in v]
         elif isinstance(v, tuple):
-            out[name] = list(v)
+            out[name] = list(v)  # (nested tuples stay: JSON writes them as lists, and compares read them so)
         else:
             out[name] = v
     out["choice"] = None if state.choice is None else _conv.unstructure(state.choice)
@@ -173,12 +180,9 @@ def from_json(ruleset: Any, data: Any) -> GameState:
         raise SaveError(f"the save's tie policy {ids['tie_policy'][:40]!r} is none of {', '.join(TIE_POLICIES)}")
     if ids.get("forced", "auto") not in FORCED_POLICIES:
         raise SaveError(f"the save's forced setting {ids['forced'][:40]!r} is none of {', '.join(FORCED_POLICIES)}")
-    try:
-        k = ruleset.killers[ids["killer"]]
-        s = ruleset.scenarios[ids["scenario"]]
-        fg = ruleset.final_girls[ids["final_girl"]]
-        game = Game(ruleset, k, s, fg, ids["difficulty"], ids["legendary"], ids["tie_policy"],
-                    ids.get("forced", "auto"), tuple(ids.get("modules", ())))
+    try:  # the setup's static tables, shared with its games (built at the first load or game only)
+        game = game_for(ruleset, ids["killer"], ids["scenario"], ids["final_girl"], ids["difficulty"],
+                        ids["legendary"], ids["tie_policy"], ids.get("forced", "auto"), tuple(ids.get("modules", ())))
     except KeyError as err:
         raise SaveError(f"the save names content that is not loaded: {str(err)[:80]}") from None
     except RulesError as err:
@@ -186,7 +190,7 @@ def from_json(ruleset: Any, data: Any) -> GameState:
     raw: Any = data.get("state")
     state = _build_state(game, raw)
     validate.check_canonical(raw, _state_data(state))
-    validate.check_resumes(state, raw)
+    validate.check_resumes(state, raw, _state_data)
     return state
 
 

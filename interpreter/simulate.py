@@ -114,8 +114,8 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
     reached, as with any bot (a game is a pure function of its seed: the same game)."""
     maker = BOTS.get(bot)
     policy = maker(seed) if maker is not None else None
-    if getattr(policy, "choose_index", None) is not None:
-        got = _play_lean(rs, setup, seed, policy, max_choices)  # type: ignore[arg-type]
+    if policy is not None and getattr(policy, "choose_index", None) is not None:
+        got = _play_lean(rs, setup, seed, policy, max_choices)
         if got is not None:
             return got
     return _play(rs, setup, seed, bot, max_choices)

@@ -4,12 +4,16 @@
 ``attrs.evolve`` (~3 µs); nothing in a state is ever mutated after it is built. Static facts
 (the loaded content, the compiled board) live in ``Game``, shared by every state of a game.
 A state paused at a choice also carries the checkpoint it resumes from and the answers given
-since (see ``engine.py``), so a game can be saved in the middle of a card.
+since (engine/driver.py), so a game can be saved in the middle of a card.
+
+``GameState``'s fields are the one declaration of what a game's state holds: the engine's working
+copy (engine/working.py) is derived from them (``python -m lastbreath.interpreter.fieldgen``; a test
+fails when the two differ), and saves (serialize.py) read them.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple, Optional, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, TypeVar
 
 import attrs
 
@@ -67,8 +71,16 @@ def evolved(obj: _T, **changes: object) -> _T:
     return new
 
 
+def state_of(d: dict[str, Any]) -> GameState:
+    """A GameState whose fields are the dict ``d`` itself (the caller hands it over: no copy, no
+    check). The engine's working copy becomes a state this way at every checkpoint."""
+    s = _new_object(GameState)
+    _set_dict(s, "__dict__", d)
+    return s
+
+
 _new_object = object.__new__
-_set_dict = object.__setattr__
+_set_dict = object.__setattr__  # a frozen class refuses ``s.__dict__ = d``; object's own setter does not
 
 
 @attrs.frozen(slots=False)

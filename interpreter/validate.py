@@ -22,7 +22,7 @@ Only ``SaveError`` leaves this module.
 from __future__ import annotations
 
 import json
-from typing import Any, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 from lastbreath.dsl import SaveError
 from lastbreath.dsl.limits import MAX_AMOUNT, MAX_HEALTH
@@ -274,7 +274,7 @@ def _token(field: str, g: Any, token: Any, kind: Any) -> None:
 def check_canonical(data: dict[str, Any], again: dict[str, Any], where: str = "") -> None:
     """The state's data is written as ``to_json`` writes it: the first field where ``data`` and the
     data of the state built from it (``again``) differ is named."""
-    if data == again and json.dumps(data, sort_keys=True) == json.dumps(again, sort_keys=True):
+    if json.dumps(data, sort_keys=True) == json.dumps(again, sort_keys=True):  # (1, 1.0 and true differ here)
         return
     for k in again:
         a, b = data.get(k), again[k]
@@ -285,8 +285,9 @@ def check_canonical(data: dict[str, Any], again: dict[str, Any], where: str = ""
                         "unsorted or with repeats)")
 
 
-def check_resumes(state: GameState, state_data: Any) -> None:
-    """A game over is over; a game in play resumes from its checkpoint to exactly this state."""
+def check_resumes(state: GameState, state_data: Any, encode: Callable[[GameState], dict[str, Any]]) -> None:
+    """A game over is over; a game in play resumes from its checkpoint to exactly this state
+    (``state_data`` as saved, compared with the resumed state as ``encode`` writes it)."""
     if state.result:
         if state.phase != "over" or state.choice is not None or state.checkpoint is not None or state.answers:
             raise _fail("result", f"is {state.result!r}, yet the game is not over (phase {state.phase!r}, "
@@ -299,16 +300,15 @@ def check_resumes(state: GameState, state_data: Any) -> None:
     cp = state.checkpoint
     if cp.checkpoint is not None or cp.choice is not None or cp.answers or cp.events_seen or cp.result:
         raise _fail("checkpoint", "is not a state between two steps (it has a choice, answers or a checkpoint)")
-    from .serialize import _state_data  # (serialize imports this module)
     try:
         again, _events = engine.advance(cp, state.answers, state.events_seen)
     except Exception as err:  # whatever the engine makes of a bad checkpoint, it is a bad save
         raise SaveError(f"the saved state does not resume from its checkpoint: replaying it with its answers "
                         f"raised {type(err).__name__}") from None
-    mine = json.loads(json.dumps(_state_data(again)))
-    theirs = json.loads(json.dumps(state_data))  # (tuples in data given in process: lists, as in JSON)
-    if mine == theirs:
+    mine_text = json.dumps(encode(again), sort_keys=True)  # (tuples and lists alike, as in JSON)
+    if mine_text == json.dumps(state_data, sort_keys=True):
         return
+    mine, theirs = json.loads(mine_text), json.loads(json.dumps(state_data))
     for k in mine:
         if mine[k] != theirs.get(k):
             raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from lastbreath.dsl import ContentError, RulesError
 
-from . import cli, engine
+from . import engine
+from .console import PROG, CliError, GameLog, add_content, format_diags, load_rules, result_line, summary_line
 from .state import GameState
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def add_parsers(sub: Any) -> None:
                    help="show each step's rule and content line, and targeting tables")
     p.add_argument("--json", action="store_true",
                    help='print {"position", "setup", "log", "choice", "result", "state"} as JSON')
-    cli._add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_try, steps=[])
 
     p = sub.add_parser(
@@ -67,7 +68,7 @@ def add_parsers(sub: Any) -> None:
     p.add_argument("--json", action="store_true",
                    help='print {"ok", "passed", "failed", "rulings": [...], "diagnostics": [...]} as JSON')
     p.add_argument("--quiet", action="store_true", help="print only failures and the summary")
-    cli._add_content(p)
+    add_content(p)
     p.set_defaults(func=cmd_verify)
 
 
@@ -77,10 +78,10 @@ def _read(path: str) -> str:
 
     p = Path(path)
     if not p.is_file():
-        raise cli.CliError(f"position file '{path}' does not exist")
+        raise CliError(f"position file '{path}' does not exist")
     text, bad = rulings.read_file(p)
     if text is None:
-        raise cli.CliError(bad[0].format(), 1)
+        raise CliError(bad[0].format(), 1)
     return text
 
 
@@ -96,9 +97,9 @@ def cmd_try(args: argparse.Namespace) -> int:
     from .serve import public_state
 
     if len(args.steps) > MAX_STEPS:
-        raise cli.CliError(f"more than {MAX_STEPS} --play and --answer")
+        raise CliError(f"more than {MAX_STEPS} --play and --answer")
     text = _read(args.position)
-    rs = cli.load_rules(args.content)
+    rs = load_rules(args.content)
     pos, diags = parse_position(rs, text, args.position)
     if pos is None:
         _print_diags(diags, {args.position: text}, args.json)
@@ -109,24 +110,24 @@ def cmd_try(args: argparse.Namespace) -> int:
         _print_diags(err.diagnostics, {args.position: text}, args.json)
         return 1
     except RulesError as err:
-        raise cli.CliError(f"the game stopped: {err}", 1) from err
-    log = cli._GameLog(args.json, args.explain)
+        raise CliError(f"the game stopped: {err}", 1) from err
+    log = GameLog(args.json, args.explain)
     if not args.json:
         print(f"position: {args.position}")
     log.start(state, events, state.seed)
     for key in args.steps:
         if state.over:
             _finish(log, state, args, pos.setup)
-            raise cli.CliError(f"'{key}': the game is over, there is no choice to answer", 1)
+            raise CliError(f"'{key}': the game is over, there is no choice to answer", 1)
         assert state.choice is not None
         label = next((o.label for o in state.choice.options if o.key == key), None)
         if label is None:
             shown = ", ".join(state.choice.keys())
-            raise cli.CliError(f"'{key}' is not an option of '{state.choice.prompt}' (options: {shown})", 1)
+            raise CliError(f"'{key}' is not an option of '{state.choice.prompt}' (options: {shown})", 1)
         try:
             state, events = engine.apply(state, key)
         except RulesError as err:
-            raise cli.CliError(f"the game stopped: {err}", 1) from err
+            raise CliError(f"the game stopped: {err}", 1) from err
         log.choice(label, key, events)
     _finish(log, state, args, pos.setup)
     if args.json:
@@ -140,7 +141,7 @@ def _finish(log: Any, state: GameState, args: argparse.Namespace, setup: dict[st
     if args.json:
         return
     if state.over:
-        print(cli.result_line(state))
+        print(result_line(state))
         return
     assert state.choice is not None
     print(f"next: {state.choice.prompt}")
@@ -153,10 +154,10 @@ def _print_diags(diags: list, sources: dict[str, str], as_json: bool) -> None:
     if as_json:
         print(json.dumps({"ok": False, "diagnostics": [d.to_json() for d in diags]}, indent=2))
         return
-    for line in cli._format_diags(diags, sources):
+    for line in format_diags(diags, sources):
         print(line, file=sys.stderr)
     first = next((d.code for d in diags if d.severity == "error"), "E400")
-    print(f"{cli._summary_line(diags)} ('{cli.PROG} explain-error {first}' explains a code)", file=sys.stderr)
+    print(f"{summary_line(diags)} ('{PROG} explain-error {first}' explains a code)", file=sys.stderr)
 
 
 # --- verify -----------------------------------------------------------------------------------
@@ -171,14 +172,14 @@ def cmd_verify(args: argparse.Namespace) -> int:
     if not paths:
         folder = rules_reference.rulings_dir()
         if folder is None:
-            raise cli.CliError("no rulings are bundled with this install: give rulings files or folders")
+            raise CliError("no rulings are bundled with this install: give rulings files or folders")
         paths = [str(folder)]
     files, missing = rulings.find_files(paths)
     if missing:
-        raise cli.CliError(f"rulings path '{missing[0]}' does not exist")
+        raise CliError(f"rulings path '{missing[0]}' does not exist")
     if not files:
-        raise cli.CliError(f"no rulings files (*{rulings.SUFFIX}) in {', '.join(paths)}")
-    rs = cli.load_rules(args.content)
+        raise CliError(f"no rulings files (*{rulings.SUFFIX}) in {', '.join(paths)}")
+    rs = load_rules(args.content)
     outcomes, diags, sources = rulings.verify(rs, files)
     n = rulings.counts(outcomes)
     ok = not diags and n["failed"] == 0
@@ -202,10 +203,10 @@ def cmd_verify(args: argparse.Namespace) -> int:
         for e in o.log or ():
             print("        " + (e.text if e.kind == "choice" else e.render()))
     if diags:
-        for line in cli._format_diags(diags, sources):
+        for line in format_diags(diags, sources):
             print(line, file=sys.stderr)
     files_bad = len({d.span.path for d in diags})
-    tail = f"; {files_bad} file{'s' if files_bad != 1 else ''} did not check ({cli._summary_line(diags)})" \
+    tail = f"; {files_bad} file{'s' if files_bad != 1 else ''} did not check ({summary_line(diags)})" \
         if diags else ""
     total = len(outcomes)
     print(f"{total} ruling{'s' if total != 1 else ''}: {n['passed']} passed, {n['failed']} failed{tail}")

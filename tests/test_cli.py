@@ -144,8 +144,8 @@ def test_the_step_limit_is_a_rules_error_with_its_own_code(monkeypatch):
     """E311: steps that run on without a decision stop with a RulesError that says so, with its code."""
     from lastbreath.dsl import load_ruleset
     from lastbreath.interpreter.api import new_game
-    from lastbreath.interpreter.engine import continuation
-    monkeypatch.setattr(continuation, "MAX_STEPS", 1)  # the setup step alone, then no decision yet
+    from lastbreath.interpreter.engine import steps
+    monkeypatch.setattr(steps, "MAX_STEPS", 1)  # the setup step alone, then no decision yet
     with pytest.raises(RulesError, match="did not reach a decision") as info:
         new_game(load_ruleset(), seed=1)
     assert info.value.code == "E311" and info.value.diagnostic.code == "E311"

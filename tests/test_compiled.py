@@ -136,7 +136,7 @@ def test_the_fields_a_condition_reads_are_all_it_reads(rs, killer, scenario):
 def test_win_and_lose_lines_read_again_only_when_their_fields_change(rs, monkeypatch):
     """C13: games of a killer with win and lose lines are the same when every line is read after
     every step (no line skipped), event for event."""
-    from lastbreath.interpreter.engine import continuation
+    from lastbreath.interpreter.engine import working as engine_work
 
     def played():
         out = []
@@ -159,7 +159,7 @@ def test_win_and_lose_lines_read_again_only_when_their_fields_change(rs, monkeyp
 
     skipping, won = played(), emptied()
     assert won == ("fg", "no zombie and no horde is left")
-    monkeypatch.setattr(continuation.Work, "ends_read", property(lambda w: None, lambda w, v: None))
+    monkeypatch.setattr(engine_work.Work, "ends_read", property(lambda w: None, lambda w, v: None))
     assert played() == skipping
     assert emptied() == won
 
@@ -200,7 +200,7 @@ def test_C13_win_and_lose_lines_reading_any_number_of_fields(tmp_path, lines):
     every step as when each is read every time (games played to the end, with a kept run and by
     apply from every state)."""
     from conftest import load_with
-    from lastbreath.interpreter.engine import continuation
+    from lastbreath.interpreter.engine import working as engine_work
 
     rs = load_with(tmp_path, _STILL.format(lines=lines))
 
@@ -219,5 +219,5 @@ def test_C13_win_and_lose_lines_reading_any_number_of_fields(tmp_path, lines):
 
     kept = games()
     with pytest.MonkeyPatch.context() as mp:  # every line read after every step
-        mp.setattr(continuation.Work, "ends_read", property(lambda w: None, lambda w, v: None))
+        mp.setattr(engine_work.Work, "ends_read", property(lambda w: None, lambda w, v: None))
         assert games() == kept

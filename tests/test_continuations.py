@@ -1,4 +1,4 @@
-"""Paused runs kept in greenlets (engine.advance/_pause/apply): an answer resumes the suspended
+"""Paused runs kept in greenlets (engine.advance, asking._pause, apply): an answer resumes the suspended
 step instead of replaying it from its checkpoint, and must give exactly what the replay gives."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import weakref
 
 import pytest
 from lastbreath.interpreter import engine
-from lastbreath.interpreter.engine import continuation
+from lastbreath.interpreter.engine import asking, driver, steps, telling
 from lastbreath.interpreter.api import RulesError, new_game, random_policy
 from lastbreath.interpreter.engine import apply
 
@@ -30,7 +30,7 @@ def _log(rs, seed):
     return log, _fields(state)
 
 
-@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
+@pytest.mark.skipif(driver.GREENLET is None, reason="greenlet is not installed")
 def test_resumed_runs_equal_replays_event_for_event(rs):
     for seed in range(12):
         state, _ = new_game(rs, seed=seed, **FILM)
@@ -49,11 +49,11 @@ def test_resumed_runs_equal_replays_event_for_event(rs):
 
 def test_without_greenlet_every_answer_replays_with_the_same_game(rs, monkeypatch):
     with_runs = [_log(rs, seed) for seed in range(5)]
-    monkeypatch.setattr(continuation, "GREENLET", None)
+    monkeypatch.setattr(driver, "GREENLET", None)
     assert [_log(rs, seed) for seed in range(5)] == with_runs
 
 
-@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
+@pytest.mark.skipif(driver.GREENLET is None, reason="greenlet is not installed")
 def test_an_abandoned_paused_state_frees_its_run(rs):
     state, _ = new_game(rs, seed=3, **FILM)
     state, _ = apply(state, random_policy(3)(state, state.choice))
@@ -68,7 +68,7 @@ def test_an_abandoned_paused_state_frees_its_run(rs):
     assert len(engine.RUNS) <= engine.RUNS.purge_at
 
 
-@pytest.mark.skipif(continuation.GREENLET is None, reason="greenlet is not installed")
+@pytest.mark.skipif(driver.GREENLET is None, reason="greenlet is not installed")
 def test_a_state_answered_in_another_thread_is_replayed_there(rs):
     state, _ = new_game(rs, seed=4, **FILM)
     key = state.choice.options[-1].key
@@ -111,7 +111,7 @@ def test_a_lean_run_counts_each_part_of_a_phase_as_a_step(rs, monkeypatch, max_s
     """C8 (each part of the Killer phase is a step), E311: in a lean run the parts of a phase follow
     in one call, each still counted against the step limit: the limit stops it as it stops the
     apply loop (the same answers given first; the loop is the reference)."""
-    monkeypatch.setattr(continuation, "MAX_STEPS", max_steps)
+    monkeypatch.setattr(steps, "MAX_STEPS", max_steps)
     for seed in range(3):
         state, _ = new_game(rs, seed=seed, **FILM)
         looped, policy, given, failed = state, random_policy(seed), 0, False
@@ -177,19 +177,18 @@ def test_play_out_without_states_gives_the_same_events_and_last_state(rs, limit)
         expected = _looped(state, random_policy(seed), limit)
         state, _ = new_game(rs, seed=seed, **FILM)
         made = []
-        states_made = engine.continuation._state_of
+        states_made = engine.working.state_of
         calls = []
 
         def counting(d, calls=calls):
             calls.append(1)
             return states_made(d)
 
-        engine.continuation._state_of = counting
-        try:
+        with pytest.MonkeyPatch.context() as mp:  # every module of the engine that makes a state from fields
+            for module in (engine.asking, engine.steps, engine.working):
+                mp.setattr(module, "state_of", counting)
             last = engine.play_out(state, random_policy(seed), limit, None, None,
                                    lambda ev, made=made: made.append(list(ev)))
-        finally:
-            engine.continuation._state_of = states_made
         assert made == [ev for _f, ev in expected]
         assert _fields(last) == expected[-1][0]
         assert len(calls) < len(expected) / 4  # the states between answers were not made
@@ -214,7 +213,7 @@ def test_a_choose_index_policy_answers_as_its_full_form_and_is_checked(rs):
     for wrong in (len(opts) + 5, -1, "0"):
         bad.choose_index = lambda options, wrong=wrong: wrong
         state, _ = new_game(rs, seed=5, **FILM)
-        with pytest.raises(continuation.IllegalChoice, match="not an option"):
+        with pytest.raises(asking.IllegalChoice, match="not an option"):
             engine.play_out(state, bad, 50, None, None, lambda ev: None)
 
 
@@ -265,16 +264,16 @@ def test_told_agrees_with_emit_and_counts_alike(rs):
     state, _ = new_game(rs, seed=2, **FILM)
     for kinds in (None, frozenset({"target"})):
         for skip in (0, 1, 3):
-            told_w, emit_w = continuation.work(state), continuation.work(state)
+            told_w, emit_w = engine.work(state), engine.work(state)
             for w in (told_w, emit_w):
                 w.ctl.kinds, w.ctl.skip = kinds, skip
             for i, kind in enumerate(["target", "enemy-move", "target", "target", "phase", "target"]):
                 before = len(emit_w.ctl.events)
-                continuation.emit(emit_w, kind, f"e{i}")
+                telling.emit(emit_w, kind, f"e{i}")
                 made = len(emit_w.ctl.events) > before
-                assert continuation.told(told_w, kind) is made
+                assert telling.told(told_w, kind) is made
                 if made:
-                    continuation.emit(told_w, kind, f"e{i}")
+                    telling.emit(told_w, kind, f"e{i}")
                 assert told_w.ctl.count == emit_w.ctl.count
             assert told_w.ctl.events == emit_w.ctl.events
             expected = 6 - skip if kinds is None else {0: 4, 1: 3, 3: 2}[skip]
@@ -286,10 +285,10 @@ def test_a_lean_run_that_reaches_its_limit_without_a_checkpoint_is_rewound(rs, m
     """play_out answering a lean policy keeps no checkpoint of a step while it has answers to spare
     (LEAN_RESERVE); a step that reaches the limit anyway is played again from the answers given:
     the same last state (checkpoint and all) and the same events as apply in a loop."""
-    monkeypatch.setattr(continuation, "LEAN_RESERVE", reserve)
+    monkeypatch.setattr(steps, "LEAN_RESERVE", reserve)
     rewinds = []
-    real = continuation._rewound
-    monkeypatch.setattr(continuation, "_rewound", lambda *a: rewinds.append(1) or real(*a))
+    real = driver._rewound
+    monkeypatch.setattr(driver, "_rewound", lambda *a: rewinds.append(1) or real(*a))
     for seed, limit in [(0, 9), (1, 23), (2, 40), (3, 61), (4, 88), (5, 130), (6, 14), (7, 57)]:
         state, _ = new_game(rs, seed=seed, **FILM)
         expected = _looped(state, random_policy(seed), limit)
@@ -398,12 +397,12 @@ def test_every_step_starts_with_a_fresh_scope(rs, monkeypatch):
             return step(w)
         return run
 
-    monkeypatch.setattr(phases, "STEPS", {k: checked(f) for k, f in phases.STEPS.items()})
+    monkeypatch.setattr(driver, "STEPS", {k: checked(f) for k, f in phases.STEPS.items()})
     for killer, scenario in _PAIRS:
         for seed in range(4):
             state, _ = new_game(rs, seed=seed, killer=killer, scenario=scenario)
             engine.play_out(state, random_policy(seed), 5000, None, frozenset(), lambda ev: None)
-    assert len(starts) > 1000 and set(starts) == {continuation._SCOPE_START}
+    assert len(starts) > 1000 and set(starts) == {steps._SCOPE_START}
 
 
 @pytest.mark.parametrize("lean", [True, False])

@@ -2,7 +2,7 @@
 
 A working copy keeps the sources it found, and what it looked up among them (the rules answering
 a question, the triggers of a happening), until one of the fields that decide them is written
-(continuation.SOURCE_FIELDS). Games played with that memory and without it are the same, event
+(working.SOURCE_FIELDS, written through their setters: fields.SETTERS). Games played with that memory and without it are the same, event
 for event (K1.6, C11.1: cards revealed, dark powers and items coming into play mid-step)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 from lastbreath.interpreter import engine
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.bots import BOTS
-from lastbreath.interpreter.engine import continuation, statics
+from lastbreath.interpreter.engine import fields, statics, working
 
 SETUPS = [("big-bad-wolf", "storybook-woods"), ("zombies", "wolfe-asylum"), ("ratchet-lady", "wolfe-asylum"),
           ("intruders", "wingard-cottage"), ("ratchet-lady", "storybook-woods")]
@@ -31,7 +31,7 @@ def _played(rs, killer, scenario, seed):
 def test_games_are_the_same_without_the_kept_sources(rs, killer, scenario, monkeypatch):
     kept = [_played(rs, killer, scenario, seed) for seed in range(4)]
     # a working copy that never keeps them: every lookup finds the sources again
-    monkeypatch.setattr(continuation.Work, "sources", property(lambda w: None, lambda w, v: None))
+    monkeypatch.setattr(working.Work, "sources", property(lambda w: None, lambda w, v: None))
     fresh = [_played(rs, killer, scenario, seed) for seed in range(4)]
     assert kept == fresh
     assert all(result for _ev, result, _why in kept)
@@ -39,12 +39,12 @@ def test_games_are_the_same_without_the_kept_sources(rs, killer, scenario, monke
 
 def test_writing_a_field_that_decides_the_sources_forgets_them(rs):
     state, _ = new_game(rs, killer="big-bad-wolf", scenario="storybook-woods", seed=3)
-    for field in continuation.SOURCE_FIELDS:
+    for field in working.SOURCE_FIELDS:
         w = engine.work(state)
         found = statics.abilities(w)
         assert w.sources is found and statics.abilities(w) is found
         statics.rules_in_play(w, next(iter(w.game.rule_queries), "dice"))
-        setattr(w, field, getattr(w, field))  # the same value, written: the sources are found again
+        fields.SETTERS[field](w, getattr(w, field))  # the same value, written: the sources are found again
         assert w.sources is None
         assert statics.abilities(w) == found and w.found == {}
 
@@ -55,7 +55,7 @@ def test_the_sources_follow_a_revealed_dark_power(rs):
     w = engine.work(state)
     before = statics.abilities(w)
     assert w.dark_power and not w.dark_revealed
-    w.dark_revealed = True
+    fields.set_dark_revealed(w, True)
     after = statics.abilities(w)
     dark = w.game.dark_powers[w.dark_power].abilities
     assert (dark in after) == bool(dark) and (dark not in before or not dark)
@@ -70,11 +70,11 @@ def test_an_answer_asked_with_no_arguments_is_kept_with_the_rules_in_play(rs):
     statics.abilities(w)
     assert statics.modified(w, "enemy-bans", frozenset()) == frozenset()
     assert w.found[("enemy-bans", frozenset())] == (frozenset(),)
-    w.events_active = w.events_active + ("troll-under-the-bridge",)  # a lasting event with the rule
+    fields.set_events_active(w, w.events_active + ("troll-under-the-bridge",))  # a lasting event with the rule
     first = statics.modified(w, "enemy-bans", frozenset())
     assert first == {"bridge"}  # the rules in play changed: found again
     assert statics.modified(w, "enemy-bans", frozenset()) is first  # kept: the same object
-    w.flipped = w.flipped  # a source field written: forgotten with the sources
+    fields.set_flipped(w, w.flipped)  # a source field written: forgotten with the sources
     again = statics.modified(w, "enemy-bans", frozenset())
     assert again == first and again is not first  # found again (a new set, equal)
 
@@ -95,14 +95,16 @@ def test_a_rule_with_while_is_read_again_at_every_question(rs):
     assert ("dice", 2) not in w.found
 
 
-def test_a_rule_function_given_the_working_copy_is_marked_as_reading_the_state():
-    """modified keeps the answers of pure rule functions only: one that is given the working copy
-    (its answer follows the board: C9.2's hidden victims) must say so, or a stale answer is kept."""
+def test_no_rule_function_reads_the_state():
+    """modified keeps the answers of rule functions while the same rules are in play, so none may
+    read the board: a rule whose answer follows it (C9.2's hidden victims) answers with what to read
+    (its places), and its caller reads them now (tracks.hidden_victims)."""
     import inspect
 
     given_w = {statics.QUERY_OF[cls] for cls, fn in statics.RULE_FUNCTIONS.items()
                if any("Work" in str(p.annotation) for p in inspect.signature(fn).parameters.values())}
-    assert given_w == statics.READS_STATE and "hidden-victims" in given_w
+    assert given_w == set()
+    assert "hidden-victims" in statics.QUERY_OF.values()
 
 
 def test_an_answer_asked_with_arguments_is_kept_by_its_arguments(rs):
@@ -129,7 +131,7 @@ def test_the_keys_kept_in_found_cannot_collide():
 def test_shared_contexts_are_made_once_and_bounded():
     """The contexts shared by a source's effects and by triggers (a Ctx is never written) hold what
     a context made anew would, one per key; the triggers' table is cleared when it is full."""
-    from lastbreath.interpreter.engine.resolve import SourceContexts, TriggerContexts
+    from lastbreath.interpreter.engine.tables import SourceContexts, TriggerContexts
 
     srcs = SourceContexts()
     c = srcs["terror-1"]

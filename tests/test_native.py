@@ -73,7 +73,7 @@ def test_the_import_scan_reads_every_form_of_import(tmp_path):
                    "from lastbreath.dsl import (nodes as n,  # a comment (with brackets)\n    limits)  # another\n"
                    "def f():\n    from ..state import GameState\n"
                    "from . import words, triggers\n"
-                   "from .continuation import Work\n"
+                   "from .working import Work\n"
                    "from ... import dsl\n"
                    "from networkx import Graph\n"
                    "import sys; from .tokens import place_token\n"
@@ -89,7 +89,7 @@ def test_the_import_scan_reads_every_form_of_import(tmp_path):
     found = native._imports("lastbreath.interpreter.engine.m", f)
     for name in ("lastbreath.dsl.syntax", "lastbreath.dsl.nodes", "lastbreath.dsl.limits", "lastbreath.interpreter.state",
                  "lastbreath.interpreter.engine.words", "lastbreath.interpreter.engine.triggers",
-                 "lastbreath.interpreter.engine.continuation", "lastbreath.dsl", "lastbreath.interpreter.engine.tokens",
+                 "lastbreath.interpreter.engine.working", "lastbreath.dsl", "lastbreath.interpreter.engine.tokens",
                  "lastbreath.interpreter.rng", "lastbreath.interpreter.board", "lastbreath.interpreter.engine.items",
                  "lastbreath.interpreter.api", "lastbreath.interpreter.serialize", "lastbreath.interpreter.bots",
                  "lastbreath.interpreter.session"):
@@ -180,6 +180,20 @@ def test_a_build_without_mypyc_is_a_clear_error(monkeypatch, capsys):
     assert main(["native", "build"]) == 1
     err = capsys.readouterr().err
     assert "native build failed: mypyc is not installed" in err and "Traceback" not in err
+
+
+def test_a_build_refuses_stale_working_copy_fields(monkeypatch, tmp_path, capsys):
+    """A compiled Work declares the state's fields generated from GameState (interpreter/fieldgen.py):
+    a build from stale ones would lack a field, so it stops and names the command that mends them."""
+    from lastbreath.interpreter import fieldgen
+
+    monkeypatch.setenv("LASTBREATH_CACHE", str(tmp_path))
+    fields = fieldgen.state_fields()
+    monkeypatch.setattr(fieldgen, "state_fields", lambda: [*fields, ("lanterns", "int")])
+    assert main(["native", "build"]) == 1
+    err = capsys.readouterr().err
+    assert "differ from GameState's fields: run python -m lastbreath.interpreter.fieldgen" in err
+    assert "Traceback" not in err and not list(tmp_path.glob("native/*"))
 
 
 # --- the same games, compiled and plain ------------------------------------------------------------
@@ -286,48 +300,6 @@ def test_the_compiled_engine_plays_every_bundled_game_as_the_plain_one(tmp_path)
     assert plain["bad keys"] == ["IllegalChoice"] * 6 and plain["bad policies"] == ["IllegalChoice"] * 5
     assert plain["fuzz"] == 0
     assert compiled == plain
-
-
-def test_a_compiled_works_field_copies_name_every_field_of_the_state(game):
-    """A compiled Work copies the state's fields in and out one by one (continuation._fill,
-    _fields): both name every field of GameState, in its order, and copy each as it is."""
-    import attrs
-    from lastbreath.interpreter.engine import continuation as c
-    from lastbreath.interpreter.state import GameState
-
-    names = [f.name for f in attrs.fields(GameState)]
-    declared = list(c.Work.__annotations__)  # a compiled Work's slots: the state's fields, then its own
-    assert declared[:len(names)] == names
-    assert set(declared[len(names):]) == {"ctl", "scope", "sources", "found", "ends_read", "enemy_memo", "fg_memo"}
-    w = c.work(game)
-    got = c._fields(w)
-    assert list(got) == names
-    assert all(got[k] is game.__dict__[k] for k in names)
-    blank = c.Work.__new__(c.Work)
-    c._fill(blank, game.__dict__)
-    assert all(c.field(blank, k) is game.__dict__[k] for k in names)
-
-
-def test_every_write_of_a_source_field_forgets_the_sources_in_play():
-    """A compiled Work has no _Sources descriptors: each rules module that writes a field of
-    SOURCE_FIELDS (or any field by name) resets ``sources`` on the next line itself, or a stale set
-    of abilities would be read (statics.abilities)."""
-    import re
-
-    from lastbreath.interpreter.engine.continuation import SOURCE_FIELDS
-
-    write = re.compile(rf"^(\s*)w\.({'|'.join(SOURCE_FIELDS)}) = |^(\s*)setattr\(w, ")
-    missing = []
-    for p in sorted((ROOT / "interpreter" / "engine").glob("*.py")):
-        if p.stem == "continuation":  # the Work itself: _fill sets every field, then Work() forgets the sources
-            continue
-        lines = p.read_text(encoding="utf-8").splitlines()
-        for i, line in enumerate(lines):
-            if write.match(line):
-                rest = [x.strip() for x in lines[i + 1:i + 3]]
-                if not any(x.startswith("w.sources = None") for x in rest):
-                    missing.append(f"{p.name}:{i + 1}: {line.strip()}")
-    assert missing == []
 
 
 def test_a_build_keeps_the_newest_few_others(tmp_path):

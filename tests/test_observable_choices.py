@@ -44,7 +44,7 @@ def test_log_mode_plays_the_same_game_and_says_each_forced_choice(rs):
 def test_log_mode_replays_a_step_with_the_same_log(rs, monkeypatch):
     """A step replayed from its checkpoint (no greenlet) rebuilds its menus, so it says the same."""
     resumed = _play(rs, "log", limit=25)[1]
-    monkeypatch.setattr(engine.continuation, "GREENLET", None)
+    monkeypatch.setattr(engine.driver, "GREENLET", None)
     assert _play(rs, "log", limit=25)[1] == resumed
 
 

@@ -36,7 +36,7 @@ def test_c2_1_a_fear_check_with_forced_dice_replays_the_same_from_its_checkpoint
         return [e.text for e in events + more], after.dice
 
     resumed = play()
-    monkeypatch.setattr(engine.continuation, "GREENLET", None)
+    monkeypatch.setattr(engine.driver, "GREENLET", None)
     assert play() == resumed
     assert "fear check for Walk: rolls [6, 3, 6]" in resumed[0] and resumed[1] == (6,)
 

@@ -395,7 +395,7 @@ def test_a_die_is_the_draw_of_its_counter(seed, counter):
     from types import SimpleNamespace
 
     from lastbreath.interpreter import rng
-    from lastbreath.interpreter.engine.continuation import roll_die
+    from lastbreath.interpreter.engine.draws import roll_die
     w = SimpleNamespace(seed=seed, rng=counter, dice=())
     assert roll_die(w) == rng.draw(seed, counter, 6) + 1 and w.rng == counter + 1  # type: ignore[arg-type]
     w = SimpleNamespace(seed=seed, rng=counter, dice=(4, 2))
@@ -409,7 +409,7 @@ def test_rng_raw_draws_are_the_draws_of_consecutive_counters(seed, counter, m, n
     each is the draw of its counter, also where the lanes would wrap past 64 bits (taken one by
     one); ``shuffled`` is Fisher–Yates with those draws, as with ``rand`` one card at a time."""
     from lastbreath.interpreter import rng
-    from lastbreath.interpreter.engine import continuation
+    from lastbreath.interpreter.engine import draws
     if near_wrap:  # a counter whose first lane lies just below 2**64: the lanes wrap within m
         counter = (rng.MASK - ((seed * 0x100000001B3 + 0x9E3779B97F4A7C15) & rng.MASK) + near_wrap) % (2 ** 64)
     raw = rng.raw_draws(seed, counter, m)
@@ -423,7 +423,7 @@ def test_rng_raw_draws_are_the_draws_of_consecutive_counters(seed, counter, m, n
     w = W()
     w.seed, w.rng = seed, counter
     items = list(range(m + 1))
-    got = continuation.shuffled(w, items)
+    got = draws.shuffled(w, items)
     expected, c = list(items), counter
     for i in range(len(expected) - 1, 0, -1):
         j = rng.draw(seed, c, i + 1)

@@ -284,7 +284,8 @@ def test_S3_3_the_action_menu_offers_at_each_location_exactly_the_actions_whose_
     """The Action menu reads, at her location, only the actions whose leading 'fg at tag' parts hold
     there (found once per game: a board's tags never change), then the rest of each condition; the
     menu must offer exactly the actions whose whole condition holds, everywhere."""
-    from lastbreath.interpreter.engine.resolve import NO_CTX, condition
+    from lastbreath.interpreter.engine.resolve import condition
+    from lastbreath.interpreter.engine.tables import NO_CTX
 
     g = cot.game
     assert g.actions and any(a.cond is not None for a in g.actions)

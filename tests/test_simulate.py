@@ -314,11 +314,11 @@ def test_records_read_the_rounds_without_events_and_with_them(rs, setup, monkeyp
     """A record's bloodlust column (the level at each round's start) comes from play_out's on_round
     while a run is kept (no event made at all), and from the events where apply replays every
     transition (greenlet off): the same records, for the random bot and the greedy one."""
-    from lastbreath.interpreter.engine import continuation
+    from lastbreath.interpreter.engine import driver
 
     on = [(play_one(rs, setup, seed, "random"), play_one(rs, setup, seed, "greedy")) for seed in range(6)]
     assert all(r.bloodlust and len(r.bloodlust) == r.rounds for pair in on for r in pair)
-    monkeypatch.setattr(continuation, "GREENLET", None)
+    monkeypatch.setattr(driver, "GREENLET", None)
     off = [(play_one(rs, setup, seed, "random"), play_one(rs, setup, seed, "greedy")) for seed in range(6)]
     assert off == on
 

@@ -4,10 +4,16 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 
 | module | rules |
 |---|---|
-| continuation.py | asking, pausing and resuming a step; driving a game (``advance``, ``apply``, ``play_out``) |
+| driver.py | driving a game: a step replayed or resumed to the next choice (``advance``, ``apply``, ``play_out``) |
+| asking.py | asking: a choice, a run paused until its answer, play_out's answers inside the run |
+| telling.py | telling: events, each with its rule and the content line behind it |
+| draws.py | dice and random draws, from the state's seed and counter |
+| steps.py | what a step keeps while it runs (its replay and scope) and the exceptions that unwind it |
+| working.py, fields.py | the working copy of a state; its fields generated from GameState's (fieldgen.py) |
 | game.py | the static tables of one game |
-| statics.py | what is in play: sources of abilities, static rules (MECHANICS 6), usable paths |
-| triggers.py | triggers and replacements (MECHANICS 4–5) |
+| statics.py | what is in play: sources of abilities, static rules (dsl/LANGUAGE.md section 7), usable paths |
+| triggers.py | triggers and replacements (dsl/LANGUAGE.md section 5) |
+| tables.py | the dispatch tables of every node family, and the contexts content resolves in |
 | resolve.py | one dispatch for every node family: effects, conditions, amounts, places |
 | effects.py | what each effect line does (C3.4 and the primitives) |
 | conditions.py / amounts.py / places.py | conditions, amounts, places (K6.1, K6.3) |
@@ -18,11 +24,11 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | killers.py | the killers' health and bodies (C17.1, C17.4, C2.5, K6.6–K6.7) |
 | items.py | items and search (C6) |
 | tokens.py | token supplies, collecting and spending (S5.1–S5.3) |
-| zones.py | item and card zones, recipes, usable while, deck fates and halves (S1–S3, K1.6–K1.7, K2.2–K2.7) |
+| zones.py | item and card zones, recipes, usable while; named decks drawn, their fates (S1–S3, K1.6–K1.7, K2.2–K2.7) |
 | victims.py | victims not plain: kinds, statuses, who follows, dies, escapes, is targeted (C5, C9, C10, K2.4) |
 | pieces.py | victim kinds turned and replaced, statuses on every piece, ``for each`` piece (K2.1, K2.6, K2.7, S2.6) |
 | holders.py | tokens on items, cards and pieces, in the supply; gain, remove, move, spend (S1.1–S1.6, K1.7) |
-| cards.py | dark power, finale, events, named decks (C11.1, C17.3, C18.5) |
+| cards.py | dark power, finale, events (C11.1, C17.3, C18.5) |
 | movement.py | the Final Girl moves, victims follow and escape (C5) |
 | attacks.py | her attacks and reactions to attacks on her (C3.8, C15.2, C9.6) |
 | fear_checks.py | playing a card: dice, conversions, rerolls, outcomes (C2, C3) |
@@ -40,31 +46,14 @@ from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
 from . import amounts, conditions, effects, holders, pieces, places, tracks, zones  # noqa: F401
+from .asking import RUNS, ask, opt
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_name, killer_at, the_killer
-from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
+from .cards import draw_event, reveal_dark_power, reveal_finale
 from .conditions import covers
-from .continuation import (
-    RUNS,
-    GameOver,
-    NeedChoice,
-    PhaseEnd,
-    Replay,
-    Scope,
-    Work,
-    advance,
-    apply,
-    ask,
-    emit,
-    opt,
-    play_out,
-    rand,
-    replace,
-    roll_die,
-    shuffled,
-    work,
-)
+from .draws import rand, roll_die, shuffled
+from .driver import advance, apply, play_out
 from .ending import end_game
 from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, wander
 from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
@@ -93,12 +82,17 @@ from .phases import (
     step_upkeep,
 )
 from .places import locations_of
-from .resolve import AMOUNT, EVAL, EXEC, PLACE, Ctx, amount, condition, cover, loc, recorded, recording, run
+from .resolve import amount, condition, cover, loc, recorded, recording, run
 from .setup import start
 from .statics import abilities, enemy_tables, fg_tables, mode_active, modified, rules_in_play
+from .steps import GameOver, NeedChoice, PhaseEnd, Replay, Scope
+from .tables import AMOUNT, EVAL, EXEC, PLACE, Ctx
+from .telling import emit
 from .tokens import place_token
 from .triggers import fire, would
 from .words import loc_name
+from .working import Work, replace, work
+from .zones import draw_card
 
 __all__ = [
     "AMOUNT",
@@ -181,7 +175,6 @@ __all__ = [
     "recorded",
     "recording",
     "replace",
-    "replaced",
     "rescue_here",
     "reveal_dark_power",
     "reveal_finale",

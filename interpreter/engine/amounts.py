@@ -14,11 +14,12 @@ from ..board import INF
 from .bodies import ctx_body, the_killer
 from .index import bodies_on_board, minions_on_board
 from .places import exits_now, is_exit
-from .resolve import AMOUNT, Ctx, amount, loc
+from .resolve import amount, loc
 from .statics import fg_tables
+from .tables import AMOUNT, Ctx
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def amount_that(w: Work, a: n.That, ctx: Ctx) -> int:  # that: the number of the event being answered

@@ -10,19 +10,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state import MinionState, Option
+from .asking import ask, opt
 from .bodies import Piece, body_name
-from .continuation import ask, emit, opt, told
 from .fear_checks import play_card
 from .final_girl import fg_damage
-from .items import use_uses
+from .items import use_uses, weapon_of
 from .killers import damage_killer
-from .resolve import Ctx
 from .statics import fg_tables
+from .tables import Ctx
+from .telling import emit, told
 from .words import loc_name
 from .zones import usable
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 class Attack:
@@ -39,7 +40,7 @@ class Attack:
 def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
     """C3.8, C15.2: choose a target in reach; one weapon may add its bonus."""
     dist = fg_tables(w)[1][w.fg_loc]
-    weapons = [(h, w.game.items[h.id].weapon) for h in w.held if w.game.items[h.id].weapon]
+    weapons = [(h, wp) for h in w.held if (wp := w.game.items[h.id].weapon) is not None]
     opts: list[Option] = []
     targets: dict[str, tuple[Any, ...]] = {}
 
@@ -48,10 +49,10 @@ def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
             targets[tkey] = what + ("",)
             opts.append(Option(tkey, label))
         for h, wp in weapons:
-            if wp.range == d:  # type: ignore[union-attr]
+            if wp.range == d:
                 k = f"{tkey}+{h.id}"
                 targets[k] = what + (h.id,)
-                bonus = wp.bonus if dmg >= 1 else 0  # type: ignore[union-attr]
+                bonus = wp.bonus if dmg >= 1 else 0
                 opts.append(Option(k, f"{label} with {w.game.items[h.id].name} (+{bonus})"))
 
     att = ctx.attack
@@ -76,7 +77,7 @@ def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
     kind, ref, weapon = targets[key]
     total = dmg
     if weapon and dmg >= 1:
-        total += w.game.items[weapon].weapon.bonus  # type: ignore[union-attr]
+        total += weapon_of(w, weapon).bonus
         use_uses(w, weapon)
     if kind == "killer":
         damage_killer(w, ref, total, "C3.8")

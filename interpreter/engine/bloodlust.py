@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .continuation import emit, roll_die, told
-from .resolve import Ctx, run
+from .draws import roll_die
+from .resolve import run
 from .statics import victim_tables
+from .tables import Ctx
+from .telling import emit, told
 from .triggers import fire, would
 from .victims import NONE, describe, marks_at, move, pick, take, victim_piece
 from .words import loc_name
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 MAX_TOP_EFFECTS = 100  # the top effect resolves at most this often for one rise (docs/rules.md, C17.2)
 

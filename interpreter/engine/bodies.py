@@ -13,8 +13,8 @@ from ..board import INF
 from .statics import enemy_tables, modified
 
 if TYPE_CHECKING:
-    from .continuation import Work
-    from .resolve import Ctx
+    from .tables import Ctx
+    from .working import Work
 
 Piece = tuple[str, int]  # ("killer", index) or ("minion", index)
 

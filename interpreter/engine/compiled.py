@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Any, Callable
 from lastbreath.dsl import nodes as n
 
 from .amounts import BOARD_COUNTS, BOARD_READS
-from .resolve import AMOUNT, EVAL, Ctx
+from .tables import AMOUNT, EVAL, Ctx
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 CondFn = Callable[["Work", Ctx], bool]
 AmountFn = Callable[["Work", Ctx], int]

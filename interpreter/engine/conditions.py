@@ -14,11 +14,12 @@ from lastbreath.dsl import nodes as n
 from ..board import INF
 from .bodies import body_index, ctx_body, the_killer
 from .places import is_exit
-from .resolve import EVAL, Ctx, amount, condition, loc
+from .resolve import amount, condition, loc
 from .statics import enemy_tables, fg_tables, mode_active
+from .tables import EVAL, Ctx
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def eval_all_of(w: Work, c: n.AllOf, ctx: Ctx) -> bool:  # all { … }

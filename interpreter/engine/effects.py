@@ -14,11 +14,12 @@ from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_PIECES_IN_PLAY
 
 from ..state import KillerState, MinionState, Option
+from .asking import ask, opt
 from .attacks import fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_index, body_name, ctx_body, piece_status, the_killer
-from .cards import draw_card, draw_event, reveal_dark_power, reveal_finale
-from .continuation import PhaseEnd, ask, emit, opt, over_budget, roll_die, told
+from .cards import draw_event, reveal_dark_power, reveal_finale
+from .draws import roll_die
 from .ending import end_game
 from .enemies import hunt
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
@@ -27,15 +28,20 @@ from .killers import absorb, damage_killer, defeat_killer, enemies_at, heal_kill
 from .movement import move_fg
 from .pieces import clear_everywhere, turn_back, turn_victims
 from .places import locations_of
-from .resolve import EXEC, Ctx, amount, condition, loc, run
+from .resolve import amount, condition, loc, run
 from .statics import mode_active, modified
+from .steps import PhaseEnd
+from .tables import EXEC, Ctx
+from .telling import emit, told
 from .tokens import collect_token, place_token, spend_tokens
 from .tracks import open_path
 from .triggers import fire, would
 from .words import count_of, loc_name
+from .working import over_budget
+from .zones import draw_card
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 MAX_REPEAT = 50  # 'repeat N' runs its block at most this many times
 

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .continuation import GameOver, emit
+from .steps import GameOver
+from .telling import emit
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def end_game(w: Work, winner: str, reason: str, rule: str = "C13.1") -> None:

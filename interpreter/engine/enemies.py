@@ -14,19 +14,21 @@ from typing import TYPE_CHECKING, Any
 
 from ..board import INF
 from ..state import Option
+from .asking import ask
 from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .bodies import Piece, piece_status
-from .continuation import ask, emit, rand, roll_die, told
+from .draws import rand, roll_die
 from .index import minion_of_uid
 from .killers import move_piece
 from .statics import enemy_tables, fg_tables, modified
+from .telling import emit, told
 from .tracks import hidden_victims
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 _VICTIMS = tuple(count_of(k, "victim", "no victims") for k in range(10))  # made once: targeting runs at every move
 
@@ -341,7 +343,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             here = targetable(w, loc, piece)
         if here > 0 and loc not in hidden and (target != "fg" or not fg_here or victims_first):
             kill_victim(w, loc, f"killed by {name}", piece[1] if is_killer else -1,
-                        "" if is_killer else stats.id, _victim(w, loc, piece, name))  # type: ignore[union-attr]
+                        "" if is_killer or stats is None else stats.id, _victim(w, loc, piece, name))
         elif fg_here:
             dmg = damage if damage >= 0 else g.levels[w.bloodlust].damage
             if ("attack" in said) if (said := w.ctl.said) is not None else told(w, "attack"):  # (Replay.said)

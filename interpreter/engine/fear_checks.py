@@ -13,14 +13,17 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import Option
-from .continuation import ask, emit, opt, roll_die, told
+from .asking import ask, opt
+from .draws import roll_die
 from .killers import killer_last_breath_dice
-from .resolve import Ctx, cover, run
+from .resolve import cover, run
 from .statics import modified
+from .tables import Ctx
+from .telling import emit, told
 from .zones import usable
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 # options that never change, made once
 _ACCEPT = Option("accept", "accept the roll")

@@ -10,12 +10,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .bloodlust import raise_bloodlust
-from .continuation import PhaseEnd, emit, told
 from .ending import defeated
+from .steps import PhaseEnd
+from .telling import emit, told
 from .triggers import FG, fire, would
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def gain_time(w: Work, k: int) -> None:

@@ -19,8 +19,8 @@ from ..board import Board
 from ..state import Option
 from .compiled import CondFn, compile_condition, compile_optional
 from .index import EMPTY_INDEX
-from .resolve import SourceContexts, TriggerContexts
 from .statics import QUERY_OF
+from .tables import SourceContexts, TriggerContexts
 from .triggers import event_kind
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def _placed(cond: n.Condition | None) -> tuple[frozenset[str], CondFn | None]:
         while k < len(cond.conds) and type(cond.conds[k]) is n.FgAtTag:
             k += 1
         if k:
-            tags = frozenset(c.tag for c in cond.conds[:k])  # type: ignore[attr-defined]
+            tags = frozenset(c.tag for c in cond.conds[:k] if isinstance(c, n.FgAtTag))  # (each one is)
             rest = cond.conds[k:]
             if not rest:
                 return tags, None

@@ -19,14 +19,19 @@ from typing import TYPE_CHECKING, Any
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
 
-from .continuation import ask, emit, opt, over_budget, shuffled
-from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, loc, run
+from ..state import MarkedVictim
+from .asking import ask, opt
+from .draws import shuffled
+from .resolve import amount, loc, run
+from .tables import AMOUNT, EVAL, EXEC, Ctx
+from .telling import emit
 from .triggers import fire
 from .victims import find, plain_at
 from .words import loc_name
+from .working import over_budget
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 Token = tuple[str, bool]  # (kind, face up)
 
@@ -56,7 +61,6 @@ def _piece_holder(w: Work, p: Any) -> tuple[str, Any]:
         if not uid:
             if plain_at(w, p[2]) <= 0:
                 return ("none", "")
-            from ..state import MarkedVictim
             w.victim_seq += 1
             uid = w.victim_seq
             w.marked = w.marked + (MarkedVictim(uid, p[2]),)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 class MinionIndex:

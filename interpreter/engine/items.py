@@ -10,17 +10,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..state import HeldItem, Option
-from .continuation import ask, emit
-from .resolve import NO_CTX, condition
+from .asking import ask
+from .fields import SETTERS, set_held, set_pack
+from .resolve import condition
 from .statics import came_into_play
+from .tables import NO_CTX
+from .telling import emit
 from .triggers import fire, fire_item
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from lastbreath.dsl import nodes as n
+
+    from .working import Work
 
 
 def hands_used(w: Work) -> int:
     return sum(wp.hands for h in w.held if (wp := w.game.items[h.id].weapon) is not None)
+
+
+def weapon_of(w: Work, iid: str) -> n.Weapon:
+    """The weapon an item held in hand is (only weapons are held in hand: C6.5)."""
+    wp = w.game.items[iid].weapon
+    if wp is None:
+        raise AssertionError(f"{iid} is held in hand, yet is no weapon")
+    return wp
 
 
 def gain_item(w: Work, iid: str, how: str) -> None:
@@ -30,28 +43,24 @@ def gain_item(w: Work, iid: str, how: str) -> None:
     came_into_play(w)  # those already in play are noted first (a position or an old save)
     emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
     if item.weapon is None:
-        w.pack = w.pack + (new,)
-        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+        set_pack(w, w.pack + (new,))
     else:
         opts = [Option("pack", "put it in the backpack")]
         if hands_used(w) + item.weapon.hands <= 2:
             opts.insert(0, Option("hand", "hold it in hand"))
         for h in w.held:
-            if hands_used(w) - w.game.items[h.id].weapon.hands + item.weapon.hands <= 2:  # type: ignore[union-attr]
+            if hands_used(w) - weapon_of(w, h.id).hands + item.weapon.hands <= 2:
                 opts.append(Option(f"swap:{h.id}", f"hold it, put {w.game.items[h.id].name} in the backpack"))
         key = ask(w, "item-place", f"Where does {item.name} go?", opts)
         if key == "hand":
-            w.held = w.held + (new,)
-            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+            set_held(w, w.held + (new,))
         elif key == "pack":
-            w.pack = w.pack + (new,)
-            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+            set_pack(w, w.pack + (new,))
         else:
             out = key.split(":", 1)[1]
             i = next(i for i, h in enumerate(w.held) if h.id == out)
-            w.pack = w.pack + (w.held[i],)
-            w.held = w.held[:i] + w.held[i + 1:] + (new,)
-            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+            set_pack(w, w.pack + (w.held[i],))
+            set_held(w, w.held[:i] + w.held[i + 1:] + (new,))
     came_into_play(w)
     fire_item(w, item, "gained")
     fire(w, "item-gained", None, 1, extra=iid)
@@ -69,8 +78,7 @@ def discard_item(w: Work, iid: str) -> None:
         items = getattr(w, attr)
         for i, h in enumerate(items):
             if h.id == iid and discardable(w, iid):
-                setattr(w, attr, items[:i] + items[i + 1:])
-                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                SETTERS[attr](w, items[:i] + items[i + 1:])
                 emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
                 _to_the_table(w, iid)
                 fire(w, "item-discarded", None, 1, extra=iid)
@@ -171,12 +179,10 @@ def use_uses(w: Work, iid: str) -> None:
                 if h.uses <= 0:
                     return
                 if h.uses == 1:
-                    setattr(w, attr, items[:i] + items[i + 1:])
-                    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                    SETTERS[attr](w, items[:i] + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
                     _to_the_table(w, iid)
                     fire(w, "item-discarded", None, 1, extra=iid)
                 else:
-                    setattr(w, attr, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
-                    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                    SETTERS[attr](w, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
                 return

@@ -13,15 +13,17 @@ from typing import TYPE_CHECKING, Any
 
 from ..state import GameState, KillerState, evolved
 from .bodies import Piece, active_only, body_name, fix_active, the_killer
-from .continuation import PhaseEnd, emit, told
 from .ending import defeated, killer_defeated
+from .fields import set_secondary
 from .index import minion_of_uid
 from .statics import NO_CAP, modified
+from .steps import PhaseEnd
+from .telling import emit, told
 from .triggers import fire, would
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 Piece3 = tuple[str, str, int]  # a piece as events carry it: (kind, kind of minion or body, index)
 
@@ -67,8 +69,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         emit(w, "damage", f"the secondary dark power absorbs {absorbed} damage", "C17.4")
         if w.secondary_health <= 0:
             emit(w, "secondary", "the secondary dark power's health is gone: it is removed", "C17.4")
-            w.secondary = ""
-            w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+            set_secondary(w, "")
             w.secondary_health = 0
         if k <= 0:
             return

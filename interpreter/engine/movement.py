@@ -11,18 +11,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..state import Option
+from .asking import ask, opt
 from .bloodlust import set_victims
 from .bodies import killer_at
-from .continuation import ask, emit, opt, told
+from .fields import set_flipped
 from .places import is_exit
-from .resolve import NO_CTX, Ctx, condition, run
+from .resolve import condition, run
 from .statics import came_into_play, fg_tables, modified
+from .tables import NO_CTX, Ctx
+from .telling import emit, told
 from .triggers import FG, fire
 from .victims import NONE, describe, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 _FOLLOW = ("no victim follows", "1 victim follows", "2 victims follow")
 _STOP = Option("stop", "stop moving")
@@ -142,8 +145,7 @@ def reward_rescue(w: Work) -> None:
     run(w, fg.slots[i], Ctx(fg.id))
     if sum(w.slots) >= fg.rescues:
         came_into_play(w)  # those already in play are noted before the flipped side comes in
-        w.flipped = True
-        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+        set_flipped(w, True)
         came_into_play(w)
         w.slots = (False,) * len(w.slots)
         emit(w, "flip", "the Final Girl card is flipped: her ability is unlocked", "C5.6")

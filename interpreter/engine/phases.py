@@ -1,6 +1,6 @@
 """The round and its phases (C1, C4, C7, C8, C10, C11), and the state-based checks (C13).
 
-Each phase is a step function over the working copy, run by the driver in continuation.py one
+Each phase is a step function over the working copy, run by the driver (driver.py) one
 step at a time (``STEPS``); ``sub`` counts the progress inside a phase, so that every step ends
 at a checkpoint. The content's win and lose lines are checked after every step (``check_ends``).
 """
@@ -10,27 +10,32 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..state import Option
-from . import continuation
+from . import steps
+from .asking import ask
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
 from .compiled import compile_condition, reads_of
-from .continuation import COMPILED, PhaseEnd, ask, emit, field, reset_scope, told
 from .ending import end_game, settle
 from .fear_checks import discard_card, play_card
+from .fields import SETTERS, set_secondary
 from .final_girl import gain_time, lose_time
 from .items import hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
-from .resolve import NO_CTX, run
+from .resolve import run
 from .statics import abilities, came_into_play
+from .steps import PhaseEnd, reset_scope
+from .tables import NO_CTX
+from .telling import emit, told
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
 from .words import count_of
+from .working import COMPILED, field
 from .zones import can_make, make, usable
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 PHASE_ORDER = ("action", "planning", "killer", "panic", "upkeep")
 _END_OF = {p: f"end:{p}" for p in PHASE_ORDER}  # the happening at the end of each phase
@@ -214,7 +219,7 @@ def step_action(w: Work) -> None:
         # in a lean step the phase goes on to its next decision itself (see _between_steps); else
         # each decision is a step: the next one starts from this checkpoint
         ctl = w.ctl
-        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+        if not (ctl.lean and ctl.budget > steps.LEAN_RESERVE):
             return
         if w.scope.defeat or w.scope.depth or g.has_ends:
             _between_steps(w)
@@ -222,7 +227,7 @@ def step_action(w: Work) -> None:
 
 def _between_steps(w: Work) -> None:
     """After a decision or a part of a phase in a lean step (no checkpoint kept, answers to spare:
-    continuation.ask; the Planning and Action loops and _chained test that themselves), the phase
+    asking.ask; the Planning and Action loops and _chained test that themselves), the phase
     goes on itself, after what the driver does between two steps: C13.2, a defeat settled; C13,
     the win and lose lines; a scope cut short freshened (called only where one of them is to be done)."""
     scope = w.scope
@@ -240,11 +245,11 @@ def _between_steps(w: Work) -> None:
 
 def _chained(w: Work) -> bool:
     """Whether the phase's next part follows at once, in this call: in a lean step (no checkpoint
-    kept, answers to spare: continuation.ask) nobody sees the step between its parts. What the
+    kept, answers to spare: asking.ask) nobody sees the step between its parts. What the
     driver does between two steps is done first (_between_steps), and the part counts as a step
     of its own (MAX_STEPS); otherwise the caller returns and the driver takes the next part."""
     ctl = w.ctl
-    if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE) or ctl.steps >= continuation.MAX_STEPS:
+    if not (ctl.lean and ctl.budget > steps.LEAN_RESERVE) or ctl.steps >= steps.MAX_STEPS:
         return False
     if w.scope.defeat or w.scope.depth or w.game.has_ends:
         _between_steps(w)
@@ -317,7 +322,7 @@ def step_planning(w: Work) -> None:
         if ("buy" in said) if said is not None else told(w, "buy"):
             emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
         ctl = w.ctl  # each purchase is a step, but in a lean one (as in step_action, _between_steps)
-        if not (ctl.lean and ctl.budget > continuation.LEAN_RESERVE):
+        if not (ctl.lean and ctl.budget > steps.LEAN_RESERVE):
             return
         if w.scope.defeat or w.scope.depth or g.has_ends:
             _between_steps(w)
@@ -371,8 +376,7 @@ def step_killer(w: Work) -> None:
                         emit(w, "terror", f"terror card: {t.name}", "C8.1")
                     if t.secondary_health > 0:
                         came_into_play(w)
-                        w.secondary = tid
-                        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                        set_secondary(w, tid)
                         w.secondary_health = t.secondary_health
                         came_into_play(w)
                         emit(w, "secondary", f"{t.name} takes the secondary dark power slot "
@@ -462,9 +466,8 @@ def step_upkeep(w: Work) -> None:
     src, dst = ("held", "pack") if key.startswith("to-pack") else ("pack", "held")
     items = getattr(w, src)
     i = next(i for i, h in enumerate(items) if h.id == iid)
-    setattr(w, dst, getattr(w, dst) + (items[i],))
-    setattr(w, src, items[:i] + items[i + 1:])
-    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+    SETTERS[dst](w, getattr(w, dst) + (items[i],))
+    SETTERS[src](w, items[:i] + items[i + 1:])
     emit(w, "swap", f"moves {g.items[iid].name}", "C11.3")
 
 
@@ -491,9 +494,10 @@ def check_ends(w: Work) -> None:
     got = g.ends_cache.get(id(srcs))
     if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
         every = [reads_of(e.cond) for a in srcs for e in a.ends]
+        known = [r for r in every if r is not None]  # (None: a line that reads what cannot be listed)
         got = g.ends_cache[id(srcs)] = (
             srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends),
-            None if None in every else tuple(dict.fromkeys(f for r in every for f in r)))  # type: ignore[union-attr]
+            None if len(known) < len(every) else tuple(dict.fromkeys(f for r in known for f in r)))
     lines, reads = got[1], got[2]
     ctx = NO_CTX
     for holds, e in lines:

@@ -19,18 +19,20 @@ from lastbreath.dsl import nodes as n
 from ..state import MinionState
 from .bloodlust import kill_victim
 from .bodies import body_index, body_name, piece_status, the_killer
-from .continuation import emit, rand
+from .draws import rand
 from .final_girl import fg_damage
 from .index import minion_of_uid
 from .killers import damage_killer, defeat_killer, update_piece
-from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, condition, loc, run
+from .resolve import amount, condition, loc, run
+from .tables import AMOUNT, EVAL, EXEC, Ctx
+from .telling import emit
 from .triggers import fire, would
 from .victims import NONE, add, change, describe, find, kind_of, marks_at, pick, plain_at, take
 from .words import a_or_an, loc_name
 
 if TYPE_CHECKING:
     from ..state import MarkedVictim
-    from .continuation import Work
+    from .working import Work
 
 PieceRef = tuple[str, int, int]
 FG_PIECE: PieceRef = ("fg", 0, -1)

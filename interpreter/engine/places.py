@@ -16,12 +16,14 @@ from lastbreath.dsl import nodes as n
 
 from ..board import INF
 from ..state import Option
-from .continuation import ask, rand
-from .resolve import AMOUNT, NO_CTX, PLACE, Ctx, amount, condition, loc
+from .asking import ask
+from .draws import rand
+from .resolve import amount, condition, loc
 from .statics import fg_tables
+from .tables import AMOUNT, NO_CTX, PLACE, Ctx
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def _base(w: Work, among: n.Locations, ctx: Ctx) -> list[int]:

@@ -13,10 +13,15 @@ from typing import Any, Optional
 from lastbreath.dsl.diagnostics import runtime_error
 from lastbreath.dsl.limits import MAX_TOKENS_IN_PLAY
 
-from ..state import Event, GameState, KillerState
-from .continuation import Replay, Work, advance, emit, rand, shuffled, state_of
+from ..state import Event, GameState, KillerState, state_of
+from .draws import rand, shuffled
+from .driver import advance
+from .fields import set_dark_power, set_finale
 from .game import Game
+from .steps import Replay
+from .telling import emit
 from .tokens import place_token
+from .working import Work
 from .zones import deck_cards_at_setup, set_up_zones
 
 PILE_SIZE = 4  # C18.4: piles of four items
@@ -93,9 +98,8 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     w.events = shuffled(w, plan[2])
     # C17.3: a finale and a dark power drawn from the normal ones (+ the legendary when asked)
     fins, dps = plan[3], plan[4]
-    w.finale = fins[rand(w, len(fins))]
-    w.dark_power = dps[rand(w, len(dps))] if dps else ""
-    w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+    set_finale(w, fins[rand(w, len(fins))])
+    set_dark_power(w, dps[rand(w, len(dps))] if dps else "")
     # C14.2, C17.1: black last-breath tokens drawn face down
     bag = list(shuffled(w, game.player_board.last_breath))
     fg_token = bag.pop() if bag else 0

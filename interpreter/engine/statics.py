@@ -4,7 +4,7 @@ Every source of triggers, replacements, statics and end conditions now in play i
 ``abilities`` (the killer, the scenario, revealed cards, lasting events, the secondary dark
 power, the flipped Final Girl, held items, kept deck cards), cached per set of sources.
 
-Static rules (``rule …``, MECHANICS.md section 6) are queried, never run: a rules computation
+Static rules (``rule …``, dsl/LANGUAGE.md section 7) are queried, never run: a rules computation
 asks one question (how many dice, how many followers across this path, which path tags bar the
 enemies, …) and ``modified`` folds every rule in play that answers it over the value the core
 rules give. Each rule node has one function, ``rule_<snake_case_class_name>``, found by name
@@ -17,25 +17,24 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from lastbreath.dsl import nodes as n
 
+from .tables import EVAL, NO_CTX
+
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 NO_CAP = 1 << 30  # a health with no maximum (K5.1)
 
 
 # --- the questions rules answer, and how each rule answers -------------------------------------
 _QUERIES: dict[str, str] = {}  # rule function name -> the question it answers
-READS_STATE: set[str] = set()  # the questions whose rules read the state (given the working copy)
 
 
-def answers(query: str, reads_state: bool = False) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def answers(query: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Mark a rule function with the question it answers. A rule function is a function of its
-    rule, the value and the question's arguments alone, unless it ``reads_state`` (then its
-    answers are not kept: see ``modified``)."""
+    rule, the value and the question's arguments alone (never of the state), so its answers can
+    be kept while the same rules are in play (see ``modified``)."""
     def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
         _QUERIES[fn.__name__] = query
-        if reads_state:
-            READS_STATE.add(query)
         return fn
     return mark
 
@@ -105,14 +104,11 @@ def rule_kills_may_hit_killers(r: n.KillsMayHitKillers, value: bool, minion: str
     return value or r.minion == minion
 
 
-@answers("hidden-victims", reads_state=True)
-def rule_victims_hidden(r: n.VictimsHidden, value: frozenset[int], w: Work) -> frozenset[int]:
-    # rule victims at PLACE cannot be targeted: the locations whose victims enemies leave alone
-    from .places import candidates  # places depends on this module: imported when first needed
-    from .resolve import NO_CTX, loc
-
-    where = candidates(w, r.loc, NO_CTX) if isinstance(r.loc, n.Selector) else [loc(w, r.loc)]
-    return value | frozenset(x for x in where if x >= 0)
+@answers("hidden-victims")
+def rule_victims_hidden(r: n.VictimsHidden, value: tuple[n.Loc, ...]) -> tuple[n.Loc, ...]:
+    # rule victims at PLACE cannot be targeted: the places whose victims enemies leave alone, in
+    # the rules' order (tracks.hidden_victims finds the locations they name now)
+    return value + (r.loc,)
 
 
 RULE_FUNCTIONS: dict[type, Callable[..., Any]] = n.functions(n.Rule, globals(), "rule_")
@@ -122,7 +118,7 @@ QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNC
 # --- what is in play ------------------------------------------------------------------------
 def abilities(w: Work) -> tuple[n.Abilities, ...]:
     """Every source of triggers, replacements and statics now in play (kept by the working copy
-    until a field that decides them is written: continuation.SOURCE_FIELDS)."""
+    until a field that decides them is written: working.SOURCE_FIELDS, written through their setters in fields.py)."""
     got = w.sources
     if got is not None:
         return got
@@ -238,7 +234,7 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     """The value the core rules give, as the rules in play answering ``query`` change it (a rule
     with ``while CONDITION`` only while the condition holds).
 
-    The rule functions are pure (but those marked ``reads_state``): rules without a ``while`` give
+    The rule functions are pure: rules without a ``while`` give
     the same answer to the same value and arguments for as long as the same rules are in play, so
     it is kept with them (in ``Work.found``, forgotten when the sources in play change). Enemies
     ask at every act. The value and arguments of such a question are immutable (hashable).
@@ -248,7 +244,7 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     call this only when it is missing."""
     if query not in w.game.rule_queries:
         return value
-    lasting = query not in READS_STATE
+    lasting = True
     key = (query, value) + args if args else (query, value)  # (a query is never a trigger field keyed there too)
     if lasting and w.sources is not None:  # (None: other sources, and found not yet forgotten)
         got = w.found.get(key)
@@ -268,14 +264,12 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
 def _holds(w: Work, cond: n.Condition, query: str) -> bool:
     """Whether a rule's 'while' condition holds. A condition that asks the same question again
     (a distance, while the paths' rules are being read) finds the conditional rules not in force."""
-    from .resolve import NO_CTX, condition  # resolve depends on this module: imported when first needed
-
     asking = w.scope.asking
     if query in asking:
         return False
     w.scope.asking = asking | {query}
     try:
-        return condition(w, cond, NO_CTX)
+        return EVAL[type(cond)](w, cond, NO_CTX)  # (resolve.condition: resolve stands above this module)
     finally:
         w.scope.asking = asking
 
@@ -318,7 +312,7 @@ def enemy_tables(w: Work) -> Any:
     if "enemy-bans" in w.game.rule_queries:
         bans = modified(w, "enemy-bans", _NO_TAGS)
         # the sources in play key the tables while their rules answer without 'while' (the same answer)
-        lasting = "enemy-bans" not in READS_STATE and all(r.cond is None for r in rules_in_play(w, "enemy-bans"))
+        lasting = all(r.cond is None for r in rules_in_play(w, "enemy-bans"))
         key: Any = w.sources if lasting else _NEVER
     else:
         bans, key = _NO_TAGS, None

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .continuation import ask, emit, opt, shuffled, told
+from .asking import ask, opt
+from .draws import shuffled
+from .telling import emit, told
 from .triggers import fire
 from .words import a_or_an, count_of, loc_name
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 def place_token(w: Work, token: str, loc: int) -> None:

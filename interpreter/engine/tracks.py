@@ -23,18 +23,22 @@ from typing import TYPE_CHECKING
 from lastbreath.dsl import nodes as n
 from lastbreath.dsl.limits import MAX_KEPT
 
+from .asking import ask, opt
 from .bloodlust import set_victims
 from .bodies import killer_at
-from .continuation import ask, emit, opt, over_budget
 from .movement import reward_rescue
-from .resolve import AMOUNT, EVAL, EXEC, Ctx, amount, loc, run
+from .places import candidates
+from .resolve import amount, loc, run
 from .statics import modified, victim_tables
+from .tables import AMOUNT, EVAL, EXEC, NO_CTX, Ctx
+from .telling import emit
 from .triggers import fire
 from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take
 from .words import count_of, loc_name
+from .working import over_budget
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 MAX_DELAYED = MAX_KEPT  # blocks kept for a coming phase at once; more is content that keeps them in a loop
 
@@ -311,10 +315,15 @@ def hidden_victims(w: Work) -> frozenset[int]:
     cannot be targeted``)."""
     if "hidden-victims" not in w.game.rule_queries:
         return _NONE_HIDDEN
-    return modified(w, "hidden-victims", _NONE_HIDDEN, w)
+    places = modified(w, "hidden-victims", _NO_PLACES)
+    if not places:
+        return _NONE_HIDDEN
+    where = [x for p in places for x in (candidates(w, p, NO_CTX) if isinstance(p, n.Selector) else (loc(w, p),))]
+    return frozenset(x for x in where if x >= 0)
 
 
 _NONE_HIDDEN: frozenset[int] = frozenset()
+_NO_PLACES: tuple[n.Loc, ...] = ()
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))

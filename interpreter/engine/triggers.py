@@ -18,13 +18,14 @@ from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from lastbreath.dsl import nodes as n
 
-from .continuation import emit
 from .places import candidates
-from .resolve import NO_CTX, Ctx, amount, condition, loc, run
+from .resolve import amount, condition, loc, run
 from .statics import abilities, in_arrival_order
+from .tables import NO_CTX, Ctx
+from .telling import emit
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 Piece = tuple[str, str, int]  # (fg | killer | victim | minion, the minion's kind, index or location)
 FG: Piece = ("fg", "", -1)
@@ -45,26 +46,22 @@ class Happening:
 
 
 # --- which kind of happening an event node answers, and whether it matches one -------------------
+_KIND_PREFIX: dict[type, str] = {n.TokenEvent: "token", n.ItemEvent: "item", n.CardEvent: "card", n.OwnEvent: "own"}
+
+
 def event_kind(e: n.Event) -> str:
     """The kind of happening an event node answers."""
-    t = type(e)
-    if t is n.PieceEvent:
-        return e.what  # type: ignore[attr-defined]
-    if t is n.PhaseEvent:
-        return f"{e.edge}:{e.phase}"  # type: ignore[attr-defined]
-    if t is n.BloodlustRises:
+    if isinstance(e, n.PieceEvent):
+        return e.what
+    if isinstance(e, n.PhaseEvent):
+        return f"{e.edge}:{e.phase}"
+    if isinstance(e, n.BloodlustRises):
         return "bloodlust-rises"
-    if t is n.FearChanges:
-        return f"fear-{e.how}"  # type: ignore[attr-defined]
-    if t is n.TokenEvent:
-        return f"token-{e.how}"  # type: ignore[attr-defined]
-    if t is n.ItemEvent:
-        return f"item-{e.how}"  # type: ignore[attr-defined]
-    if t is n.CardEvent:
-        return f"card-{e.how}"  # type: ignore[attr-defined]
-    if t is n.OwnEvent:
-        return f"own-{e.how}"  # type: ignore[attr-defined]
-    if t is n.TrackReaches:
+    if isinstance(e, n.FearChanges):
+        return f"fear-{e.how}"
+    if isinstance(e, (n.TokenEvent, n.ItemEvent, n.CardEvent, n.OwnEvent)):
+        return f"{_KIND_PREFIX[type(e)]}-{e.how}"
+    if isinstance(e, n.TrackReaches):
         return "track-reaches"
     return "game-starts"
 

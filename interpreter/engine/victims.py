@@ -17,13 +17,15 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..state import MarkedVictim
-from .continuation import ask, emit, opt, rand
+from .asking import ask, opt
+from .draws import rand
+from .telling import emit
 from .words import a_or_an, loc_name
 
 if TYPE_CHECKING:
     from lastbreath.dsl import nodes as n
 
-    from .continuation import Work
+    from .working import Work
 
 Eligible = Optional[Callable[[Optional[MarkedVictim]], bool]]  # which victims may be picked (None: a plain one)
 
@@ -56,7 +58,7 @@ def find(w: Work, uid: int) -> Optional[MarkedVictim]:
 def shown_kind(w: Work, m: Optional[MarkedVictim]) -> str:
     """The kind she can see: '' for a plain victim or a hidden kind not yet revealed."""
     k = kind_of(w, m)
-    if k is None or (k.hidden and not m.revealed):  # type: ignore[union-attr]
+    if k is None or m is None or (k.hidden and not m.revealed):
         return ""
     return k.name
 

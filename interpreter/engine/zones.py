@@ -9,7 +9,7 @@ cards a ``row N`` lays face up on the table at setup. Items on the table are tak
 discarded do so from ``items.discard_item`` (S3.3). A ``usable while`` condition keeps a card, an
 item's use, an action or a recipe out of the menus while it does not hold (K1.7, K2.5).
 
-Named decks (``draw card DECK``, ``cards.draw_card``) may reshuffle their discards when empty, give
+Named decks (``draw card DECK``, ``draw_card``) may reshuffle their discards when empty, give
 each resolved card a fate (discard, return, remove), print a number on each card (``card number``)
 and read one of two halves of each card by a condition (K1.5–K1.6).
 """
@@ -21,13 +21,20 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import HeldItem
-from .continuation import PhaseEnd, ask, emit, opt, rand, shuffled
+from .asking import ask, opt
+from .draws import rand, shuffled
+from .fields import SETTERS, set_held, set_kept, set_pack
 from .final_girl import lose_time
 from .items import discard_item, discardable, gain_item, hands_used
-from .resolve import AMOUNT, EVAL, EXEC, NO_CTX, Ctx, condition, run
+from .resolve import condition, run
+from .statics import came_into_play
+from .steps import PhaseEnd
+from .tables import AMOUNT, EVAL, EXEC, NO_CTX, Ctx
+from .telling import emit
+from .triggers import fire
 
 if TYPE_CHECKING:
-    from .continuation import Work
+    from .working import Work
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -78,8 +85,7 @@ def set_up_zones(w: Work) -> None:
             if c.start == "aside":
                 w.cards_aside = w.cards_aside + (f"{d.id}/{c.id}",) * c.copies
             elif c.start == "table":  # face up in play from the start: like a kept card
-                w.kept = w.kept + (f"{d.id}/{c.id}",) * c.copies
-                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                set_kept(w, w.kept + (f"{d.id}/{c.id}",) * c.copies)
                 emit(w, "setup", f"{c.name} lies face up on the table, in play", "")
 
 
@@ -92,11 +98,9 @@ def _hold(w: Work, it: n.Item) -> None:
     """An item she starts with: a weapon in her hands while they have room, else the backpack."""
     new = HeldItem(it.id, it.uses)
     if it.weapon is not None and hands_used(w) + it.weapon.hands <= 2:
-        w.held = w.held + (new,)
-        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+        set_held(w, w.held + (new,))
     else:
-        w.pack = w.pack + (new,)
-        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+        set_pack(w, w.pack + (new,))
 
 
 # --- usable while ---------------------------------------------------------------------------------
@@ -125,8 +129,7 @@ def _held_copy(w: Work, iid: str) -> bool:
         items = getattr(w, attr)
         for i, h in enumerate(items):
             if h.id == iid:
-                setattr(w, attr, items[:i] + items[i + 1:])
-                w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+                SETTERS[attr](w, items[:i] + items[i + 1:])
                 return True
     return False
 
@@ -268,8 +271,7 @@ def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # 
         _set_discards(w, e.deck, tuple(d))
     elif key in w.kept:
         i = w.kept.index(key)
-        w.kept = w.kept[:i] + w.kept[i + 1:]
-        w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
+        set_kept(w, w.kept[:i] + w.kept[i + 1:])
     else:
         emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "")
         return
@@ -298,6 +300,29 @@ def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None
         raise
     if not card.keep:
         after_resolving(w, deck, card)
+
+
+def draw_card(w: Work, deck_id: str) -> None:
+    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play, any other
+    meets its fate (zones.py: discarded, shuffled back, removed; a deck may reshuffle its discards)."""
+    deck = w.game.decks[deck_id]
+    reshuffle_if_empty(w, deck)
+    decks = dict(w.decks)
+    cards = decks.get(deck_id, ())
+    if not cards:
+        emit(w, "deck", f"the {deck.name} deck is empty", "")
+        return
+    cid = cards[0]
+    decks[deck_id] = cards[1:]
+    w.decks = tuple(decks.items())
+    card = w.game.deck_cards[f"{deck_id}/{cid}"]
+    emit(w, "deck", f"draws {card.name} from {deck.name}", "")
+    if card.keep:
+        came_into_play(w)
+        set_kept(w, w.kept + (f"{deck_id}/{cid}",))
+        came_into_play(w)
+    resolve_deck_card(w, deck, card, cid)
+    fire(w, "card-drawn", None, 1, extra=deck_id)
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))
