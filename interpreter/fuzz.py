@@ -197,16 +197,19 @@ def _save_text(state: GameState) -> str:
     return json.dumps(serialize.to_json(state), sort_keys=True)
 
 
-def check_save(rs: Ruleset, state: GameState, text: Optional[str] = None) -> None:
-    """The state survives a save/load round trip through JSON text."""
-    text = text if text is not None else _save_text(state)
+def check_save(rs: Ruleset, state: GameState, saved: Optional[dict[str, Any]] = None) -> None:
+    """The state survives a save/load round trip through JSON text: the state loaded saves as it
+    did (``saved``: ``to_json(state)``, if made already). The two saves are compared as the data
+    ``to_json`` makes (the same encoder, the same shapes; JSON text of equal data is equal, since
+    from_json refuses a value of another type)."""
+    saved = saved if saved is not None else serialize.to_json(state)
     try:
-        again = _save_text(serialize.from_json(rs, json.loads(text)))
+        again = serialize.to_json(serialize.from_json(rs, json.loads(json.dumps(saved))))
     except Exception as err:
         raise Violation("save", f"a save of this state does not load: {type(err).__name__}: {err}") from None
-    if again != text:
+    if again != saved:
         raise Violation("save", "the state saved, loaded and saved again differs from the first save: "
-                                + _first_difference(json.loads(text), json.loads(again)))
+                                + _first_difference(json.loads(json.dumps(saved)), json.loads(json.dumps(again))))
 
 
 def _first_difference(a: Any, b: Any, path: str = "") -> str:
@@ -231,7 +234,7 @@ def check_transition(rs: Ruleset, state: GameState, key: str, tracker: Tracker,
     except Exception as err:
         raise Violation(f"exception:{type(err).__name__}", f"apply({key!r}) raised {type(err).__name__}: {err}") \
             from None
-    text = None
+    saved = None
     if expensive:
         try:
             again, events2 = engine.apply(state, key)
@@ -240,15 +243,15 @@ def check_transition(rs: Ruleset, state: GameState, key: str, tracker: Tracker,
                 from None
         if events2 != events:
             raise Violation("determinism", f"apply({key!r}) twice to the same state gave other events")
-        text = _save_text(new)
-        if _save_text(again) != text:
+        saved = serialize.to_json(new)  # (compared as data: the same encoder, the same shapes)
+        if serialize.to_json(again) != saved:
             raise Violation("determinism", f"apply({key!r}) twice to the same state gave other states: "
-                            + _first_difference(json.loads(text), json.loads(_save_text(again))))
+                            + _first_difference(json.loads(_save_text(new)), json.loads(_save_text(again))))
     if not _unchanged(state, snap):
         raise Violation("purity", f"apply({key!r}) changed the state it was given")
     check_state(new, events, tracker, before=state)
     if expensive:
-        check_save(rs, new, text)
+        check_save(rs, new, saved)
     return new, events
 
 

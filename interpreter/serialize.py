@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import typing
-from typing import Any
+from typing import Any, Callable
 
 import attrs
 import cattrs
@@ -32,11 +32,26 @@ _conv = cattrs.Converter(forbid_extra_keys=True)
 # sets inside records (e.g. a killer's status) save as sorted lists: JSON has no sets
 _conv.register_unstructure_hook_func(lambda t: t is frozenset or typing.get_origin(t) is frozenset,
                                      lambda v: sorted(v))
+
+
+def _exactly(kind: type) -> Any:
+    """A structure hook that takes a value of exactly ``kind`` as it is and refuses any other (a
+    save holds what to_json writes: not 1.0 or true for 1, nor "5" for 5)."""
+    def take(v: Any, _cls: Any) -> Any:
+        if type(v) is not kind:
+            raise TypeError(f"{v!r:.40} is not {kind.__name__}")
+        return v
+    return take
+
+
+for _kind in (int, str, bool):  # records are built of these values as they are: nothing is converted
+    _conv.register_structure_hook(_kind, _exactly(_kind))
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState,
             "marked": MarkedVictim}
 _SETS = {"lust_fired", "flags", "opened", "fg_status"}
 MAX_MODULES = 100  # modules named in a save
+_NOT_OPTIONAL = object()
 # fields saved only when set (saves made before them load unchanged)
 _OPTIONAL: dict[str, Any] = {"dice": (),
                              "table": (), "aside": (), "item_piles": (), "on_piles": (), "deck_discards": (),
@@ -45,6 +60,19 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              # victim kinds, statuses, tokens on things (issue #16 items 3-5)
                              "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
                              "arrivals": ()}
+# cattrs' generated functions for the records, found once (a call through the converter dispatches each time)
+_UNSTRUCTURE = {cls: _conv.get_unstructure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
+_STRUCTURE = {cls: _conv.get_structure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
+def _no_record(x: Any) -> Any:  # (the _PLAN entry of a field of no records)
+    raise AssertionError("not a field of records")
+
+
+# how each field is written: a set, records, the item piles, tuples of tuples, or as it is (a tuple as a list)
+_NESTED = {f.name for f in attrs.fields(GameState) if str(f.type).count("tuple[") > 1}
+_PLAN: tuple[tuple[str, str, Any, Callable[[Any], Any]], ...] = tuple(
+    (name, "set" if name in _SETS else "records" if name in _RECORDS else "piles" if name == "piles"
+     else "nested" if name in _NESTED else "value", _OPTIONAL.get(name, _NOT_OPTIONAL),
+     _UNSTRUCTURE[_RECORDS[name]] if name in _RECORDS else _no_record) for name in _FIELDS)
 
 
 def content_hash(ruleset) -> str:
@@ -83,21 +111,22 @@ def modules_loaded(ruleset: Any, game: Any) -> None:
 
 def _state_data(state: GameState) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    for name in _FIELDS:
-        v = getattr(state, name)
-        if name in _OPTIONAL and v == _OPTIONAL[name]:
+    fields = state.__dict__
+    for name, kind, default, record in _PLAN:
+        v = fields[name]
+        if default is not _NOT_OPTIONAL and v == default:
             continue
-        if name in _SETS:
+        if kind == "value":
+            out[name] = list(v) if v.__class__ is tuple else v
+        elif kind == "nested":
+            out[name] = _lists(v)
+        elif kind == "set":
             out[name] = sorted(v)
-        elif name in _RECORDS:
-            out[name] = [_conv.unstructure(x) for x in v]
-        elif name == "piles":
+        elif kind == "records":
+            out[name] = [record(x) for x in v]
+        else:  # the item piles
             out[name] = [[[c, up] for c, up in pile] for pile in v]
-        elif isinstance(v, tuple):
-            out[name] = list(v)  # (nested tuples stay: JSON writes them as lists, and compares read them so)
-        else:
-            out[name] = v
-    out["choice"] = None if state.choice is None else _conv.unstructure(state.choice)
+    out["choice"] = None if state.choice is None else _UNSTRUCTURE[Choice](state.choice)
     out["checkpoint"] = None if state.checkpoint is None else _state_data(state.checkpoint)
     return out
 
@@ -128,9 +157,11 @@ def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState
             if name in _SETS:
                 kw[name] = frozenset(v)
             elif name in _RECORDS:
-                kw[name] = tuple(_conv.structure(x, _RECORDS[name]) for x in v)
-            elif name == "piles":
-                kw[name] = tuple(tuple((str(c), bool(up)) for c, up in pile) for pile in v)
+                cls = _RECORDS[name]
+                make = _STRUCTURE[cls]
+                kw[name] = tuple([make(x, cls) for x in v])
+            elif name == "piles":  # (each card's id and face as they are: check_values checks them)
+                kw[name] = tuple([tuple([tuple(card) for card in pile]) for pile in v])
             elif name == "dice":  # forced faces: each a die's face
                 if not isinstance(v, list) or not all(type(f) is int and 1 <= f <= 6 for f in v):
                     raise SaveError("the saved state's forced dice are not a list of faces 1 to 6")
@@ -139,7 +170,7 @@ def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState
                 kw[name] = _tuples(v)
             else:
                 kw[name] = v
-        kw["choice"] = None if data["choice"] is None else _conv.structure(data["choice"], Choice)
+        kw["choice"] = None if data["choice"] is None else _STRUCTURE[Choice](data["choice"], Choice)
         kw["checkpoint"] = (None if data["checkpoint"] is None else
                             _build_state(game, data["checkpoint"], f"{where}checkpoint."))
     except SaveError:
@@ -152,9 +183,14 @@ def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState
     return state
 
 
-def _tuples(v: Any) -> Any:
+def _lists(v: tuple[Any, ...]) -> list[Any]:
+    """The state's nested tuples as the lists JSON reads back."""
+    return [_lists(x) if x.__class__ is tuple else x for x in v]
+
+
+def _tuples(v: list[Any]) -> tuple[Any, ...]:
     """JSON lists back to the state's nested tuples."""
-    return tuple(_tuples(x) for x in v) if isinstance(v, list) else v
+    return tuple([_tuples(x) if x.__class__ is list else x for x in v])
 
 
 def from_json(ruleset: Any, data: Any) -> GameState:
@@ -189,8 +225,9 @@ def from_json(ruleset: Any, data: Any) -> GameState:
         raise SaveError(f"the save's game cannot be set up: {str(err)[:200]}") from None
     raw: Any = data.get("state")
     state = _build_state(game, raw)
-    validate.check_canonical(raw, _state_data(state))
-    validate.check_resumes(state, raw, _state_data)
+    data = _state_data(state)
+    validate.check_canonical(raw, data)
+    validate.check_resumes(state, data, _state_data)
     return state
 
 

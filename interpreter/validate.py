@@ -74,9 +74,21 @@ def _seq(field: str, v: Any, length: int = -1) -> None:
 
 
 def _ids(field: str, v: Any, allowed, what: str) -> None:
+    if type(v) is tuple and len(v) <= MAX_ITEMS and all(type(x) is str and x in allowed for x in v):
+        return  # (every id allowed: short, as content ids are; else the element at fault is named below)
     _seq(field, v)
     for i, x in enumerate(v):
         _str(f"{field}[{i}]", x, allowed, what)
+
+
+def _ints(field: str, v: Any, low: int, high: int, length: int = -1) -> None:
+    """A list of integers within low..high (of ``length`` elements, if given)."""
+    if type(v) is tuple and len(v) <= MAX_ITEMS and (length < 0 or len(v) == length) and all(
+            type(x) is int and low <= x <= high for x in v):
+        return
+    _seq(field, v, length)
+    for i, x in enumerate(v):
+        _int(f"{field}[{i}]", x, low, high)
 
 
 def check_values(state: GameState, where: str = "") -> None:
@@ -121,13 +133,12 @@ def check_values(state: GameState, where: str = "") -> None:
             _int(f(f"{name}[{i}].uses"), h.uses, 0, max(g.items[h.id].uses, 0))
     _int(f("rescued"), state.rescued, 0, MAX_COUNT)
     _seq(f("slots"), state.slots, max(g.fg.rescues, len(g.fg.slots)))
-    for i, s in enumerate(state.slots):
-        _bool(f(f"slots[{i}]"), s)
+    if not all(type(s) is bool for s in state.slots):
+        for i, s in enumerate(state.slots):
+            _bool(f(f"slots[{i}]"), s)
     for name in ("flipped", "skip_action", "action_over", "finale_revealed", "dark_revealed"):
         _bool(f(name), getattr(state, name))
-    _seq(f("victims"), state.victims, locs)
-    for i, v in enumerate(state.victims):
-        _int(f(f"victims[{i}]"), v, 0, MAX_COUNT)
+    _ints(f("victims"), state.victims, 0, MAX_COUNT, locs)
     capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play (as fuzz.py)
     _seq(f("killers"), state.killers)
     for i, k in enumerate(state.killers):
@@ -172,13 +183,14 @@ def check_values(state: GameState, where: str = "") -> None:
     _seq(f("piles"), state.piles, len(board.search_locs))
     for i, pile in enumerate(state.piles):
         _seq(f(f"piles[{i}]"), pile)
+        if all(type(card) is tuple and len(card) == 2 and type(card[0]) is str and card[0] in g.items
+               and type(card[1]) is bool for card in pile):
+            continue  # (else the card at fault is named below)
         for j, card in enumerate(pile):
             _seq(f(f"piles[{i}][{j}]"), card, 2)
             _str(f(f"piles[{i}][{j}]"), card[0], g.items, "an item")
             _bool(f(f"piles[{i}][{j}]"), card[1])
-    _seq(f("breath_bag"), state.breath_bag)
-    for i, b in enumerate(state.breath_bag):
-        _int(f(f"breath_bag[{i}]"), b, 0, MAX_AMOUNT)
+    _ints(f("breath_bag"), state.breath_bag, 0, MAX_AMOUNT)
     _str(f("setup_card"), state.setup_card, ("", *(s.id for s in g.scenario.setups)), "a setup card of this scenario")
     modes = ("", *g.killer.modes)
     _str(f("mode"), state.mode, modes, "a mode of this killer")
@@ -190,13 +202,18 @@ def check_values(state: GameState, where: str = "") -> None:
     for path in state.opened:
         _int(f("opened[]"), path, 0, len(board.paths) - 1)
     _seq(f("tokens"), state.tokens)
-    for i, t in enumerate(state.tokens):
-        _seq(f(f"tokens[{i}]"), t, 3)
-        _token(f(f"tokens[{i}]"), g, t[0], t[1])
-        _int(f(f"tokens[{i}]"), t[2], 0, locs - 1)
+    tokens = g.tokens
+    if not all(type(t) is tuple and len(t) == 3 and t[0] in tokens and t[1] in tokens[t[0]].kinds
+               and type(t[2]) is int and 0 <= t[2] < locs for t in state.tokens):
+        for i, t in enumerate(state.tokens):
+            _seq(f(f"tokens[{i}]"), t, 3)
+            _token(f(f"tokens[{i}]"), g, t[0], t[1])
+            _int(f(f"tokens[{i}]"), t[2], 0, locs - 1)
     for name in ("supply", "collected", "token_discard"):
         pairs = getattr(state, name)
         _seq(f(name), pairs)
+        if all(type(t) is tuple and len(t) == 2 and t[0] in tokens and t[1] in tokens[t[0]].kinds for t in pairs):
+            continue  # (else the pair at fault is named below)
         for i, t in enumerate(pairs):
             _seq(f(f"{name}[{i}]"), t, 2)
             _token(f(f"{name}[{i}]"), g, t[0], t[1])
@@ -210,17 +227,20 @@ def check_values(state: GameState, where: str = "") -> None:
     _check_pieces(state, f)
     _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
-    for i, a in enumerate(state.answers):
-        _str(f(f"answers[{i}]"), a)
+    if not all(type(a) is str and len(a) <= MAX_TEXT for a in state.answers):
+        for i, a in enumerate(state.answers):
+            _str(f(f"answers[{i}]"), a)
     _int(f("events_seen"), state.events_seen, 0, MAX_COUNT)
     c = state.choice
     if c is not None:
         _str(f("choice.kind"), c.kind)
         _str(f("choice.prompt"), c.prompt)
         _seq(f("choice.options"), c.options)
-        for i, o in enumerate(c.options):
-            _str(f(f"choice.options[{i}].key"), o.key)
-            _str(f(f"choice.options[{i}].label"), o.label)
+        if not all(type(o.key) is str and type(o.label) is str and len(o.key) <= MAX_TEXT
+                   and len(o.label) <= MAX_TEXT for o in c.options):
+            for i, o in enumerate(c.options):
+                _str(f(f"choice.options[{i}].key"), o.key)
+                _str(f(f"choice.options[{i}].label"), o.label)
 
 
 def _tracks_and_paths(state: GameState, f: Any) -> None:
@@ -273,8 +293,13 @@ def _token(field: str, g: Any, token: Any, kind: Any) -> None:
 
 def check_canonical(data: dict[str, Any], again: dict[str, Any], where: str = "") -> None:
     """The state's data is written as ``to_json`` writes it: the first field where ``data`` and the
-    data of the state built from it (``again``) differ is named."""
-    if json.dumps(data, sort_keys=True) == json.dumps(again, sort_keys=True):  # (1, 1.0 and true differ here)
+    data of the state built from it (``again``) differ is named.
+
+    The state is built of the saved values themselves, none converted (serialize: records take
+    each value of exactly its type, and ``check_values`` checks the type of every other one), so
+    ``again`` holds ``data``'s own values, sets sorted and the defaults left out: equal data is
+    the same JSON text. (Compared as text, 1, 1.0 and true would differ too.)"""
+    if data == again:
         return
     for k in again:
         a, b = data.get(k), again[k]
@@ -285,9 +310,10 @@ def check_canonical(data: dict[str, Any], again: dict[str, Any], where: str = ""
                         "unsorted or with repeats)")
 
 
-def check_resumes(state: GameState, state_data: Any, encode: Callable[[GameState], dict[str, Any]]) -> None:
-    """A game over is over; a game in play resumes from its checkpoint to exactly this state
-    (``state_data`` as saved, compared with the resumed state as ``encode`` writes it)."""
+def check_resumes(state: GameState, state_data: dict[str, Any], encode: Callable[[GameState], dict[str, Any]]) -> None:
+    """A game over is over; a game in play resumes from its checkpoint to exactly this state:
+    ``state_data`` is ``encode(state)``, compared with the resumed state as ``encode`` writes it
+    (the loaded state's data is canonical by then: ``check_canonical``, ``check_values``)."""
     if state.result:
         if state.phase != "over" or state.choice is not None or state.checkpoint is not None or state.answers:
             raise _fail("result", f"is {state.result!r}, yet the game is not over (phase {state.phase!r}, "
@@ -305,12 +331,11 @@ def check_resumes(state: GameState, state_data: Any, encode: Callable[[GameState
     except Exception as err:  # whatever the engine makes of a bad checkpoint, it is a bad save
         raise SaveError(f"the saved state does not resume from its checkpoint: replaying it with its answers "
                         f"raised {type(err).__name__}") from None
-    mine_text = json.dumps(encode(again), sort_keys=True)  # (tuples and lists alike, as in JSON)
-    if mine_text == json.dumps(state_data, sort_keys=True):
+    mine = encode(again)
+    if mine == state_data:
         return
-    mine, theirs = json.loads(mine_text), json.loads(json.dumps(state_data))
     for k in mine:
-        if mine[k] != theirs.get(k):
+        if mine[k] != state_data.get(k):
             raise _fail(k, "differs from the state its checkpoint and answers lead to: the state or its checkpoint "
                         "was edited")
     raise _fail("state", "differs from the state its checkpoint and answers lead to")  # pragma: no cover

@@ -460,6 +460,58 @@ def test_a_snapshot_with_values_the_game_cannot_have_is_refused_naming_the_field
     assert field in str(err.value)
 
 
+def _leaves(value, path=()):
+    """Every scalar of a save's JSON, with its path."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _leaves(v, (*path, k))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from _leaves(v, (*path, i))
+    else:
+        yield path, value
+
+
+def _replaced(data, path, value):
+    data = json.loads(json.dumps(data))
+    d = data
+    for k in path[:-1]:
+        d = d[k]
+    d[path[-1]] = value
+    return data
+
+
+@pytest.mark.parametrize("killer,scenario", [("zombies", "wolfe-asylum"), ("intruders", "wingard-cottage"),
+                                             ("ratchet-lady", "storybook-woods")])
+def test_every_number_and_flag_of_a_save_is_refused_in_another_type(killer, scenario):
+    """A save holds what to_json writes and nothing that only converts to it: each integer of a
+    saved state (the checkpoint and the records included) given as a float or a flag, each flag
+    given as a number, and each string given as a number, is refused, wherever it stands."""
+    from lastbreath.dsl import load_ruleset
+
+    rs = load_ruleset()
+    state, _ = api.new_game(rs, killer=killer, scenario=scenario, seed=4)
+    bot = api.random_policy(4)
+    for _ in range(40):
+        state, _ = api.apply(state, bot(state, state.choice))
+    data = json.loads(json.dumps(serialize.to_json(state)))
+    checked = 0
+    for path, v in _leaves(data["state"]):
+        if type(v) is int:
+            others = [float(v)] + ([bool(v)] if v in (0, 1) else [])
+        elif type(v) is bool:
+            others = [int(v)]
+        elif type(v) is str:
+            others = [1]
+        else:
+            continue
+        for other in others:
+            with pytest.raises(SaveError):
+                serialize.from_json(rs, {**data, "state": _replaced(data["state"], path, other)})
+            checked += 1
+    assert checked > 300
+
+
 def test_a_snapshot_of_a_finished_game_loads_and_refuses_answers(mid_game):
     rs, _ = mid_game
     state, _ = api.new_game(rs, seed=5)
