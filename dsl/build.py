@@ -1443,8 +1443,6 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
         a, z = str(atoms[1].value), str(atoms[5].value)
         b.refs.append(Ref("loc", a, atoms[1].span, sid))
         b.refs.append(Ref("loc", z, atoms[5].span, sid))
-        for t in sub.get("tags", ()):
-            b.refs.append(Ref("pathtag-decl", t, line.span, sid))
         acc.setdefault("paths", []).append(n.Path(line.span, a, nums[0], z, nums[1], sub.get("tags", ()),
                                                   sub.get("closed", False)))
 

@@ -13,11 +13,13 @@ import functools
 from collections import defaultdict
 from typing import Callable, Optional, Union
 
+import attrs
+
 from . import nodes as n
 from .diagnostics import Diagnostic, Span, settle_shown
 from .modules import check_modules
+from .refs import REF_KINDS, Ref
 from .refs import SPECIAL_PLACES as SPECIAL_LOCS
-from .refs import Ref
 
 KIND_TABLE = {n.Card: "cards", n.Item: "items", n.FinalGirl: "final_girls", n.Killer: "killers",
               n.Scenario: "scenarios", n.PlayerBoard: "player_boards", n.Minion: "minions", n.Module: "modules"}
@@ -41,6 +43,9 @@ def _or(first: Callable[[], str], otherwise: str) -> str:
     return first() or otherwise
 
 
+P = functools.partial
+
+
 CORE = "core"  # the pack of the bundled content
 
 
@@ -56,8 +61,6 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             diags.append(Diagnostic(span, code, msg, suggest=hint))
         else:
             diags.append(Diagnostic(span, code, msg, hint))
-
-    P = functools.partial
 
     def warn(span: Span, code: str, msg: str, hint: Union[str, Callable[[], str]] = "") -> None:
         diags.append(Diagnostic(span, code, msg, hint if isinstance(hint, str) else hint(), severity="warning"))
@@ -96,7 +99,6 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     killers: dict[str, n.Killer] = tables["killers"]
     scenarios: dict[str, n.Scenario] = tables["scenarios"]
     all_modes = {m for k in killers.values() for m in k.modes}
-    all_pathtags = {t for s in scenarios.values() for p in s.paths for t in p.tags}
     packs = packs or {}
 
     def reachable(user: str, owner: str) -> bool:
@@ -111,116 +113,29 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             err(r.span, "E212", f"'{r.name}' comes from pack '{owner}', which pack '{user}' does not declare in "
                 f"'depends'", hint + ", or declare your own")
 
+    # victim kinds (issue #16 item 3): declared once, never a minion's id; read by the references below
+    tables["victim_kinds"] = _victim_kinds(tables, killers, scenarios, err)
     # modules (section 10): checked against the hosts as each leaves them; a name one of its lines
     # uses is resolved in each host its section applies to, as the module leaves it
     mods = check_modules(tables["modules"], tables, refs, err, warn, pack, reachable, _check_scenario, _check_killer)
-    for r, killers, scenarios in mods.resolve(refs, tables["killers"], tables["scenarios"]):
-        if r.kind == "item" and r.name not in tables["items"]:
-            err(r.span, "E204", f"unknown item '{r.name}'", P(_hint_or_known, r.name, tuple(tables["items"]), "items"))
-        elif r.kind == "minion" and r.name not in tables["minions"]:
-            err(r.span, "E204", f"unknown minion '{r.name}'",
-                P(_hint_or_known, r.name, tuple(tables["minions"]), "minions"))
-        elif r.kind in ("item", "minion"):
-            from_pack(r, r.kind + "s")
-        elif r.kind == "pack":
-            if file_pack is not None and r.name != CORE and r.name not in packs:
-                err(r.span, "E204", f"unknown pack '{r.name}'",
-                    P(_or, P(_hint, r.name, [p for p in packs if p != r.scope]), "load it too, with another --content"))
-        elif r.kind == "body":
-            bodies = ({b.id for b in killers[r.scope].bodies} if r.scope in killers else
-                      {b.id for k in killers.values() for b in k.bodies})
-            if r.name not in bodies:
-                where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
-                err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
-                    P(_or, P(_hint, r.name, tuple(sorted(bodies))),
-                      "declare it with 'body ID { name \"…\"; health N }'"))
-        elif r.kind == "mode":
-            modes = killers[r.scope].modes if r.scope in killers else all_modes
-            if r.name not in modes:
-                err(r.span, "E204", f"unknown mode '{r.name}'", P(_or, P(_hint, r.name, tuple(modes)),
-                                                                    "declare it with 'modes …'"))
-        elif r.kind == "loc":
-            locs = set(SPECIAL_LOCS)
-            if r.scope in scenarios:
-                locs |= {loc.id for loc in scenarios[r.scope].locations}
-            if r.name not in locs:
-                hint = (P(_hint_or_known, r.name, tuple(locs), "locations") if r.scope in scenarios else
-                        P(_or, P(_hint, r.name, tuple(locs)),
-                          "outside a scenario only here, killer-location, killer-start and it are known"))
-                err(r.span, "E204", f"unknown location '{r.name}'", hint)
-        elif r.kind == "tag" and r.scope in scenarios:
-            tags = scenarios[r.scope].tags
-            if r.name not in tags:
-                err(r.span, "E211", f"unknown location tag '{r.name}'",
-                    P(_or, P(_hint, r.name, tuple(tags)), "declare it in 'tags …'"))
-        elif r.kind in ("token", "deck"):
-            owner = scenarios.get(r.scope) or killers.get(r.scope)
-            declared = {x.id for x in (owner.tokens if r.kind == "token" else owner.decks)} if owner else set()
-            if r.name not in declared:
-                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
-                err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
-                    P(_or, P(_hint, r.name, tuple(declared)),
-                      f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario"))
-        elif r.kind == "fear":  # a killer's starting fear, on every side of every player board
-            for pb in tables["player_boards"].values():
-                for side in pb.sides:
-                    if side.fear_min <= side.fear_max and not side.fear_min <= int(r.name) <= side.fear_max:
-                        err(r.span, "E209", f"the killer's starting fear {r.name} is outside the fear range "
-                            f"{side.fear_min}–{side.fear_max} of player board '{pb.id}' (side '{side.id}')", "")
-        elif r.kind in ("track", "holding"):  # declared in the same killer or scenario, as tokens are
-            owner = scenarios.get(r.scope) or killers.get(r.scope)
-            declared = {x.id for x in (owner.tracks if r.kind == "track" else owner.holdings)} if owner else set()
-            if r.name not in declared:
-                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
-                err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
-                    P(_or, P(_hint, r.name, tuple(declared)),
-                      f"declare it with '{r.kind} ID {{ … }}' in the same killer or scenario"))
-        elif r.kind == "path" and r.scope in scenarios:  # open/close path A B: the path must be on the map
-            a, z = r.name.split(" ", 1)
-            sc = scenarios[r.scope]
-            ids = {loc.id for loc in sc.locations}
-            if a in ids and z in ids and not any({p.a, p.b} == {a, z} for p in sc.paths):
-                err(r.span, "E210", f"there is no path between '{a}' and '{z}' to open or close",
-                    "declare it with 'path A (…) -- (…) B' (with 'closed' inside its block if it starts closed)")
-        elif r.kind == "pathtag":
-            ptags = {t for p in scenarios[r.scope].paths for t in p.tags} if r.scope in scenarios else all_pathtags
-            if r.name not in ptags and r.scope in scenarios:
-                err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
-
-    killers, scenarios = tables["killers"], tables["scenarios"]
-    # the numbers bloodlust levels print: read by 'bloodlust NAME' (the engine reads move and damage)
-    printed = {"move", "damage"} | {name for k in killers.values() for lvl in k.bloodlust for name, _v in lvl.stats}
+    at = RefScope(tables, err, from_pack, file_pack is not None, packs, all_modes)
+    for r, ks, ss in mods.resolve(refs, tables["killers"], tables["scenarios"]):
+        REF_CHECKS[r.kind](at, r, ks, ss)
+    # the numbers bloodlust levels print that nothing reads ('bloodlust NAME' reads one)
     read = {r.name for r in refs if r.kind == "level-stat"}
-    for r in refs:
-        if r.kind == "level-stat" and killers and r.name not in printed:
-            err(r.span, "E204", f"no bloodlust level prints '{r.name}'",
-                P(_or, P(_hint, r.name, tuple(sorted(printed))), "print it on a level: 'level move 1 damage 1 "
-                  f"{r.name} 2'"))
     for k in killers.values():
         for lvl in k.bloodlust:
             for name in sorted({s for s, _v in lvl.stats} - read):
                 diags.append(Diagnostic(lvl.span, "W202", f"the level prints '{name}', but nothing reads "
                                         f"'bloodlust {name}'", "read it in an amount, or drop it",
                                         severity="warning"))
-    # the numbers locations declare ('number cost 3'): read by 'number NAME of PLACE'
-    for r in refs:
-        if r.kind != "location-number":
-            continue
-        host = scenarios.get(r.scope)
-        declared = ({name for loc in host.locations for name, _v in loc.numbers} if host is not None else
-                    {name for s in scenarios.values() for loc in s.locations for name, _v in loc.numbers})
-        if r.name not in declared and (host is not None or scenarios):
-            where = f"scenario '{host.id}'" if host is not None else "any scenario"
-            err(r.span, "E204", f"no location of {where} declares the number '{r.name}'",
-                P(_or, P(_hint, r.name, tuple(sorted(declared))),
-                  f"declare it on a location: 'location ID {{ …; number {r.name} 3 }}'"))
     for fg in tables["final_girls"].values():
         if fg.rescues not in (4, 5, 6):
             err(fg.span, "E209", f"rescues must be 4, 5 or 6, not {fg.rescues}")
         if fg.health < 1:
             err(fg.span, "E209", "health must be at least 1")
-    _check_zones(refs, tables, killers, scenarios, err)
-    _check_pieces(refs, tables, killers, scenarios, err, warn)
+    _check_piles(killers, scenarios, err)
+    _check_made_and_taken(tables, killers, scenarios, warn)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -337,33 +252,238 @@ def _check_board(pb: n.PlayerBoard, err) -> None:
         err(pb.span, "E202", "no last-breath tokens")
 
 
+# --- the names content uses: one checker for each kind of reference ---------------------------------
+@attrs.define
+class RefScope:
+    """What every reference is resolved against (besides the killers and scenarios of its host)."""
+
+    tables: dict[str, dict]
+    err: Callable[..., None]
+    from_pack: Callable[[Ref, str], None]
+    packs_on: bool  # the pack rules are in force (content loaded as packs)
+    packs: dict[str, n.Pack]
+    all_modes: set[str]
+
+
+RefCheck = Callable[[RefScope, Ref, dict, dict], None]
+REF_CHECKS: dict[str, RefCheck] = {}  # kind -> its checker: every kind of refs.REF_KINDS has one (a test checks)
+
+
+def checks(*kinds: str) -> Callable[[RefCheck], RefCheck]:
+    """Register a checker for these kinds of reference (each kind once)."""
+    def mark(fn: RefCheck) -> RefCheck:
+        for kind in kinds:
+            if kind in REF_CHECKS:
+                raise ValueError(f"two checkers for references of kind {kind!r}")
+            if kind not in REF_KINDS:
+                raise ValueError(f"{kind!r} is no kind of reference (refs.REF_KINDS)")
+            REF_CHECKS[kind] = fn
+        return fn
+    return mark
+
+
+def _owner(r: Ref, killers: dict, scenarios: dict) -> Optional[n.Scenario | n.Killer]:
+    return scenarios.get(r.scope) or killers.get(r.scope)
+
+
+@checks("item", "minion")
+def _ref_table(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    table = at.tables[r.kind + "s"]
+    if r.name not in table:
+        at.err(r.span, "E204", f"unknown {r.kind} '{r.name}'", P(_hint_or_known, r.name, tuple(table), r.kind + "s"))
+    else:
+        at.from_pack(r, r.kind + "s")
+
+
+@checks("pack")
+def _ref_pack(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    if at.packs_on and r.name != CORE and r.name not in at.packs:
+        at.err(r.span, "E204", f"unknown pack '{r.name}'",
+               P(_or, P(_hint, r.name, [p for p in at.packs if p != r.scope]), "load it too, with another --content"))
+
+
+@checks("body")
+def _ref_body(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    bodies = ({b.id for b in killers[r.scope].bodies} if r.scope in killers else
+              {b.id for k in killers.values() for b in k.bodies})
+    if r.name not in bodies:
+        where = f"killer '{r.scope}'" if r.scope in killers else "any killer"
+        at.err(r.span, "E204", f"unknown body '{r.name}' ({where} declares none by that name)",
+               P(_or, P(_hint, r.name, tuple(sorted(bodies))), "declare it with 'body ID { name \"…\"; health N }'"))
+
+
+@checks("mode")
+def _ref_mode(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    modes = killers[r.scope].modes if r.scope in killers else at.all_modes
+    if r.name not in modes:
+        at.err(r.span, "E204", f"unknown mode '{r.name}'", P(_or, P(_hint, r.name, tuple(modes)),
+                                                               "declare it with 'modes …'"))
+
+
+@checks("loc")
+def _ref_loc(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    locs = set(SPECIAL_LOCS)
+    if r.scope in scenarios:
+        locs |= {loc.id for loc in scenarios[r.scope].locations}
+    if r.name not in locs:
+        hint = (P(_hint_or_known, r.name, tuple(locs), "locations") if r.scope in scenarios else
+                P(_or, P(_hint, r.name, tuple(locs)),
+                  "outside a scenario only here, killer-location, killer-start and it are known"))
+        at.err(r.span, "E204", f"unknown location '{r.name}'", hint)
+
+
+@checks("tag")
+def _ref_tag(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    # (a tag outside a scenario is read against the map the game is played on: any tag may be there)
+    if r.scope in scenarios and r.name not in scenarios[r.scope].tags:
+        at.err(r.span, "E211", f"unknown location tag '{r.name}'",
+               P(_or, P(_hint, r.name, tuple(scenarios[r.scope].tags)), "declare it in 'tags …'"))
+
+
+@checks("token", "deck", "track", "holding", "pile")
+def _ref_owned(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """Declared in the same killer or scenario."""
+    owner = _owner(r, killers, scenarios)
+    attr = {"token": "tokens", "deck": "decks", "track": "tracks", "holding": "holdings", "pile": "piles"}[r.kind]
+    declared = {x.id for x in getattr(owner, attr)} if owner else set()
+    if r.name not in declared:
+        where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
+        how = ("'pile ID { name \"…\"; row N }'" if r.kind == "pile" else f"'{r.kind} ID {{ … }}'")
+        at.err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}",
+               P(_or, P(_hint, r.name, tuple(declared)), f"declare it with {how} in the same killer or scenario"))
+
+
+@checks("fear")
+def _ref_fear(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """A killer's starting fear, on every side of every player board."""
+    for pb in at.tables["player_boards"].values():
+        for side in pb.sides:
+            if side.fear_min <= side.fear_max and not side.fear_min <= int(r.name) <= side.fear_max:
+                at.err(r.span, "E209", f"the killer's starting fear {r.name} is outside the fear range "
+                       f"{side.fear_min}–{side.fear_max} of player board '{pb.id}' (side '{side.id}')", "")
+
+
+@checks("path")
+def _ref_path(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """open/close path A B: the path must be on the map (read against the game's map elsewhere)."""
+    if r.scope not in scenarios:
+        return
+    a, z = r.name.split(" ", 1)
+    sc = scenarios[r.scope]
+    ids = {loc.id for loc in sc.locations}
+    if a in ids and z in ids and not any({p.a, p.b} == {a, z} for p in sc.paths):
+        at.err(r.span, "E210", f"there is no path between '{a}' and '{z}' to open or close",
+               "declare it with 'path A (…) -- (…) B' (with 'closed' inside its block if it starts closed)")
+
+
+@checks("pathtag")
+def _ref_pathtag(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    # (outside a scenario: read against the map the game is played on, which may have it)
+    if r.scope in scenarios:
+        ptags = {t for p in scenarios[r.scope].paths for t in p.tags}
+        if r.name not in ptags:
+            at.err(r.span, "E211", f"no path has the tag '{r.name}'", P(_hint, r.name, tuple(ptags)))
+
+
+@checks("level-stat")
+def _ref_level_stat(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'bloodlust NAME': a number some killer's bloodlust level prints (the engine reads move and damage)."""
+    printed = {"move", "damage"} | {name for k in killers.values() for lvl in k.bloodlust for name, _v in lvl.stats}
+    if killers and r.name not in printed:
+        at.err(r.span, "E204", f"no bloodlust level prints '{r.name}'",
+               P(_or, P(_hint, r.name, tuple(sorted(printed))),
+                 f"print it on a level: 'level move 1 damage 1 {r.name} 2'"))
+
+
+@checks("location-number")
+def _ref_location_number(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'number NAME of PLACE': a number the locations declare ('number cost 3')."""
+    host = scenarios.get(r.scope)
+    declared = ({name for loc in host.locations for name, _v in loc.numbers} if host is not None else
+                {name for s in scenarios.values() for loc in s.locations for name, _v in loc.numbers})
+    if r.name not in declared and (host is not None or scenarios):
+        where = f"scenario '{host.id}'" if host is not None else "any scenario"
+        at.err(r.span, "E204", f"no location of {where} declares the number '{r.name}'",
+               P(_or, P(_hint, r.name, tuple(sorted(declared))),
+                 f"declare it on a location: 'location ID {{ …; number {r.name} 3 }}'"))
+
+
+@checks("deck-card")
+def _ref_deck_card(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'shuffle card DECK/CARD into …': a card of that deck of the same killer or scenario."""
+    owner = _owner(r, killers, scenarios)
+    deck, card = r.name.split("/", 1)
+    got = next((d for d in (owner.decks if owner else ()) if d.id == deck), None)
+    if got is not None and card not in {c.id for c in got.cards}:
+        at.err(r.span, "E204", f"unknown card '{card}' in deck '{deck}'",
+               P(_hint_or_known, card, tuple(c.id for c in got.cards), "cards of the deck"))
+
+
+@checks("recipe-makes")
+def _ref_recipe_makes(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """The item a recipe makes must be able to lie on the table (S3.4)."""
+    items: dict[str, n.Item] = at.tables["items"]
+    if r.name not in items:
+        return  # (an unknown item: its 'item' reference says so)
+    it = items[r.name]
+    rows = {p.id for o in (*scenarios.values(), *killers.values()) for p in o.piles if p.row > 0}
+    if not (it.start == "table" or it.returns or (it.start == "pile" and it.pile in rows)):
+        at.err(r.span, "E210", f"a recipe makes '{r.name}', which never lies on the table",
+               "a recipe takes the item it makes from the table: give the item 'start table', "
+               "'returns to the table when discarded', or 'start pile PILE' of a pile with a row")
+
+
+@checks("kind")
+def _ref_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """A minion or a victim kind, where either goes ('count ID', 'when ID dies')."""
+    minions, kinds = at.tables["minions"], at.tables["victim_kinds"]
+    if r.name not in minions and r.name not in kinds:
+        at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
+               P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
+
+
+@checks("victim-kind")
+def _ref_victim_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    kinds = at.tables["victim_kinds"]
+    if r.name not in kinds:
+        at.err(r.span, "E204", f"unknown victim kind '{r.name}'",
+               P(_or, P(_hint, r.name, tuple(kinds)), "declare it with 'victim ID { name \"…\" }' in a scenario or "
+                 "a killer"))
+
+
+@checks("token-kind")
+def _ref_token_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    owner = _owner(r, killers, scenarios)
+    token, kind = r.name.split(" ", 1)
+    t = next((x for x in owner.tokens if x.id == token), None) if owner is not None else None
+    if t is not None and kind not in t.kinds:
+        at.err(r.span, "E204", f"unknown kind '{kind}' of the token '{token}'",
+               P(_hint_or_known, kind, t.kinds, "kinds"))
+
+
+@checks("card-of-deck")
+def _ref_card_of_deck(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """Tokens on a card: a card of a deck of the same killer or scenario."""
+    owner = _owner(r, killers, scenarios)
+    if owner is None:
+        return  # (outside a killer or scenario: any card of the game's decks)
+    cards = {c.id for d in owner.decks for c in d.cards}
+    if r.name not in cards:
+        at.err(r.span, "E204", f"unknown card '{r.name}' (no deck of '{r.scope}' has it)",
+               P(_or, P(_hint, r.name, tuple(cards)),
+                 "tokens lie on the cards of its decks: 'deck D { card ID { … } }'"))
+
+
+@checks("scenario", "killer")
+def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """A module section's host: checked with the module (modules.check_modules), which keeps these
+    references from the loop that calls the other checkers."""
+    raise AssertionError(f"a {r.kind} reference reached the checkers: modules.check_modules resolves it")
+
+
 # --- item and card zones (issue #16 item 6) --------------------------------------------------------
-def _check_zones(refs: list[Ref], tables: dict, killers: dict, scenarios: dict, err) -> None:
-    """Named piles (declared, not smaller than their row), the cards 'shuffle card … into …' names, and
-    the items recipes make (they must be able to lie on the table)."""
-    items: dict[str, n.Item] = tables["items"]
-    for r in refs:
-        owner = scenarios.get(r.scope) or killers.get(r.scope)
-        if r.kind == "pile":
-            declared = {p.id for p in owner.piles} if owner else set()
-            if r.name not in declared:
-                where = f"in '{r.scope}'" if owner else "outside a killer or scenario"
-                err(r.span, "E204", f"unknown pile '{r.name}' {where}",
-                    functools.partial(_or, functools.partial(_hint, r.name, tuple(declared)),
-                                      "declare it with 'pile ID { name \"…\"; row N }' in the same killer or scenario"))
-        elif r.kind == "deck-card":
-            deck, card = r.name.split("/", 1)
-            got = next((d for d in (owner.decks if owner else ()) if d.id == deck), None)
-            if got is not None and card not in {c.id for c in got.cards}:
-                err(r.span, "E204", f"unknown card '{card}' in deck '{deck}'",
-                    functools.partial(_hint_or_known, card, tuple(c.id for c in got.cards), "cards of the deck"))
-        elif r.kind == "recipe-makes" and r.name in items:
-            it = items[r.name]
-            rows = {p.id for o in (*scenarios.values(), *killers.values()) for p in o.piles if p.row > 0}
-            if not (it.start == "table" or it.returns or (it.start == "pile" and it.pile in rows)):
-                err(r.span, "E210", f"a recipe makes '{r.name}', which never lies on the table",
-                    "a recipe takes the item it makes from the table: give the item 'start table', "
-                    "'returns to the table when discarded', or 'start pile PILE' of a pile with a row")
+def _check_piles(killers: dict, scenarios: dict, err) -> None:
+    """Named piles hold items, and are not smaller than their row."""
     for owner in (*scenarios.values(), *killers.values()):
         for p in owner.piles:
             size = sum(it.copies for it in owner.items if it.start == "pile" and it.pile == p.id)
@@ -386,11 +506,8 @@ def victim_kinds_of(hosts) -> list[n.VictimKind]:
     return out
 
 
-def _check_pieces(refs: list[Ref], tables: dict, killers: dict, scenarios: dict, err, warn) -> None:
-    """Victim kinds (declared once, never a minion's id; a kind named where a minion or victim kind
-    goes, a victim kind where only one goes); token kinds and deck cards named by token lines; a
-    token type something takes but nothing ever puts anywhere (W240); a victim kind nothing makes (W241)."""
-    P = functools.partial
+def _victim_kinds(tables: dict, killers: dict, scenarios: dict, err) -> dict[str, n.VictimKind]:
+    """Victim kinds: declared once, never with a minion's id."""
     kinds: dict[str, n.VictimKind] = {}
     for v in victim_kinds_of([*scenarios.values(), *killers.values(), *tables["modules"].values()]):
         if v.id in kinds and kinds[v.id] is not v and kinds[v.id].span != v.span:
@@ -400,29 +517,13 @@ def _check_pieces(refs: list[Ref], tables: dict, killers: dict, scenarios: dict,
             err(v.span, "E203", f"'{v.id}' is a minion and a victim kind",
                 "a kind of piece is named by its id alone ('count ID', 'when ID dies'): give them different ids")
         kinds[v.id] = v
-    tables["victim_kinds"] = kinds
-    minions = tables["minions"]
-    for r in refs:
-        owner = scenarios.get(r.scope) or killers.get(r.scope)
-        if r.kind == "kind" and r.name not in minions and r.name not in kinds:
-            err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
-                P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
-        elif r.kind == "victim-kind" and r.name not in kinds:
-            err(r.span, "E204", f"unknown victim kind '{r.name}'",
-                P(_or, P(_hint, r.name, tuple(kinds)), "declare it with 'victim ID { name \"…\" }' in a scenario or a "
-                  "killer"))
-        elif r.kind == "token-kind" and owner is not None:
-            token, kind = r.name.split(" ", 1)
-            t = next((x for x in owner.tokens if x.id == token), None)
-            if t is not None and kind not in t.kinds:
-                err(r.span, "E204", f"unknown kind '{kind}' of the token '{token}'",
-                    P(_hint_or_known, kind, t.kinds, "kinds"))
-        elif r.kind == "card-of-deck" and owner is not None:
-            cards = {c.id for d in owner.decks for c in d.cards}
-            if r.name not in cards:
-                err(r.span, "E204", f"unknown card '{r.name}' (no deck of '{r.scope}' has it)",
-                    P(_or, P(_hint, r.name, tuple(cards)), "tokens lie on the cards of its decks: "
-                      "'deck D { card ID { … } }'"))
+    return kinds
+
+
+def _check_made_and_taken(tables: dict, killers: dict, scenarios: dict, warn) -> None:
+    """A token type something takes but nothing ever puts anywhere (W240); a victim kind nothing
+    makes (W241)."""
+    kinds: dict[str, n.VictimKind] = tables["victim_kinds"]
     made: set[str] = set()
     if kinds:
         for x in n.walk((*scenarios.values(), *killers.values(), *tables["modules"].values(),

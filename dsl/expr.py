@@ -29,31 +29,75 @@ from .refs import SPECIAL_PLACES
 SLOT_TYPES = ("condition", "amount", "place", "event", "piece")
 STARTS = (*SLOT_TYPES, "selector", "trigger_head", "modification", "piece_set", "token_effect")
 
-# what each slot type accepts, for hints (LANGUAGE.md has the full tables)
-FORMS = {
-    "condition": ("AMOUNT at least AMOUNT", "AMOUNT at most AMOUNT", "AMOUNT is AMOUNT", "AMOUNT more than AMOUNT",
-                  "AMOUNT less than AMOUNT", "all { CONDITION; … }", "any { CONDITION; … }", "not CONDITION",
-                  "fg at PLACE", "fg at tag TAG", "fg within N of PLACE", "killer at PLACE", "killer within N of PLACE",
-                  "killer health at least N", "victims at PLACE", "minions at PLACE", "token TOKEN at PLACE",
-                  "PLACE is exit", "PLACE is search", "PLACE is PLACE", "PLACE has tag TAG", "flag NAME", "mode NAME",
-                  "has item ITEM", "spent covers KIND …", "the cause is a kill", "item ITEM on table",
-                  "item ITEM aside", "phase PHASE", "track TRACK at least N", "KIND at PLACE",
-                  "it has status NAME", "fg has status NAME", "killer has status NAME", "token TOKEN on HOLDER"),
-    "amount": ("N", "that", "count WHAT", "count WHAT at PLACE", "fear", "time", "health", "bloodlust",
-               "killer health", "bloodlust STAT", "distance from PLACE to PLACE", "AMOUNT plus AMOUNT",
-               "AMOUNT minus AMOUNT", "min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT", "(AMOUNT)",
-               "card number", "track TRACK", "count victims on HOLDING", "number NAME of PLACE",
-               "count tokens TOKEN on HOLDER"),
-    "place": ("LOCATION", "here", "fg", "it", "killer-location", "killer-start",
-              "(SET [with …] [where CONDITION] [PICK …] [except PLACE])"),
-    "event": ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
-              "PIECE forms", "PIECE moves", "PIECE gains time", "PIECE loses time", "PIECE enters PLACE",
-              "PIECE leaves [PLACE]", "PIECE crosses TAG", "start of PHASE", "end of PHASE",
-              "bloodlust rises [from a kill|the killer|a minion|another cause]", "fear rises", "fear falls",
-              "token TOKEN is placed|removed|spent", "item ITEM is gained|used|discarded", "an item is …",
-              "card [DECK] is drawn|revealed", "game starts", "track TRACK reaches N"),
-    "piece": ("fg", "killer", "victim", "minion", "MINION", "enemy"),
+# the forms of each node class of an expression slot, in the words a hint shows (LANGUAGE.md has the
+# full tables); every such class has its entry (tests/test_forms.py), and FORMS lists them by slot
+HINTS: dict[type, tuple[str, ...]] = {
+    # conditions
+    n.Compare: ("AMOUNT at least AMOUNT", "AMOUNT at most AMOUNT", "AMOUNT is AMOUNT", "AMOUNT more than AMOUNT",
+                "AMOUNT less than AMOUNT"),
+    n.AllOf: ("all { CONDITION; … }",),
+    n.AnyOf: ("any { CONDITION; … }",),
+    n.Not: ("not CONDITION", "PLACE is not PLACE", "AMOUNT is not AMOUNT"),
+    n.FgAt: ("fg at PLACE",),
+    n.FgAtTag: ("fg at tag TAG",),
+    n.KillerAt: ("killer at PLACE",),
+    n.Within: ("killer within N of PLACE", "fg within N of PLACE"),
+    n.KillerIs: ("killer is on|off the board", "killer is active", "killer is set aside"),
+    n.VictimsAt: ("victims at PLACE",),
+    n.MinionsAt: ("minions at PLACE",),
+    n.TokenAt: ("token TOKEN at PLACE",),
+    n.PlaceIs: ("PLACE is exit", "PLACE is search"),
+    n.SamePlace: ("PLACE is PLACE",),
+    n.HasTag: ("PLACE has tag TAG",),
+    n.FlagSet: ("flag NAME",),
+    n.InMode: ("mode NAME",),
+    n.HasItem: ("has item ITEM",),
+    n.SpentCovers: ("spent covers KIND …",),
+    n.CauseIs: ("the cause is a kill", "the cause is the killer", "the cause is a minion",
+                "the cause is another cause"),
+    n.ItemIn: ("item ITEM on table", "item ITEM aside"),
+    n.InPhase: ("phase PHASE",),
+    n.KindAt: ("KIND at PLACE",),
+    n.HasStatus: ("it has status NAME", "fg has status NAME", "killer has status NAME"),
+    n.TokenOn: ("token TOKEN on HOLDER", "token TOKEN in supply|discard"),
+    # amounts
+    n.Count: ("count WHAT", "count WHAT at PLACE"),
+    n.Quantity: ("fear", "time", "health", "bloodlust", "killer health"),
+    n.That: ("that",),
+    n.LevelStat: ("bloodlust STAT",),
+    n.Distance: ("distance from PLACE to PLACE",),
+    n.Arith: ("AMOUNT plus AMOUNT", "AMOUNT minus AMOUNT"),
+    n.MinMax: ("min of AMOUNT and AMOUNT", "max of AMOUNT and AMOUNT"),
+    n.CardNumber: ("card number",),
+    n.TrackValue: ("track TRACK",),
+    n.HeldVictims: ("count victims on HOLDING",),
+    n.LocationNumber: ("number NAME of PLACE",),
+    n.TokenCount: ("count tokens TOKEN on HOLDER", "count tokens TOKEN in supply|discard"),
+    # places
+    n.Selector: ("(SET [with …] [where CONDITION] [PICK …] [except PLACE])",),
+    # events
+    n.PieceEvent: ("PIECE takes damage", "PIECE loses health", "PIECE would be defeated", "PIECE dies", "PIECE kills",
+                   "PIECE forms", "PIECE moves", "PIECE gains time", "PIECE loses time", "PIECE enters PLACE",
+                   "PIECE leaves [PLACE]", "PIECE crosses TAG", "PIECE appears", "PIECE vanishes"),
+    n.PhaseEvent: ("start of PHASE", "end of PHASE", "PHASE phase"),
+    n.BloodlustRises: ("bloodlust rises [from a kill|the killer|a minion|another cause]",),
+    n.FearChanges: ("fear rises", "fear falls"),
+    n.TokenEvent: ("token TOKEN is placed|removed|spent",),
+    n.ItemEvent: ("item ITEM is gained|used|discarded", "an item is gained|used|discarded"),
+    n.CardEvent: ("card [DECK] is drawn|revealed",),
+    n.OwnEvent: ("gained", "used", "discarded"),
+    n.GameStarts: ("game starts",),
+    n.TrackReaches: ("track TRACK reaches N",),
+    # pieces
+    n.PieceRef: ("fg", "killer", "killer BODY", "victim", "minion", "MINION", "enemy"),
 }
+_SLOT_OF = {n.Condition: "condition", n.Amount: "amount", n.Place: "place", n.Event: "event", n.Piece: "piece"}
+# what each slot type accepts, for hints: the forms of its node classes, in the table's order
+FORMS: dict[str, tuple[str, ...]] = {
+    slot: tuple(f for cls, forms in HINTS.items() if issubclass(cls, family) for f in forms)
+    for family, slot in _SLOT_OF.items()}
+# besides its node classes' forms, a place is a location's id or one of the named places
+FORMS["place"] = ("LOCATION", "here", "fg", "it", "killer-location", "killer-start", *FORMS["place"])
 TYPE_NAMES = {"condition": "a condition", "amount": "an amount", "place": "a place", "event": "an event",
               "piece": "a piece", "selector": "a set of locations", "trigger_head": "an event",
               "modification": "a modification"}

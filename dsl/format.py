@@ -44,7 +44,7 @@ import attrs
 from lark import Lark, Token, Tree
 
 from .diagnostics import Diagnostic
-from .syntax import Atom, Block, Line, _unescape, parse_text
+from .syntax import Atom, Block, Line, parse_text, unescape
 
 INDENT = "  "
 MAX_WIDTH = 100
@@ -128,7 +128,7 @@ def _atom_text(node: Tree) -> str:
     if node.data == "number":
         return _number(raw)
     if node.data == "string":
-        return escape_string(_unescape(raw))
+        return escape_string(unescape(raw))
     return raw  # name, join
 
 

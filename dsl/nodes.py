@@ -702,7 +702,7 @@ class ForEach(Control):
     body: tuple[Effect, ...]
 
 
-# --- killer bodies and presence (K2.7–K2.9, K3, K1.6; MECHANICS 1, 7) ---------------------------
+# --- killer bodies and presence (K2.7–K2.9, K3, K1.6) ---------------------------
 @attrs.frozen(repr=False)
 class AllKillers(Control):
     """``all killers { … }``: the block once for each living killer body on the board, top to

@@ -11,14 +11,28 @@ from .diagnostics import Span
 SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")  # what a place slot takes besides location ids
 
 
+# every kind of name content uses, each resolved by one checker (dsl/check.py REF_CHECKS; a test checks
+# both ways): a Ref of another kind is refused when it is made
+REF_KINDS = frozenset({
+    "item", "minion", "pack", "body", "mode", "loc", "tag", "pathtag", "token", "deck", "track", "holding", "pile",
+    "fear", "path", "level-stat", "location-number", "deck-card", "recipe-makes", "kind", "victim-kind",
+    "token-kind", "card-of-deck", "scenario", "killer",
+})
+
+
+def _known_kind(_ref: object, _attribute: object, kind: str) -> None:
+    if kind not in REF_KINDS:
+        raise ValueError(f"{kind!r} is no kind of reference: add it to refs.REF_KINDS with its checker in dsl/check.py")
+
+
 @attrs.frozen
 class Ref:
     """A name used by content, resolved by the checker."""
 
-    kind: str  # item | loc | mode | minion | tag | pathtag | token | deck | pack | fear (a killer's)
+    kind: str = attrs.field(validator=_known_kind)  # one of REF_KINDS
     name: str
     span: Span
     scope: str  # id of the declaration it stands in (scenario or killer id), or ""
 
 
-__all__ = ["SPECIAL_PLACES", "Ref"]
+__all__ = ["REF_KINDS", "SPECIAL_PLACES", "Ref"]

@@ -99,7 +99,7 @@ def _span(path: str, first, last=None) -> Span:
     return Span(path, first.line or 0, first.column or 0, last.end_line or 0, last.end_column or 0)
 
 
-def _unescape(raw: str) -> str:
+def unescape(raw: str) -> str:
     body = raw[1:-1]
     return body.replace('\\"', '"').replace("\\\\", "\\")
 
@@ -146,7 +146,7 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     if data == "number":
         return Atom(span, "number", _number(path, span, str(tok), bad))
     if data == "string":
-        return Atom(span, "string", _unescape(str(tok)))
+        return Atom(span, "string", unescape(str(tok)))
     if data == "join":
         return Atom(span, "join", "--")
     raise AssertionError(data)

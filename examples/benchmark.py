@@ -4,10 +4,11 @@
     python examples/benchmark.py --pairs [--toy DIR] [--rounds 3] [--json]
 
 ``--pairs``: for every bundled killer × scenario pair, games per second with the random bot in
-one process, and when the rules-free toy engine of ../shared/bench/toy is present (or ``--toy
-DIR``), its games per second in the same run and the ratio of the two. Toy and engine rounds
-alternate and the medians are compared, so that load on the machine hits both alike (the method
-of ../shared/bench/ratio.py).
+one process, and when a rules-free toy engine is given (``--toy DIR``: a folder with its
+``engine.py`` and ``play_game``; by default a ``shared/bench/toy`` folder beside the checkout, where
+the project's benchmark harness keeps one), its games per second in the same run and the ratio of
+the two. Toy and engine rounds alternate and the medians are compared, so that load on the machine
+hits both alike.
 
 One process: the games played in this process; its CPU seconds (``time.process_time``) give the
 figures that other work on the machine disturbs least, and its wall time the base of the speed-up.

@@ -1,6 +1,6 @@
 """'Why did that happen?': events with their rule and content source, and the killer's targeting table.
 
-Every event names the rule behind it (``rule``, a RULES.md id) and, when content caused it, the
+Every event names the rule behind it (``rule``, a docs/rules.md id) and, when content caused it, the
 effect's ``source`` (``file:line:col``). A targeting event (kind ``target``) carries the
 candidates it weighed as ``(location id, distance, victims)``; C9.2 when distance alone decided,
 C9.3 when the nearest were tied and victim count, then the tie policy, decided. This module

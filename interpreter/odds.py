@@ -1,4 +1,4 @@
-"""Exact odds of a fear check (RULES.md C2), by counting, never by sampling.
+"""Exact odds of a fear check (docs/rules.md C2), by counting, never by sampling.
 
 Each die is one of three kinds, each with chance 1/3: a fail (1–2), a 3–4 that may be turned into a
 success by discarding two cards from hand (C2.2), or a success (5–6). For ``k`` dice the number of

@@ -108,11 +108,11 @@ _SETUP_KILLER_WORDS = ("at", "health", "last_breath", "status")  # 'killer WORD 
 _FG_WORDS = ("health", "fear", "time", "last_breath", "status")
 
 
-class _Stop(Exception):
+class LineStop(Exception):
     """A line that cannot be read further (its diagnostic is recorded)."""
 
 
-def _close(word: str, known: Sequence[str]) -> str:
+def close_hint(word: str, known: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     if close:
         return f"did you mean '{close[0]}'?"
@@ -144,9 +144,9 @@ class Reader:
         """A reader of a nested block: lines given twice are counted apart, diagnostics together."""
         return Reader(self.path, self.diags)
 
-    def error(self, span: Span, code: str, message: str, hint: str = "") -> _Stop:
+    def error(self, span: Span, code: str, message: str, hint: str = "") -> LineStop:
         self.diags.append(Diagnostic(span, code, message, hint))
-        return _Stop()
+        return LineStop()
 
     def once(self, key: str, line: Line, what: str) -> None:
         if key in self.seen:
@@ -201,7 +201,7 @@ class Reader:
     def ref(self, atoms: list[Atom], i: int, line: Line, usage: str, known: Any, what: str) -> str:
         word = self.name(atoms, i, line, usage)
         if word not in known:
-            raise self.error(atoms[i].span, "E402", f"unknown {what} '{word}'", _close(word, list(known)))
+            raise self.error(atoms[i].span, "E402", f"unknown {what} '{word}'", close_hint(word, list(known)))
         return word
 
     def refs(self, atoms: list[Atom], i: int, line: Line, usage: str, known: Any, what: str) -> list[str]:
@@ -322,19 +322,19 @@ class _PositionReader:
                                   "see docs/positions.md for the lines")
                 if head not in LINES:
                     raise r.error(atoms[0].span, "E401", f"unknown line '{head}' in a position",
-                                  _close(head, list(LINES)))
+                                  close_hint(head, list(LINES)))
                 is_setup = head in SETUP_LINES and not (
                     head == "killer" and len(atoms) > 1 and atoms[1].kind == "name"
                     and atoms[1].value in _SETUP_KILLER_WORDS)
                 (setup_lines if is_setup else state_lines).append((ln, atoms))
-            except _Stop:
+            except LineStop:
                 continue
         setup: dict[str, Any] = {}
         before_setup = len(r.diags)
         for ln, atoms in setup_lines:
             try:
                 self.setup_line(ln, atoms, setup)
-            except _Stop:
+            except LineStop:
                 continue
         if len(r.diags) > before_setup:  # no game to check the other lines against
             return None
@@ -348,13 +348,13 @@ class _PositionReader:
         for ln, atoms in state_lines:
             try:
                 self.state_line(ln, atoms)
-            except _Stop:
+            except LineStop:
                 continue
         if len(r.diags) > start:
             return None
         try:
             settled = self.compose()
-        except _Stop:
+        except LineStop:
             return None
         return Position(setup, settled, r.path)
 
@@ -394,7 +394,7 @@ class _PositionReader:
                 head, args = word, atoms[2:]
             elif word != "at":
                 raise self.r.error(atoms[1].span, "E401", f"unknown line 'fg {word}' in a position",
-                                   _close(word, ["at", *_FG_WORDS]))
+                                   close_hint(word, ["at", *_FG_WORDS]))
         getattr(self, "line_" + head)(ln, [atoms[0], *args])
 
     def _set(self, key: str, value: Any, ln: Line, what: str) -> None:
@@ -706,7 +706,7 @@ class _PositionReader:
         where = self.loc(a, 1, ln, u)
         if where not in self.board.pile_of:
             raise self.r.error(a[1].span, "E406", f"{self.board.ids[where]} is not a search location: it has no pile",
-                               _close(self.board.ids[where], [self.board.ids[i] for i in self.board.search_locs]))
+                               close_hint(self.board.ids[where], [self.board.ids[i] for i in self.board.search_locs]))
         self._top_or_left(ln, a, f"pile:{where}", 2, self.game.items, "item", f"the pile at {self.board.ids[where]}")
 
     def line_deck(self, ln: Line, a: list[Atom]) -> None:
@@ -771,7 +771,7 @@ class _PositionReader:
         self._set("phase", (ph, start), ln, "the phase")
 
     # composing the state --------------------------------------------------------------------
-    def fail(self, key: str, message: str, hint: str = "") -> _Stop:
+    def fail(self, key: str, message: str, hint: str = "") -> LineStop:
         return self.r.error(self.spans.get(key, Span(self.r.path, 1, 1, 1, 2)), "E406", message, hint)
 
     def compose(self) -> GameState:

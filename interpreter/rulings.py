@@ -39,11 +39,11 @@ from . import engine
 from .position import (
     MAX_COUNT,
     PHASES,
+    LineStop,
     Position,
     Reader,
-    _close,
-    _Stop,
     check_position,
+    close_hint,
     content_names,
     run_position,
     sorted_diags,
@@ -143,7 +143,7 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
     for ln in lines:
         try:
             out.append(_ruling(rs, reader, ln))
-        except _Stop:
+        except LineStop:
             continue
     if not lines:
         reader.error(Span(path, 1, 1, 1, 2), "E400", "no 'ruling ID { … }' block", "a rulings file holds rulings")
@@ -181,7 +181,7 @@ def _ruling(rs: Ruleset, r: Reader, ln: Line) -> Ruling:
             if head not in HEADS:
                 first = sl.parts[0] if sl.parts else None
                 word = first.text() if isinstance(first, Atom) else ("{ … }" if first is not None else "")
-                raise r.error(sl.span, "E401", f"unknown line '{word}' in a ruling", _close(word, list(HEADS)))
+                raise r.error(sl.span, "E401", f"unknown line '{word}' in a ruling", close_hint(word, list(HEADS)))
             if head in ("says", "rules", "position"):
                 if head in seen:
                     raise r.error(sl.span, "E405", f"'{head}' is given twice in ruling {rid}", "keep one")
@@ -204,22 +204,22 @@ def _ruling(rs: Ruleset, r: Reader, ln: Line) -> Ruling:
                 if len(raw_steps) >= MAX_STEPS:
                     raise r.error(sl.span, "E403", f"more than {MAX_STEPS} steps in one ruling", "split it")
                 raw_steps.append((sl, atoms))
-        except _Stop:
+        except LineStop:
             ok = False
     missing = [w for w in ("rules", "position") if w not in seen]
     if missing:
         raise r.error(ln.span, "E400", f"ruling {rid} has no '{missing[0]}' line",
                       'a ruling cites its rule ids (rules "C5.3") and sets its position { … }')
     if pos is None:  # no game to check the steps against
-        raise _Stop()
+        raise LineStop()
     steps = []
     for sl, atoms in raw_steps:
         try:
             steps.append(_step(rs, r, pos, sl, atoms))
-        except _Stop:
+        except LineStop:
             ok = False
     if not ok:
-        raise _Stop()
+        raise LineStop()
     return Ruling(rid, r.path, ln.span, says, rules, pos, tuple(steps))
 
 
@@ -319,7 +319,7 @@ class _Facts:
         head = self.name(i, STEPS["expect"])
         if head not in FACTS:
             raise self.r.error(self.a[i].span, "E401", f"unknown fact '{head}' to expect",
-                               _close(head, list(FACTS)))
+                               close_hint(head, list(FACTS)))
         if head == "fg":
             word = self.word(i + 1, FACTS["fg"], ("at", "health", "fear", "time", "last_breath", "status"))
             if word != "at":

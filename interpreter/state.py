@@ -44,7 +44,7 @@ class Choice:
 
 
 class Event(NamedTuple):
-    """Something that happened, with the RULES.md id behind it and what caused it.
+    """Something that happened, with the docs/rules.md id behind it and what caused it.
 
     A named tuple: events are made at every step, and a tuple is the cheapest immutable record.
     """

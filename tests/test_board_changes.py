@@ -1,4 +1,4 @@
-"""A board that changes (issue #16, item 8; RULES.md S1.4, C5.3, C5.4, C9, C10.2, S2.3).
+"""A board that changes (issue #16, item 8; docs/rules.md S1.4, C5.3, C5.4, C9, C10.2, S2.3).
 
 Paths closed and opened for everyone or for one kind of mover (the Final Girl, victims, enemies),
 exits that are exits only while a condition holds, numbers declared per location and read as

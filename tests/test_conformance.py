@@ -6,7 +6,7 @@ Every ``tests/conformance/*.case`` file is one case, one test here (its id: the 
 tests/conformance/README.md describes the format; in short, a case is sections:
 
     checks: what the case checks (one line)
-    rules: C13.2                        (optional: the RULES.md ids it checks)
+    rules: C13.2                        (optional: the docs/rules.md ids it checks)
     xfail: why the engine is wrong      (optional: a strict xfail; the log is the one that SHOULD come)
     killer:   lines added to the host killer        scenario: lines added to the host scenario
     content:  whole declarations added beside the host
@@ -32,7 +32,7 @@ import attrs
 import pytest
 from lastbreath.dsl import Diagnostic, Span, bundled_paths, load_content, parse_text
 from lastbreath.interpreter import rulings
-from lastbreath.interpreter.position import Reader, _Stop, parse_position
+from lastbreath.interpreter.position import Reader, LineStop, parse_position
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "conformance"
@@ -327,7 +327,7 @@ def read_drive(case: Case, rs) -> rulings.Ruling:
                     raise reader.error(ln.span, "E401", f"unknown step '{word}'",
                                        "one of: " + ", ".join(rulings.STEPS.values()))
                 steps.append(rulings._step(rs, reader, pos, ln, atoms))
-            except _Stop:
+            except LineStop:
                 continue
         if reader.diags:
             raise CaseError("the case's steps do not check:\n" + "\n".join(d.format(case.text) for d in reader.diags))

@@ -3,7 +3,7 @@
 The test pack tests/packs/modules holds a small scenario, Lakeside Camp (a canoe, its rules group
 'canoe', a pier path), and the module 'motorboat', which replaces the canoe and its rules group,
 adds an item to the piles and an action, and removes an event and a market card at setup — the
-shape of the Vehicles module (RULES.md V1: the module's vehicle replaces the scenario's own
+shape of the Vehicles module (docs/rules.md V1: the module's vehicle replaces the scenario's own
 vehicle item and its rules; a vehicle item of a deck is removed at setup).
 """
 

@@ -1,4 +1,4 @@
-"""Exact fear-check odds (interpreter/odds.py, RULES.md C2) and ``lastbreath odds``."""
+"""Exact fear-check odds (interpreter/odds.py, docs/rules.md C2) and ``lastbreath odds``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Victim kinds, statuses on every piece and tokens everywhere (issue #16, items 3-5; RULES.md K2.1,
+"""Victim kinds, statuses on every piece and tokens everywhere (issue #16, items 3-5; docs/rules.md K2.1,
 K2.4, K2.6, K2.7, S2.6, S1.1-S1.6, C5.3, C5.4, C9, C10).
 
 The content is the test pack tests/packs/pieces: the killer ``pc-changeling`` hides among the

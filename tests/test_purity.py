@@ -1,4 +1,4 @@
-"""The purity rule (DESIGN.md): dsl/ and interpreter/ never name a killer, scenario or mechanic.
+"""The purity rule: dsl/ and interpreter/ never name a killer, scenario or mechanic.
 
 Every .py and .lark file under dsl/ and interpreter/ is searched, full-line comments aside, for
 a list of words that belong to particular killers, scenarios and their mechanics, and for the

@@ -1,5 +1,5 @@
 """Rule-level tests of the second film: the asylum scenario (S5, Wolfe Asylum) and the ratchet
-lady (K5, the Ratchet Lady) (RULES.md), on the bundled content, plus both killers playing in
+lady (K5, the Ratchet Lady) (docs/rules.md), on the bundled content, plus both killers playing in
 the other film's scenario."""
 
 from __future__ import annotations

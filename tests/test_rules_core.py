@@ -1,4 +1,4 @@
-"""Rule-level tests of the core rules: C1–C7, C11, C13, C14, C16, C18 (RULES.md).
+"""Rule-level tests of the core rules: C1–C7, C11, C13, C14, C16, C18 (docs/rules.md).
 
 Each test names the rule id(s) it checks in its docstring, so `grep -r C5.3 tests/` finds it.
 Dice are controlled by choosing the state's rng counter (see ``rig``); otherwise the tests

@@ -1,4 +1,4 @@
-"""Rule-level tests of the third film's scenario: Wingard Cottage (RULES.md S3), on the bundled
+"""Rule-level tests of the third film's scenario: Wingard Cottage (docs/rules.md S3), on the bundled
 content (scenarios/wingard-cottage.fg): the crafted-item row and the raw materials on the table,
 the cabin, indoors and outdoors, packing raw materials, crafting; and every killer playing there."""
 

@@ -1,5 +1,5 @@
 """Rule-level tests of the enemies: the Killer phase (C8), targeting, movement and attacks (C9),
-panic (C10), minions (C15) and the killer board (C17) (RULES.md).
+panic (C10), minions (C15) and the killer board (C17) (docs/rules.md).
 
 Most tests play on a tiny test map, a line A - B - C - D - E, so distances are obvious, with a
 small test killer that has minions and a secondary dark power.

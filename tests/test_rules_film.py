@@ -1,5 +1,5 @@
 """Rule-level tests of the first film: the forest scenario (S4, Storybook Woods) and the wolf
-(K4, the Big Bad Wolf) (RULES.md)."""
+(K4, the Big Bad Wolf) (docs/rules.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rule-level tests of the third film's killer: the Intruders (RULES.md K3), on the bundled content
+"""Rule-level tests of the third film's killer: the Intruders (docs/rules.md K3), on the bundled content
 (killers/intruders.fg): three bodies on one board, the active marker, "all killers" cards, panic
 by any of them, a secondary dark power shielding all three, last breath with several killers;
 and the Intruders playing in the other films' scenarios."""

@@ -30,7 +30,7 @@ from lastbreath.interpreter.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 RULES_MD = ROOT / "docs" / "rules.md"
 
-# Every id of the shared rules page (RULES.md), in its order.
+# Every id of the shared rules page (docs/rules.md), in its order.
 RULES_MD_IDS = """
 C1.1 C2.1 C2.2 C2.3 C2.4 C2.5 C2.6 C3.1 C3.2 C3.3 C3.4 C3.5 C3.6 C3.7 C3.8 C3.9 C4.1
 C5.1 C5.2 C5.3 C5.4 C5.5 C5.6 C6.1 C6.2 C6.3 C6.4 C6.5 C7.1 C7.2 C7.3 C7.4 C7.5 C7.6

@@ -1,4 +1,4 @@
-"""Rule-level tests of the zombies (RULES.md K6) on the bundled content, and of the general
+"""Rule-level tests of the zombies (docs/rules.md K6) on the bundled content, and of the general
 language features they are written with (no board, place selectors, for each, group attacks,
 wandering, killer bodies formed from minions, absorbing, end conditions with reasons)."""
 
@@ -275,7 +275,7 @@ def test_K6_6_the_next_crowd_is_the_one_a_scan_of_the_board_finds():
     """The formation looks for the next crowd in one pass over the minions: the same location as
     scanning the board place by place, for any layout."""
     import random
-    from lastbreath.interpreter.engine.effects import _next_group
+    from lastbreath.interpreter.engine.presence import _next_group
 
     rnd = random.Random(7)
     for _ in range(400):

@@ -1,4 +1,4 @@
-"""Counters and tracks, holding areas and delayed effects (issue #16, item 7; RULES.md K1.2, S2.3–S2.5).
+"""Counters and tracks, holding areas and delayed effects (issue #16, item 7; docs/rules.md K1.2, S2.3–S2.5).
 
 The content is the test pack tests/packs/tracks: the killer ``tide-brood`` grows through the stages
 of its ``growth`` track as bloodlust rises (K1.2); the scenario ``stormy-harbour`` has a rescue

@@ -16,6 +16,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | tables.py | the dispatch tables of every node family, and the contexts content resolves in |
 | resolve.py | one dispatch for every node family: effects, conditions, amounts, places |
 | effects.py | what each effect line does (C3.4 and the primitives) |
+| presence.py | effects on the killer's bodies: moved, hurt, formed, each in turn, active, vanishing (K1, K2, K3, K6) |
 | conditions.py / amounts.py / places.py | conditions, amounts, places (K6.1, K6.3) |
 | compiled.py | conditions and amounts compiled into closures where they are read again and again (C13) |
 | index.py | indexes of the pieces on the board, built once per pieces tuple (K6) |
@@ -35,17 +36,18 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | enemies.py | who acts, targeting, enemy moves and attacks (C8.3, C9, K6.4–K6.5) |
 | phases.py | the round and its phases (C1, C4, C7, C8, C10, C11), state-based checks (C13) |
 | ending.py | the end of the game (C13) |
+| ends.py | the content's win and lose lines, read after every step (C13) |
 | setup.py | setting a game up (C18.3–C18.5, C16.2, C17.3) |
 | tracks.py | tracks, holding areas, blocks kept for a coming phase, paths per mover (K1.2, S1.4, S2.3–S2.5, C5.3) |
 
-The package names no killer, scenario, card or scenario mechanic (the purity rule, DESIGN.md).
+The package names no killer, scenario, card or scenario mechanic (the purity rule: tests/test_purity.py).
 Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` from here.
 """
 
 from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
-from . import amounts, conditions, effects, holders, pieces, places, tracks, zones  # noqa: F401
+from . import amounts, conditions, effects, holders, pieces, places, presence, tracks, zones  # noqa: F401
 from .asking import RUNS, ask, opt
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
@@ -55,6 +57,7 @@ from .conditions import covers
 from .draws import rand, roll_die, shuffled
 from .driver import advance, apply, play_out
 from .ending import end_game
+from .ends import check_ends
 from .enemies import choose_target, enemy_act, group_attacks, hunt, tie_break, wander
 from .fear_checks import dice_for, discard_card, fear_check, outcome_for, play_card
 from .final_girl import fg_damage, gain_time, heal, lose_time, lower_fear, raise_fear
@@ -72,7 +75,6 @@ from .movement import fg_moves, move_fg, rescue_here
 from .phases import (
     PHASE_ORDER,
     STEPS,
-    check_ends,
     next_phase,
     step_action,
     step_killer,

@@ -31,9 +31,10 @@ from ..state import Choice, Event, GameState
 from . import steps
 from .asking import RUNS, check_option, greenlet_module
 from .ending import settle
-from .phases import STEPS, check_ends, phase_ended
+from .ends import check_ends
+from .phases import STEPS, phase_ended
 from .steps import GameOver, NeedChoice, PhaseEnd, Replay, Rewind, reset_scope
-from .working import COMPILED, Work, field, snapshot
+from .working import Work, snapshot
 
 GREENLET = greenlet_module  # None: every answer replays its step (tests switch it off to check that)
 
@@ -76,11 +77,7 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
             if scope.defeat:  # C13.2: a defeat during the step, not yet settled
                 settle(w)
             if ends:
-                last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
-                if last is None or last[0] is not w.sources or ((  # (the plain Work: its __dict__, without a call)
-                        field(w, last[1]) is not last[2] or field(w, last[3]) is not last[4]) if COMPILED else (
-                        (d := w.__dict__)[last[1]] is not last[2] or d[last[3]] is not last[4])):
-                    check_ends(w)
+                check_ends(w)
         except NeedChoice as nc:
             if ctl.pos != len(ctl.answers):
                 raise AssertionError("an answer was not used by the step it was given to") from None

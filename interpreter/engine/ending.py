@@ -6,7 +6,7 @@ attack or item use that caused it has fully resolved (C13.2, a state-based check
 notes a defeat and settles at once when nothing is resolving; ``resolve.run`` settles when the
 outermost resolution ends, and every step ends with a settle. ``end_game`` records the result and
 unwinds the step (``GameOver``). The content's own win and lose lines are state-based checks too,
-looked at whenever the game settles (phases.check_ends).
+looked at whenever the game settles (ends.check_ends).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each phase is a step function over the working copy, run by the driver (driver.py) one
 step at a time (``STEPS``); ``sub`` counts the progress inside a phase, so that every step ends
-at a checkpoint. The content's win and lose lines are checked after every step (``check_ends``).
+at a checkpoint. The content's win and lose lines are checked after every step (ends.py).
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from . import steps
 from .asking import ask
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
-from .compiled import compile_condition, reads_of
-from .ending import end_game, settle
+from .ending import settle
+from .ends import check_ends
 from .fear_checks import discard_card, play_card
 from .fields import SETTERS, set_secondary
 from .final_girl import gain_time, lose_time
@@ -24,14 +24,13 @@ from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
 from .resolve import run
-from .statics import abilities, came_into_play
+from .statics import came_into_play
 from .steps import PhaseEnd, reset_scope
 from .tables import NO_CTX
 from .telling import emit, told
 from .triggers import fire, would
 from .victims import always_panicking, marks_at, rescuable
 from .words import count_of
-from .working import COMPILED, field
 from .zones import can_make, make, usable
 
 if TYPE_CHECKING:
@@ -234,11 +233,7 @@ def _between_steps(w: Work) -> None:
     if scope.defeat:
         settle(w)
     if w.game.has_ends:
-        last = w.ends_read  # check_ends' first test, without the call (nothing read changed: none holds)
-        if last is None or last[0] is not w.sources or ((  # (the plain Work: its __dict__, without a call)
-                field(w, last[1]) is not last[2] or field(w, last[3]) is not last[4]) if COMPILED else (
-                (d := w.__dict__)[last[1]] is not last[2] or d[last[3]] is not last[4])):
-            check_ends(w)
+        check_ends(w)
     if scope.depth:  # a resolution cut short inside the step (a phase ended at once, caught there)
         reset_scope(scope)
 
@@ -474,37 +469,3 @@ def step_upkeep(w: Work) -> None:
 STEPS: dict[str, Callable[[Work], None]] = {
     "setup": step_setup, "action": step_action, "planning": step_planning, "killer": step_killer,
     "panic": step_panic, "upkeep": step_upkeep}
-
-
-def check_ends(w: Work) -> None:
-    """State-based checks (C13): content's win/lose conditions, whenever the game settles. Lines
-    whose fields are all known (compiled.reads_of), two at most, are not read again while those
-    fields are the same objects as when they were last read and held none (fields are rebound,
-    never changed). The callers make that first test themselves, without the call (``ends_read``:
-    the sources, then two (field, value) pairs; a field read twice for one, ``game`` for none)."""
-    g = w.game
-    if not g.has_ends:
-        return
-    srcs = w.sources  # one tuple per set of sources in play: its id keys the win and lose lines in it
-    if srcs is None:
-        srcs = abilities(w)
-    last = w.ends_read
-    if last is not None and last[0] is srcs and field(w, last[1]) is last[2] and field(w, last[3]) is last[4]:
-        return  # nothing they read has changed: none holds
-    got = g.ends_cache.get(id(srcs))
-    if got is None or got[0] is not srcs:  # the lines in play, each with its condition compiled
-        every = [reads_of(e.cond) for a in srcs for e in a.ends]
-        known = [r for r in every if r is not None]  # (None: a line that reads what cannot be listed)
-        got = g.ends_cache[id(srcs)] = (
-            srcs, tuple((compile_condition(e.cond), e) for a in srcs for e in a.ends),
-            None if len(known) < len(every) else tuple(dict.fromkeys(f for r in known for f in r)))
-    lines, reads = got[1], got[2]
-    ctx = NO_CTX
-    for holds, e in lines:
-        if holds(w, ctx):
-            end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
-    if reads is not None and len(reads) <= 2:
-        fa, fb = (reads + reads + ("game", "game"))[:2]  # one field read twice; none: game (never rebound)
-        w.ends_read = (srcs, fa, field(w, fa), fb, field(w, fb))
-    else:
-        w.ends_read = None

@@ -1,4 +1,4 @@
-"""Events: what triggers, replacements and modifications answer (MECHANICS.md sections 4–5).
+"""Events: what triggers, replacements and modifications answer (dsl/LANGUAGE.md sections 4–5).
 
 An event point of the rules calls ``would`` before the event happens (a replacement in play
 stops it and resolves its block instead; modifications change its number, or prevent it) and

@@ -151,7 +151,7 @@ class Work:
         self.scope = Scope()
         self.sources = None
         self.found = {}  # lookups among the sources (reset with them: statics.abilities)
-        self.ends_read = None  # phases.check_ends: what the lines last read (see there)
+        self.ends_read = None  # ends.check_ends: what the win and lose lines last read (see there)
         self.enemy_memo = None  # statics.enemy_tables, fg_tables: the last tables
         self.fg_memo = None
 
