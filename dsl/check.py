@@ -136,6 +136,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
             err(fg.span, "E209", "health must be at least 1")
     _check_piles(killers, scenarios, err)
     _check_made_and_taken(tables, killers, scenarios, warn)
+    _check_piece_events(decls, tables, err)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -479,6 +480,66 @@ def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A module section's host: checked with the module (modules.check_modules), which keeps these
     references from the loop that calls the other checkers."""
     raise AssertionError(f"a {r.kind} reference reached the checkers: modules.check_modules resolves it")
+
+
+# --- events a piece never has --------------------------------------------------------------------
+_PIECE_WORDS = {"fg": "the Final Girl", "killer": "a killer", "minion": "a minion", "victim": "a victim"}
+
+
+def _listed(pieces: frozenset[str]) -> str:
+    """'a killer, a minion and a victim'."""
+    words = [_PIECE_WORDS[p] for p in sorted(pieces)]
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _check_piece_events(decls: list, tables: dict, err) -> None:
+    """E215: a trigger, a replacement or a modification answering an event its piece never has
+    (nodes.PIECE_EVENT_PIECES): it would check clean and never resolve."""
+    kinds, minions = tables["victim_kinds"], tables["minions"]
+    for x in n.walk(tuple(decls)):
+        if not isinstance(x, (n.Trigger, n.Replacement, n.Modification)) or not isinstance(x.event, n.PieceEvent):
+            continue
+        e = x.event
+        ref = e.piece
+        pieces = n.pieces_of(ref)
+        if ref.kind == "minion" and ref.minion:  # a kind: of minion or of victim, as the content declares it
+            pieces = frozenset({"minion"} if ref.minion in minions else {"victim"} if ref.minion in kinds else pieces)
+        before = not isinstance(x, n.Trigger)
+        allowed = n.PIECE_EVENT_PIECES[e.what][1 if before else 0]
+        if pieces & allowed:
+            continue
+        what = e.what.replace("-", " ")
+        subject = to_words(ref)
+        if before:
+            form = "replacement" if isinstance(x, n.Replacement) else "modification"
+            who = _listed(allowed) if allowed else ""
+            after = n.PIECE_EVENT_PIECES[e.what][0] & pieces
+            err(e.span, "E215", f"nothing changes '{what}' for {subject} before it happens: this {form} never resolves",
+                (f"it can be changed for {who}" if who else "nothing can change it before it happens")
+                + ("; a trigger ('when …') answers it after it happens" if after else ""))
+        elif e.what == "would-be-defeated":
+            err(e.span, "E215", "'would be defeated' is asked only before a defeat: a trigger never answers it",
+                f"write 'instead of {ref_text(ref)} would be defeated {{ … }}'")
+        else:
+            err(e.span, "E215", f"{subject} never {what}: this trigger never fires",
+                f"'{what}' happens to {_listed(allowed)}")
+
+
+def ref_text(ref: n.PieceRef) -> str:
+    """The piece as the language writes it."""
+    if ref.kind == "minion" and ref.minion:
+        return ref.minion
+    return f"killer {ref.body}" if ref.body else ref.kind
+
+
+def to_words(ref: n.PieceRef) -> str:
+    """The piece in words."""
+    if ref.kind == "minion" and ref.minion:
+        return f"'{ref.minion}'"
+    if ref.body:
+        return f"killer '{ref.body}'"
+    return {"fg": "the Final Girl", "killer": "the killer", "minion": "a minion", "victim": "a victim",
+            "enemy": "an enemy"}.get(ref.kind, ref.kind)
 
 
 # --- item and card zones (issue #16 item 6) --------------------------------------------------------

@@ -463,6 +463,25 @@ card brood {
 }
 """),
     ErrorInfo(
+        "E215", "an event its piece never has",
+        "A trigger, a replacement or a modification answers an event that never happens to its piece: "
+        "a victim never takes damage (an attack kills it), the Final Girl never kills, only a killer "
+        "forms, appears or vanishes, and 'would be defeated' is asked only before a defeat, for a "
+        "replacement. Such a line would check clean and never resolve. Every piece moves, enters, "
+        "leaves and crosses, whatever moves it. The hint names the pieces the event happens to.",
+        """\
+item charm {
+  name "Charm"
+  when victim takes damage { heal 1 }
+}
+""",
+        """\
+item charm {
+  name "Charm"
+  when victim dies { heal 1 }
+}
+"""),
+    ErrorInfo(
         "E230", "a module changes what is not there",
         "A module's 'replace KIND ID { … }' or 'remove KIND ID' names something the scenario or killer "
         "of its section (or, at the top of the module, the loaded content) does not have: a misspelt id, "

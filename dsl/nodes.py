@@ -1112,6 +1112,35 @@ class PieceEvent(Event):
     tag: str = ""  # crosses: the path tag
 
 
+# the pieces each event of a piece happens to: (those a trigger answers it for, those a replacement
+# or a modification can change it for, before it happens). The engine makes every one of them
+# (tests/test_events.py plays each); the builder refuses the others (E215). "victim" includes the
+# victim kinds, "minion" the minion kinds.
+_EVERY_PIECE = frozenset({"fg", "killer", "minion", "victim"})
+PIECE_EVENT_PIECES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "takes-damage": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
+    "loses-health": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
+    "would-be-defeated": (frozenset(), frozenset({"fg", "killer"})),
+    "dies": (frozenset({"victim", "minion", "killer"}), frozenset({"victim"})),
+    "kills": (frozenset({"killer", "minion"}), frozenset()),
+    "forms": (frozenset({"killer"}), frozenset()),
+    "gains-time": (frozenset({"fg"}), frozenset({"fg"})),
+    "loses-time": (frozenset({"fg"}), frozenset({"fg"})),
+    "appears": (frozenset({"killer"}), frozenset({"killer"})),
+    "vanishes": (frozenset({"killer"}), frozenset({"killer"})),
+    **{what: (_EVERY_PIECE, _EVERY_PIECE) for what in ("moves", "enters", "leaves", "crosses")},
+}
+
+
+def pieces_of(ref: PieceRef) -> frozenset[str]:
+    """The kinds of piece a piece reference may be: fg, killer, minion, victim."""
+    if ref.kind == "enemy":
+        return frozenset({"killer", "minion"})
+    if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim (their ids differ)
+        return frozenset({"minion", "victim"})
+    return frozenset({ref.kind})
+
+
 @attrs.frozen(repr=False)
 class PhaseEvent(Event):
     """``start of PHASE`` / ``end of PHASE`` (``at start of killer { … }``); ``PHASE phase``, the

@@ -42,6 +42,12 @@ class Board:
             for p in scenario.paths
         )
         self.n = len(self.ids)
+        # the tags of the path between two locations (the first declared, either way): what a piece
+        # walking from one to the other crosses (engine/moves.py)
+        self.between: dict[tuple[int, int], frozenset[str]] = {}
+        for a, b, _ap, _bp, tags, _closed in self.paths:
+            self.between.setdefault((a, b), tags)
+            self.between.setdefault((b, a), tags)
         self._tables: dict = {}
         self._with_tag: dict[str, tuple[int, ...]] = {}
         # exits only while a condition holds ('exit while …'), and the numbers locations declare

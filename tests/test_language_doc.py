@@ -247,11 +247,13 @@ def phrase_file(phrase: str, what: str) -> str:
     if what in ("rule", "ability"):
         scenario += f"  {line}\n"
     elif what == "event":
+        if phrase.startswith("PIECE "):  # a piece the event happens to (E215): she alone gains time, …
+            line = ("fg" if "time" in phrase.split() else "killer") + line[len(concrete("PIECE")):]
         head = (f"at {line}" if line.startswith(("start of", "end of")) else
-                f"instead of {line}" if line.endswith(" phase") else f"when {line}")
+                f"instead of {line}" if line.endswith((" phase", " would be defeated")) else f"when {line}")
         scenario += f"  {head} {{ heal 1 }}\n"
     elif what == "piece":
-        scenario += f"  when {line} dies {{ heal 1 }}\n"
+        scenario += f"  when {line} moves {{ heal 1 }}\n"  # (every piece moves)
     else:  # effects, conditions, amounts and places stand in a 'for each' ('it' means something there)
         effect = {"effect": line, "condition": f"if {line} {{ heal 1 }}",
                   "amount": f"lose ({line}) time", "place": f"move killer to {line}"}[what]

@@ -19,6 +19,7 @@ from .killers import damage_killer
 from .statics import fg_tables
 from .tables import Ctx
 from .telling import emit, told
+from .triggers import fire
 from .words import loc_name
 from .zones import usable
 
@@ -86,16 +87,20 @@ def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
 
 
 def damage_minions(w: Work, loc: int, dmg: int) -> None:
-    """C15.2: damage split among the minions in one location, weakest first; no bloodlust (C15)."""
+    """C15.2: damage split among the minions in one location, weakest first; no bloodlust (C15).
+    Then each minion hit takes damage and loses health, and each killed dies (the events of the
+    content's triggers, after the damage is dealt)."""
     ms = list(w.minions)
     order = sorted((m.health, i) for i, m in enumerate(ms) if m.loc == loc)
     dead: set[int] = set()
+    hits: list[tuple[str, int, bool]] = []  # (kind, damage, killed) of each minion hit, in turn
     for _h, i in order:
         if dmg <= 0:
             break
         m = ms[i]
         hit = min(dmg, m.health)
         dmg -= hit
+        hits.append((m.kind, hit, hit >= m.health))
         if hit >= m.health:
             dead.add(i)
             if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
@@ -103,6 +108,14 @@ def damage_minions(w: Work, loc: int, dmg: int) -> None:
         else:
             ms[i] = MinionState(m.kind, m.loc, m.health - hit, m.status, m.uid)
     w.minions = tuple(m for i, m in enumerate(ms) if i not in dead)
+    listens = w.game.listens
+    if "takes-damage" in listens or "loses-health" in listens or "dies" in listens:
+        for kind, hit, killed in hits:
+            piece = ("minion", kind, -1)
+            fire(w, "takes-damage", piece, hit, loc)
+            fire(w, "loses-health", piece, hit, loc)
+            if killed:
+                fire(w, "dies", piece, 1, loc)
 
 
 def attack_fg(w: Work, damage: int, piece: Piece) -> None:

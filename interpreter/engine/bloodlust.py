@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .draws import roll_die
+from .moves import PLAIN_VICTIM, Hop, arrived, hops_along, how_far, leaving
 from .resolve import run
 from .statics import victim_tables
 from .tables import Ctx
@@ -117,10 +118,17 @@ def panic_location(w: Work, loc: int, count: int = -1, marked: Any = None) -> No
         if dest < 0:
             emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and stays", "C10.2")
             continue
+        hops: list[Hop] = []
+        if w.game.watch_moves:  # the events of a move (moves.py): it may be stopped
+            hops = hops_along(w, [loc, dest])
+            if not how_far(w, PLAIN_VICTIM, hops, "a victim"):
+                continue
+            leaving(w, PLAIN_VICTIM, hops)
         set_victims(w, loc, w.victims[loc] - 1)
         set_victims(w, dest, w.victims[dest] + 1)
         if ("panic" in said) if (said := w.ctl.said) is not None else told(w, "panic"):  # (Replay.said)
             emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
+        arrived(w, PLAIN_VICTIM, hops)
 
 
 def _panic_marked(w: Work, loc: int, count: int, uids: Any, panic: dict[int, int]) -> None:
@@ -141,5 +149,13 @@ def _panic_marked(w: Work, loc: int, count: int, uids: Any, panic: dict[int, int
         if dest < 0:
             emit(w, "panic", f"{name} at {loc_name(w, loc)} rolls {face} and stays", "C10.2")
             continue
+        hops: list[Hop] = []
+        mover = victim_piece(w, m, loc)
+        if w.game.watch_moves:  # the events of a move (moves.py): it may be stopped
+            hops = hops_along(w, [loc, dest])
+            if not how_far(w, mover, hops, name):
+                continue
+            leaving(w, mover, hops)
         move(w, loc, dest, m)
         emit(w, "panic", f"{name} at {loc_name(w, loc)} rolls {face} and flees to {loc_name(w, dest)}", "C10.2")
+        arrived(w, mover, hops)

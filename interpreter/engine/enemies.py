@@ -21,9 +21,11 @@ from .bodies import Piece, piece_status
 from .draws import rand, roll_die
 from .index import minion_of_uid
 from .killers import move_piece
+from .moves import Hop, arrived, hops_along, how_far, leaving
 from .statics import enemy_tables, fg_tables, modified
 from .telling import emit, told
 from .tracks import hidden_victims
+from .triggers import Piece as TriggerPiece
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
 
@@ -299,21 +301,33 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         nxt = tables[2]
         loc = at
         left = steps
+        route = [at] if g.watch_moves else None  # the locations it goes through, for the events of a move
         while left > 0 and loc != tloc:
             hop = nxt[loc][tloc]
             if hop < 0:
                 break
             loc = hop
             left -= 1
+            if route is not None:
+                route.append(loc)
+        hops: list[Hop] = []
+        if route is not None and loc != at:  # content answers moves: it may stop this one on the way
+            mover = _mover(w, piece)
+            hops = hops_along(w, route)
+            hops = hops[:how_far(w, mover, hops, name)]
+            loc = hops[-1][1] if hops else at
+            leaving(w, mover, hops)
         if loc != at:
             moved = move_piece(w, piece, loc)
-            if moved is None:
+            if moved is None:  # taken into a body there (K6.7): out of play, it enters nothing
                 return
             piece = moved
             said = w.ctl.said  # told without the call, in a lean step (Replay.said)
             if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
                 emit(w, "enemy-move", f"{name} moves to {loc_name(w, loc)}, "
                      + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
+            if hops:
+                arrived(w, _mover(w, piece), hops)
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
             tloc < 0 or tables[1][at][tloc] > steps) and not (
             may_stop and (tloc < 0 or at == tloc) and modified(w, "stops-moves", False, piece_status(w, piece))):
@@ -355,6 +369,14 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             return
 
 
+def _mover(w: Work, piece: Piece) -> TriggerPiece:
+    """An enemy as the events of a move name it: ("killer", its body, index) or ("minion", kind, index)."""
+    kind, i = piece
+    if kind == "killer":
+        return ("killer", w.killers[i].body, i)
+    return ("minion", w.minions[i].kind if i < len(w.minions) else "", i)
+
+
 def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None:
     """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
     enemy may use it."""
@@ -369,9 +391,19 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
         if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
             emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
         return piece
+    hops: list[Hop] = []
+    if w.game.watch_moves:  # content answers moves: it may stop this one
+        mover = _mover(w, piece)
+        hops = hops_along(w, [at, dest])
+        if not how_far(w, mover, hops, name):
+            return piece
+        leaving(w, mover, hops)
     if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
-    return move_piece(w, piece, dest)
+    moved = move_piece(w, piece, dest)
+    if hops and moved is not None:
+        arrived(w, _mover(w, moved), hops)
+    return moved
 
 
 def _victim(w: Work, loc: int, attacker: tuple[str, int], name: str):

@@ -19,6 +19,7 @@ from ..board import Board
 from ..state import Option
 from .compiled import CondFn, compile_condition, compile_optional
 from .index import EMPTY_INDEX
+from .moves import MOVE_EVENTS
 from .statics import QUERY_OF
 from .tables import SourceContexts, TriggerContexts
 from .triggers import event_kind
@@ -140,6 +141,8 @@ class Game:
         self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
         # phases a replacement takes whole ('instead of killer phase'): asked at each such phase's start
         self.whole_phases = frozenset(k[6:] for k in self.listens if k.startswith("whole:"))
+        # some content answers a piece leaving, crossing, entering or moving (engine/moves.py)
+        self.watch_moves = bool(self.listens & MOVE_EVENTS)
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}

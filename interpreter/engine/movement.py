@@ -15,13 +15,14 @@ from .asking import ask, opt
 from .bloodlust import set_victims
 from .bodies import killer_at
 from .fields import set_flipped
+from .moves import NO_TAGS, PLAIN_VICTIM, Hop, arrived, how_far, leaving
 from .places import is_exit
 from .resolve import condition, run
 from .statics import came_into_play, fg_tables, modified
 from .tables import NO_CTX, Ctx
 from .telling import emit, told
-from .triggers import FG, fire
-from .victims import NONE, describe, marks_at, move, pick, rescuable, take
+from .triggers import FG, Piece
+from .victims import NONE, describe, marks_at, move, pick, rescuable, take, victim_piece
 from .words import count_of, loc_name
 
 if TYPE_CHECKING:
@@ -73,35 +74,40 @@ def move_fg(w: Work, steps: int) -> None:
         if key == "stop":
             return
         dest = w.game.board.index[key[5:]]
-        lim = next(lim for d, lim, _ in moves if d == dest)
+        lim, how = next((lim, how) for d, lim, how in moves if d == dest)
         here = w.fg_loc
+        hops: list[Hop] = []
+        if w.game.watch_moves:  # the events of a move (moves.py): content may stop it
+            path = next((k for d, k in fg_tables(w)[0][here] if d == dest), -1) if how == "path" else -1
+            hops = [(here, dest, w.game.board.paths[path][4] if path >= 0 else NO_TAGS)]
+            if not how_far(w, FG, hops, "the Final Girl"):
+                continue  # (the move is spent)
         follow = 0
         if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
             top = min(lim, w.victims[here])
             fopts = [opt(w, f"follow:{i}", _FOLLOW[i] if i < 3 else f"{i} victims follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
-        listens = w.game.listens
-        if "leaves" in listens:
-            fire(w, "leaves", FG, 0, here)  # 'here' is still the location she leaves
+        leaving(w, FG, hops)  # 'here' is still the location she leaves
         w.fg_loc = dest
         if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
             with_them = f" with {count_of(follow, 'victim')}" if follow else ""
             emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
+        followers: list[Piece] = []
         if follow and w.marked and marks_at(w, here):
-            _follow_marked(w, here, dest, follow, lim)
-        elif follow:
+            followers = _follow_marked(w, here, dest, follow, lim, hops)
+        elif follow and (not hops or how_far(w, PLAIN_VICTIM, hops, "a victim")):
+            if hops:
+                for _ in range(follow):
+                    leaving(w, PLAIN_VICTIM, hops)
             set_victims(w, here, w.victims[here] - follow)
             set_victims(w, dest, w.victims[dest] + follow)
             emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
                  "C5.3")
-        if "crosses" in listens:
-            path = next((k for d, k in fg_tables(w)[0][here] if d == dest), -1)
-            if path >= 0:
-                fire(w, "crosses", FG, 0, dest, extra=w.game.board.paths[path][4])
-        if "enters" in listens:
-            fire(w, "enters", FG, 0, dest)
-        if "moves" in listens:
-            fire(w, "moves", FG, 0, dest)
+            followers = [PLAIN_VICTIM] * follow
+        if hops:
+            arrived(w, FG, hops)
+            for piece in followers:
+                arrived(w, piece, hops)
         if w.victims[dest] > 0 and is_exit(w, dest) and (not w.marked or rescuable(w, dest) > 0):
             here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
             key = ask(w, "rescue", f"Let {here_now} here escape?",
@@ -163,13 +169,22 @@ def _next_escaping(w: Work, loc: int):
     return NONE
 
 
-def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int) -> None:
-    """C5.3 with victims she can tell apart: she picks each follower in turn, among those left."""
+def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int, hops: list[Hop]) -> list[Piece]:
+    """C5.3 with victims she can tell apart: she picks each follower in turn, among those left; a
+    follower content stops on the way (moves.py) stays. Returns the followers, as events name them."""
     names = []
+    moved: list[Piece] = []
     for _ in range(follow):
         m = pick(w, here, "Which victim follows?", "follower")
         if m is NONE:
             break
+        piece = victim_piece(w, m, here)
+        if hops and not how_far(w, piece, hops, describe(w, m)):
+            continue
+        leaving(w, piece, hops)
         names.append(describe(w, m))
         move(w, here, dest, m)
-    emit(w, "follow", f"{' and '.join(names)} follow{'s' if len(names) == 1 else ''} (up to {lim} may)", "C5.3")
+        moved.append(piece)
+    if names:
+        emit(w, "follow", f"{' and '.join(names)} follow{'s' if len(names) == 1 else ''} (up to {lim} may)", "C5.3")
+    return moved

@@ -15,6 +15,7 @@ from lastbreath.dsl import nodes as n
 from ..state import KillerState
 from .bodies import body_index, body_name, ctx_body, the_killer
 from .killers import absorb, damage_killer, defeat_killer, heal_killer, max_health, update_piece
+from .moves import Hop, arrived, how_far, jump, leaving
 from .resolve import amount, loc, run
 from .steps import PhaseEnd
 from .tables import EXEC, Ctx
@@ -33,11 +34,20 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
     if i < 0:
         return
+    at = w.killers[i].loc
+    hops: list[Hop] = []
+    mover = ("killer", w.killers[i].body, i)
+    if w.game.watch_moves and at >= 0 and at != where:  # the events of a move (moves.py): it may be stopped
+        hops = jump(at, where)
+        if not how_far(w, mover, hops, body_name(w, i)):
+            return
+        leaving(w, mover, hops)
     update_piece(w, ("killer", i), loc=where)
     if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
         emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
     if w.game.absorbing:
         absorb(w)
+    arrived(w, mover, hops)
 
 
 def exec_heal_killer(w: Work, e: n.HealKiller, ctx: Ctx) -> None:  # heal killer N

@@ -27,13 +27,14 @@ from .asking import ask, opt
 from .bloodlust import set_victims
 from .bodies import killer_at
 from .movement import reward_rescue
+from .moves import PLAIN_VICTIM, arrived, hops_along, how_far, jump, leaving
 from .places import candidates
 from .resolve import amount, loc, run
 from .statics import modified, victim_tables
 from .tables import AMOUNT, EVAL, EXEC, NO_CTX, Ctx
 from .telling import emit
 from .triggers import fire
-from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take
+from .victims import NONE, describe, kind_of, marks_at, move, pick, rescuable, take, victim_piece
 from .words import count_of, loc_name
 from .working import over_budget
 
@@ -293,21 +294,36 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
         k = min(k, max(0, modified(w, "followers", 2, w.game.board.paths[path][4])))
         if k <= 0:
             return
+    # the events of a move (moves.py): along the path as followers, else at once; content may stop them
+    hops = (hops_along(w, [src, dst]) if e.follow else jump(src, dst)) if w.game.watch_moves else []
     if w.marked and marks_at(w, src):  # victims she can tell apart: she picks each that goes
         said = []
         for _ in range(k):
             m = pick(w, src, f"Which victim goes to {loc_name(w, dst)}?", "victim-moves")
             if m is NONE:
                 break
+            piece = victim_piece(w, m, src)
+            if hops and not how_far(w, piece, hops, describe(w, m)):
+                continue
+            leaving(w, piece, hops)
             said.append(describe(w, m))
             move(w, src, dst, m)
-        emit(w, "victims-move", f"{' and '.join(said)} move{'s' if len(said) == 1 else ''} from {loc_name(w, src)} to "
-                                f"{loc_name(w, dst)}", "C5.3" if e.follow else "")
+            arrived(w, piece, hops)
+        if said:
+            emit(w, "victims-move", f"{' and '.join(said)} move{'s' if len(said) == 1 else ''} from "
+                                    f"{loc_name(w, src)} to {loc_name(w, dst)}", "C5.3" if e.follow else "")
         return
+    if hops:
+        if not how_far(w, PLAIN_VICTIM, hops, "a victim"):
+            return
+        for _ in range(k):
+            leaving(w, PLAIN_VICTIM, hops)
     set_victims(w, src, w.victims[src] - k)
     set_victims(w, dst, w.victims[dst] + k)
     emit(w, "victims-move", f"{count_of(k, 'victim')} move{'s' if k == 1 else ''} from {loc_name(w, src)} to "
                             f"{loc_name(w, dst)}", "C5.3" if e.follow else "")
+    for _ in range(k if hops else 0):
+        arrived(w, PLAIN_VICTIM, hops)
 
 
 def hidden_victims(w: Work) -> frozenset[int]:
