@@ -119,7 +119,7 @@ def panic_location(w: Work, loc: int, count: int = -1, marked: Any = None) -> No
             emit(w, "panic", f"a victim at {loc_name(w, loc)} rolls {face} and stays", "C10.2")
             continue
         hops: list[Hop] = []
-        if w.game.watch_moves:  # the events of a move (moves.py): it may be stopped
+        if "victim" in w.game.movers_watched:  # the events of a move (moves.py): it may be stopped
             hops = hops_along(w, [loc, dest])
             if not how_far(w, PLAIN_VICTIM, hops, "a victim"):
                 continue
@@ -151,7 +151,7 @@ def _panic_marked(w: Work, loc: int, count: int, uids: Any, panic: dict[int, int
             continue
         hops: list[Hop] = []
         mover = victim_piece(w, m, loc)
-        if w.game.watch_moves:  # the events of a move (moves.py): it may be stopped
+        if "victim" in w.game.movers_watched:  # the events of a move (moves.py): it may be stopped
             hops = hops_along(w, [loc, dest])
             if not how_far(w, mover, hops, name):
                 continue

@@ -301,7 +301,8 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         nxt = tables[2]
         loc = at
         left = steps
-        route = [at] if g.watch_moves else None  # the locations it goes through, for the events of a move
+        # the locations it goes through, for the events of a move (moves.py), if content answers them
+        route = [at] if ("killer" if is_killer else "minion") in g.movers_watched else None
         while left > 0 and loc != tloc:
             hop = nxt[loc][tloc]
             if hop < 0:
@@ -392,7 +393,7 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
             emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
         return piece
     hops: list[Hop] = []
-    if w.game.watch_moves:  # content answers moves: it may stop this one
+    if kind in w.game.movers_watched:  # content answers moves: it may stop this one
         mover = _mover(w, piece)
         hops = hops_along(w, [at, dest])
         if not how_far(w, mover, hops, name):

@@ -141,8 +141,12 @@ class Game:
         self.rule_queries = frozenset(QUERY_OF[type(r)] for a in sources for r in a.rules)
         # phases a replacement takes whole ('instead of killer phase'): asked at each such phase's start
         self.whole_phases = frozenset(k[6:] for k in self.listens if k.startswith("whole:"))
-        # some content answers a piece leaving, crossing, entering or moving (engine/moves.py)
-        self.watch_moves = bool(self.listens & MOVE_EVENTS)
+        # the kinds of piece (fg, killer, minion, victim) some content answers leaving, crossing,
+        # entering or moving for (engine/moves.py): the moves of the others ask and make nothing
+        self.movers_watched = frozenset(
+            p for a in sources for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
+                                         *(m.event for m in a.modifications))
+            if isinstance(e, n.PieceEvent) and e.what in MOVE_EVENTS for p in n.pieces_of(e.piece))
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}

@@ -77,17 +77,19 @@ def move_fg(w: Work, steps: int) -> None:
         lim, how = next((lim, how) for d, lim, how in moves if d == dest)
         here = w.fg_loc
         hops: list[Hop] = []
-        if w.game.watch_moves:  # the events of a move (moves.py): content may stop it
+        watched = w.game.movers_watched
+        if watched:  # the events of a move (moves.py), hers or her followers': content may stop them
             path = next((k for d, k in fg_tables(w)[0][here] if d == dest), -1) if how == "path" else -1
             hops = [(here, dest, w.game.board.paths[path][4] if path >= 0 else NO_TAGS)]
-            if not how_far(w, FG, hops, "the Final Girl"):
+            if "fg" in watched and not how_far(w, FG, hops, "the Final Girl"):
                 continue  # (the move is spent)
         follow = 0
         if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
             top = min(lim, w.victims[here])
             fopts = [opt(w, f"follow:{i}", _FOLLOW[i] if i < 3 else f"{i} victims follow") for i in range(top, -1, -1)]
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
-        leaving(w, FG, hops)  # 'here' is still the location she leaves
+        if "fg" in watched:
+            leaving(w, FG, hops)  # 'here' is still the location she leaves
         w.fg_loc = dest
         if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
             with_them = f" with {count_of(follow, 'victim')}" if follow else ""
@@ -95,8 +97,8 @@ def move_fg(w: Work, steps: int) -> None:
         followers: list[Piece] = []
         if follow and w.marked and marks_at(w, here):
             followers = _follow_marked(w, here, dest, follow, lim, hops)
-        elif follow and (not hops or how_far(w, PLAIN_VICTIM, hops, "a victim")):
-            if hops:
+        elif follow and ("victim" not in watched or how_far(w, PLAIN_VICTIM, hops, "a victim")):
+            if "victim" in watched:
                 for _ in range(follow):
                     leaving(w, PLAIN_VICTIM, hops)
             set_victims(w, here, w.victims[here] - follow)
@@ -104,8 +106,9 @@ def move_fg(w: Work, steps: int) -> None:
             emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
                  "C5.3")
             followers = [PLAIN_VICTIM] * follow
-        if hops:
+        if "fg" in watched:
             arrived(w, FG, hops)
+        if "victim" in watched:
             for piece in followers:
                 arrived(w, piece, hops)
         if w.victims[dest] > 0 and is_exit(w, dest) and (not w.marked or rescuable(w, dest) > 0):
@@ -179,9 +182,11 @@ def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int, hops: l
         if m is NONE:
             break
         piece = victim_piece(w, m, here)
-        if hops and not how_far(w, piece, hops, describe(w, m)):
+        watched = "victim" in w.game.movers_watched
+        if watched and not how_far(w, piece, hops, describe(w, m)):
             continue
-        leaving(w, piece, hops)
+        if watched:
+            leaving(w, piece, hops)
         names.append(describe(w, m))
         move(w, here, dest, m)
         moved.append(piece)

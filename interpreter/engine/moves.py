@@ -17,7 +17,8 @@ through the same events:
 A move is a list of hops (from, to, the tags of the path taken; none for a move that is no walk
 along a path: an effect's, a link's). A piece is ``("fg", "", -1)``, ``("killer", BODY, index)``,
 ``("minion", KIND, index)`` or ``("victim", KIND, -1)``. When no content of the game answers any of
-these events (``Game.watch_moves``), the callers ask nothing and make nothing.
+these events for a kind of piece (``Game.movers_watched``), the moves of that kind ask nothing and
+make nothing.
 """
 
 from __future__ import annotations

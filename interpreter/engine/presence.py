@@ -37,7 +37,7 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
     at = w.killers[i].loc
     hops: list[Hop] = []
     mover = ("killer", w.killers[i].body, i)
-    if w.game.watch_moves and at >= 0 and at != where:  # the events of a move (moves.py): it may be stopped
+    if "killer" in w.game.movers_watched and at >= 0 and at != where:  # a move's events (moves.py): it may stop
         hops = jump(at, where)
         if not how_far(w, mover, hops, body_name(w, i)):
             return

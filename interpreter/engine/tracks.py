@@ -295,7 +295,8 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
         if k <= 0:
             return
     # the events of a move (moves.py): along the path as followers, else at once; content may stop them
-    hops = (hops_along(w, [src, dst]) if e.follow else jump(src, dst)) if w.game.watch_moves else []
+    hops = ((hops_along(w, [src, dst]) if e.follow else jump(src, dst)) if "victim" in w.game.movers_watched
+            else [])
     if w.marked and marks_at(w, src):  # victims she can tell apart: she picks each that goes
         said = []
         for _ in range(k):
