@@ -496,7 +496,20 @@ class Builder:
             self.error(line.span, "E207", f"cannot read '{line.text()}'",
                        "write 'for each exit except killer-start { place 1 victims at it }'")
             return None
-        among = self.expression("selector", parts[2:-1])
+        head: list = parts[2:-1]
+        count: Any = 0
+        if len(head) > 2 and isinstance(head[1], Atom) and head[1].value == "of" and isinstance(head[0], Atom):
+            # for each N of SET …: N different locations of it, picked by its picks
+            ok, count = self._slot("amount", head[0], self.refs)
+            if not ok:
+                self.error(head[0].span, "E205", f"'{head[0].text()}' is not a number of locations",
+                           "write 'for each 3 of any with victims random { … }'")
+                return None
+            if isinstance(count, int) and not self.limit(head[0].span, "locations of a 'for each'", count,
+                                                         MAX_AMOUNT, 1):
+                return None
+            head = head[2:]
+        among = self.expression("selector", head)
         if not isinstance(among, n.Selector):
             return None
         self.in_for += 1
@@ -504,7 +517,7 @@ class Builder:
             body = self.effects(parts[-1])
         finally:
             self.in_for -= 1
-        return n.ForEach(line.span, among, body)
+        return n.ForEach(line.span, among, body, count)
 
     # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) -------------
     def _pieces(self, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
@@ -937,14 +950,21 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
         b.limit(atoms[2].span, "use time", atoms[2].num, MAX_AMOUNT)
         acc["use"] = n.ItemUse(line.span, atoms[2].num, b.effects(blk))
 
+    def hand(b: Builder, line: Line, acc: dict) -> None:  # hand only (S1.7)
+        if [str(a.value) for a in line.words()] != ["hand", "only"] or len(line.parts) != 2:
+            b.error(line.span, "E205", "write 'hand only'", "")
+            return
+        acc["hand_only"] = True
+
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "weapon": weapon,
-                                  "uses": _count("uses", 0), "use": use, "keep": _flag("keep"), **ITEM_ZONE_PARTS}
+                                  "uses": _count("uses", 0), "use": use, "keep": _flag("keep"), "hand": hand,
+                                  **ITEM_ZONE_PARTS}
     acc = _read_body(b, "item", block, readers, abilities=True)
     _require(b, acc, line.span, "item", {"name": 'name "…"'})
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
                   acc.get("keep", False) or acc.get("cannot", False), b.abilities(acc), owner,
                   acc.get("copies", 1), acc.get("start", ""), acc.get("pile", ""), acc.get("returns", False),
-                  acc.get("keep_cond"), acc.get("usable"))
+                  acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False))
 
 
 def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
@@ -1319,8 +1339,12 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
             acc.setdefault("minions", []).append(m)
 
     def no_board(b: Builder, line: Line, acc: dict) -> None:
-        if [str(a.value) for a in line.words()] != ["no", "board"] or len(line.parts) != 2:
-            b.error(line.span, "E205", "write 'no board'", "")
+        words = [str(a.value) for a in line.words()]
+        if words == ["no", "dark", "power"] and len(line.parts) == 3:  # K2.7: a killer with none
+            acc["no_dark"] = line.span
+            return
+        if words != ["no", "board"] or len(line.parts) != 2:
+            b.error(line.span, "E205", "write 'no board' or 'no dark power'", "")
             return
         acc["no_board"] = True
 
@@ -1354,8 +1378,14 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
     if "bloodlust" in acc and not acc["bloodlust"]:
         b.error(line.span, "E202", "the bloodlust track has no levels", "add 'level move 1 damage 1'")
     for key, what in (("finales", "finale"), ("dark_powers", "dark_power")):
+        if key == "dark_powers" and "no_dark" in acc:
+            if acc.get(key):
+                b.error(acc["no_dark"], "E210", "this killer has 'no dark power' and declares dark power cards",
+                        "drop the line, or the dark_power cards")
+            continue
         if not [c for c in acc.get(key, ()) if not c.legendary]:
-            b.error(line.span, "E202", f"this killer has no normal {what} card", f"add '{what} ID {{ … }}'")
+            hint = f"add '{what} ID {{ … }}'" + (", or write 'no dark power' (K2.7)" if what == "dark_power" else "")
+            b.error(line.span, "E202", f"this killer has no normal {what} card", hint)
     b.scope = ""
     return n.Killer(line.span, kid, acc.get("name", kid), acc.get("health", 1), acc.get("fear", 0),
                     acc.get("modes", ()), acc.get("bloodlust", ()), acc.get("at_max", ()),
@@ -1365,7 +1395,7 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
                     not acc.get("no_board", False), bodies, tuple(acc.get("items", ())),
                     tuple(acc.get("recipes", ())), tuple(acc.get("piles", ())), tuple(acc.get("groups", ())),
                     tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
-                    victim_kinds=tuple(acc.get("victim_kinds", ())))
+                    victim_kinds=tuple(acc.get("victim_kinds", ())), dark="no_dark" not in acc)
 
 
 def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] = None) -> Optional[n.Scenario]:

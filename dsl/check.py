@@ -158,6 +158,11 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
 
 
 def _check_killer(k: n.Killer, err) -> None:
+    if not k.dark:  # K2.7: a line of its own that would reveal none is a line that does nothing
+        for x in n.walk(k):
+            if isinstance(x, n.RevealDarkPower):
+                err(x.span, "E210", f"'{k.id}' has no dark power: 'reveal dark power' does nothing here",
+                    "drop the line, or give the killer dark_power cards")
     if k.health < 1:
         err(k.span, "E209", "killer health must be at least 1")
     ids: set[str] = set()

@@ -49,6 +49,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.PlaceIs: ("PLACE is exit", "PLACE is search"),
     n.SamePlace: ("PLACE is PLACE",),
     n.HasTag: ("PLACE has tag TAG",),
+    n.BoardHasTag: ("board has tag TAG",),
     n.FlagSet: ("flag NAME",),
     n.InMode: ("mode NAME",),
     n.HasItem: ("has item ITEM",),
@@ -238,6 +239,10 @@ class _Build(Transformer):
     def has_tag(self, meta: Any, c: list[Any]) -> n.HasTag:
         self._ref("tag", c[1])
         return n.HasTag(self._span(meta), c[0], str(c[1]))
+
+    def board_has_tag(self, meta: Any, c: list[Any]) -> n.BoardHasTag:  # board has tag TAG
+        self._ref("tag", c[0])
+        return n.BoardHasTag(self._span(meta), str(c[0]))
 
     def same_place(self, meta: Any, c: list[Any]) -> n.Condition:
         node = n.SamePlace(self._span(meta), c[0], c[-1])

@@ -695,11 +695,15 @@ class FormKillers(Effect):
 @attrs.frozen(repr=False)
 class ForEach(Control):
     """``for each SELECTOR { … }``: the block once for each location of a selector (its set, its
-    ``with`` and ``where`` parts, less its ``except``), in board order; ``it`` is that location."""
+    ``with`` and ``where`` parts, less its ``except``), in board order; ``it`` is that location.
+    ``for each N of SELECTOR { … }``: for N different locations of it, each picked by the
+    selector's picks among those not picked yet (``random``: N different random ones; none: the
+    first N in board order); fewer if it has fewer."""
 
     span: Span
     among: Selector
     body: tuple[Effect, ...]
+    count: Num = 0  # N of 'for each N of …'; 0: every location
 
 
 # --- killer bodies and presence (K2.7–K2.9, K3, K1.6) ---------------------------
@@ -932,6 +936,14 @@ class HasTag(Condition):
 
     span: Span
     place: Loc
+    tag: str
+
+
+@attrs.frozen(repr=False)
+class BoardHasTag(Condition):
+    """``board has tag TAG``: some location of the map the game is played on has the tag (K2.1)."""
+
+    span: Span
     tag: str
 
 
@@ -1327,6 +1339,7 @@ class Item(Decl):
     returns: bool = False  # returns to the table when discarded, fresh (S3.3–S3.4)
     keep_cond: Optional[Condition] = None  # cannot be discarded while CONDITION ("keep" alone: always)
     usable: Optional[Condition] = None  # usable while CONDITION: its use is offered only while it holds (K2.5)
+    hand_only: bool = False  # 'hand only': held in hand, one hand (a weapon: its own), never in the backpack (S1.7)
 
 
 @attrs.frozen(repr=False)
@@ -1427,6 +1440,7 @@ class Killer(Decl):
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
+    dark: bool = True  # False: 'no dark power' (K2.7): none is drawn at setup, none is ever revealed
 
 
 @attrs.frozen(repr=False)

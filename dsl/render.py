@@ -567,6 +567,10 @@ def _render_for_each(node: n.ForEach, r: Names) -> str:
     if sel.where is not None:
         text += f" where {_clause(sel.where, r)}"
     skip = f" other than {r.loc(sel.skip)}" if sel.skip else ""
+    if node.count:
+        picked = ", then ".join(_clause(p, r) for p in sel.picks) or "first in board order"
+        head = _amt(node.count, r, f"for each of {{n}} different places among {text}{skip}, each picked {picked}")
+        return f"{head}: {_block(node.body, r)}"
     return f"for each {text}{skip}: {_block(node.body, r)}"
 
 
@@ -772,6 +776,10 @@ def _render_place_is(node: n.PlaceIs, r: Names, neg: bool = False) -> str:
 
 def _render_has_tag(node: n.HasTag, r: Names, neg: bool = False) -> str:
     return f"{r.loc(node.place)} {'is not' if neg else 'is'} a {node.tag} location"
+
+
+def _render_board_has_tag(node: n.BoardHasTag, r: Names, neg: bool = False) -> str:
+    return f"the board {'has no' if neg else 'has a'} {node.tag} location"
 
 
 def _render_same_place(node: n.SamePlace, r: Names, neg: bool = False) -> str:
@@ -1049,7 +1057,10 @@ def _render_item_use(node: n.ItemUse, r: Names) -> str:
 
 
 def _render_item(node: n.Item, r: Names) -> str:
-    facts = [_clause(node.weapon, r) if node.weapon else "goes in the backpack"]
+    facts = [_clause(node.weapon, r) if node.weapon else "held in one hand" if node.hand_only
+             else "goes in the backpack"]
+    if node.hand_only:
+        facts.append("only ever held in hand, never in the backpack")
     if node.uses:
         facts.append(_count(node.uses, "use") + ", then discarded")
     if node.keep:
@@ -1206,7 +1217,8 @@ def _render_killer(node: n.Killer, r: Names) -> str:
     lines.append("")
     lines += _bloodlust_table(node, r)
     lines += _section("Finales", [_clause(f, r) for f in node.finales])
-    lines += _section("Dark powers", [_clause(d, r) for d in node.dark_powers])
+    lines += (_section("Dark powers", [_clause(d, r) for d in node.dark_powers]) if node.dark else
+              ["No dark power: none is drawn at setup, and none is ever revealed."])
     lines += _section("Terror cards", [_clause(t, r) for t in node.terror])
     lines += _section("Minions", [_clause(m, r) for m in node.minions])
     lines += _section("Items", [_clause(i, r) for i in node.items])
@@ -1513,7 +1525,8 @@ def _dsl_all_killers(node: n.AllKillers, indent: str) -> str:
 
 
 def _dsl_for_each(node: n.ForEach, indent: str) -> str:
-    return f"for each {to_dsl(node.among)} {_dsl_block(node.body, indent)}"
+    count = f"{_amount_text(node.count)} of " if node.count else ""
+    return f"for each {count}{to_dsl(node.among)} {_dsl_block(node.body, indent)}"
 
 
 def _dsl_spend_tokens(node: n.SpendTokens, indent: str) -> str:
@@ -1698,6 +1711,10 @@ def _dsl_place_is(node: n.PlaceIs, indent: str) -> str:
 
 def _dsl_has_tag(node: n.HasTag, indent: str) -> str:
     return f"{_place_text(node.place)} has tag {node.tag}"
+
+
+def _dsl_board_has_tag(node: n.BoardHasTag, indent: str) -> str:
+    return f"board has tag {node.tag}"
 
 
 def _dsl_same_place(node: n.SamePlace, indent: str) -> str:

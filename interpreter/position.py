@@ -38,6 +38,7 @@ from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
 
 from . import engine
+from .engine.items import hands_of
 from .games import new_game
 from .state import Event, GameState, HeldItem, KillerState, MarkedVictim, MinionState
 
@@ -474,10 +475,11 @@ class _PositionReader:
         items = self.r.refs(a, 1, ln, LINES[key], self.game.items, "item")
         if key == "hands":
             for atom, iid in zip(a[1:], items):
-                if self.game.items[iid].weapon is None:
-                    raise self.r.error(atom.span, "E406", f"{iid} is not a weapon: only weapons are held in hand",
-                                       "put it in the backpack (C6.5)")
-            if sum(w.hands for i in items if (w := self.game.items[i].weapon) is not None) > 2:
+                it = self.game.items[iid]
+                if it.weapon is None and not it.hand_only:
+                    raise self.r.error(atom.span, "E406", f"{iid} is not a weapon: only weapons (and items held only "
+                                       "in hand) are held in hand", "put it in the backpack (C6.5)")
+            if sum(hands_of(self.game.items[i]) for i in items) > 2:
                 raise self.r.error(ln.span, "E406", "her hands hold more than two hands' worth of weapons",
                                    "two one-handed weapons or one two-handed weapon (C6.5)")
         self._set(key, tuple(items), ln, what)

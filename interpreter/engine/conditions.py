@@ -121,6 +121,10 @@ def eval_has_tag(w: Work, c: n.HasTag, ctx: Ctx) -> bool:  # PLACE has tag TAG
     return where >= 0 and c.tag in w.game.board.tags[where]
 
 
+def eval_board_has_tag(w: Work, c: n.BoardHasTag, ctx: Ctx) -> bool:  # board has tag TAG (K2.1)
+    return bool(w.game.board.with_tag(c.tag))
+
+
 def eval_same_place(w: Work, c: n.SamePlace, ctx: Ctx) -> bool:  # PLACE is PLACE
     a = loc(w, c.a, ctx)
     return a >= 0 and a == loc(w, c.b, ctx)

@@ -333,7 +333,7 @@ def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside
 def exec_for_each(w: Work, e: n.ForEach, ctx: Ctx) -> None:  # for each SELECTOR { … }
     scope = w.scope
     saved = scope.it
-    for where in locations_of(w, e.among, ctx):
+    for where in locations_of(w, e.among, ctx, amount(w, e.count, ctx) if e.count else 0):
         scope.it = where
         run(w, e.body, ctx)
     scope.it = saved

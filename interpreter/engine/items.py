@@ -24,8 +24,15 @@ if TYPE_CHECKING:
     from .working import Work
 
 
+def hands_of(item: n.Item) -> int:
+    """The hands an item in hand takes (C6.5): a weapon's, one for another item held only in hand
+    (S1.7); none for the others, which go in the backpack."""
+    return item.weapon.hands if item.weapon is not None else 1 if item.hand_only else 0
+
+
 def hands_used(w: Work) -> int:
-    return sum(wp.hands for h in w.held if (wp := w.game.items[h.id].weapon) is not None)
+    items = w.game.items
+    return sum(hands_of(items[h.id]) for h in w.held)
 
 
 def weapon_of(w: Work, iid: str) -> n.Weapon:
@@ -42,20 +49,28 @@ def gain_item(w: Work, iid: str, how: str) -> None:
     new = HeldItem(iid, item.uses)
     came_into_play(w)  # those already in play are noted first (a position or an old save)
     emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
-    if item.weapon is None:
+    hands = hands_of(item)
+    if hands == 0:
         set_pack(w, w.pack + (new,))
     else:
-        opts = [Option("pack", "put it in the backpack")]
-        if hands_used(w) + item.weapon.hands <= 2:
+        items = w.game.items
+        opts = [] if item.hand_only else [Option("pack", "put it in the backpack")]
+        if hands_used(w) + hands <= 2:
             opts.insert(0, Option("hand", "hold it in hand"))
-        for h in w.held:
-            if hands_used(w) - weapon_of(w, h.id).hands + item.weapon.hands <= 2:
-                opts.append(Option(f"swap:{h.id}", f"hold it, put {w.game.items[h.id].name} in the backpack"))
+        for h in w.held:  # (one held only in hand never goes to the backpack: S1.7)
+            if not items[h.id].hand_only and hands_used(w) - hands_of(items[h.id]) + hands <= 2:
+                opts.append(Option(f"swap:{h.id}", f"hold it, put {items[h.id].name} in the backpack"))
+        if not opts:  # held only in hand, and her hands hold only such items: she leaves it (S1.7)
+            opts.append(Option("leave", "leave it: her hands are full"))
         key = ask(w, "item-place", f"Where does {item.name} go?", opts)
         if key == "hand":
             set_held(w, w.held + (new,))
         elif key == "pack":
             set_pack(w, w.pack + (new,))
+        elif key == "leave":
+            emit(w, "item", f"leaves {item.name}: it is held only in hand, and her hands are full", "C6.5")
+            _to_the_table(w, iid)
+            return
         else:
             out = key.split(":", 1)[1]
             i = next(i for i, h in enumerate(w.held) if h.id == out)

@@ -448,7 +448,8 @@ def step_upkeep(w: Work) -> None:
     g = w.game
     opts = [_DONE_SWAPPING]
     for h in w.held:  # an item's options are the same in every Upkeep phase: made once per Game
-        opts.append(g.to_pack_opts[h.id])
+        if not g.items[h.id].hand_only:  # (never to the backpack: S1.7)
+            opts.append(g.to_pack_opts[h.id])
     for h in w.pack:
         it = g.items[h.id]
         if it.weapon and hands_used(w) + it.weapon.hands <= 2:

@@ -141,6 +141,11 @@ def place_selector(w: Work, sel: n.Selector, ctx: Ctx) -> int:
     cands = candidates(w, sel, ctx)
     if not cands:
         return -1
+    return pick_among(w, sel, cands, ctx)
+
+
+def pick_among(w: Work, sel: n.Selector, cands: list[int], ctx: Ctx) -> int:
+    """The location the selector's picks take among these candidates (not empty)."""
     for p in sel.picks:
         if len(cands) == 1:
             break
@@ -161,9 +166,18 @@ def place_selector(w: Work, sel: n.Selector, ctx: Ctx) -> int:
     return cands[0]
 
 
-def locations_of(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
-    """Every location of a selector, in board order (``for each``)."""
-    return candidates(w, sel, ctx)
+def locations_of(w: Work, sel: n.Selector, ctx: Ctx, count: int = 0) -> list[int]:
+    """Every location of a selector, in board order (``for each``); with ``count``, that many
+    different ones, each picked by its picks among those left (fewer if it has fewer)."""
+    cands = candidates(w, sel, ctx)
+    if count <= 0:
+        return cands
+    out: list[int] = []
+    while cands and len(out) < count:
+        got = pick_among(w, sel, cands, ctx)
+        out.append(got)
+        cands = [c for c in cands if c != got]
+    return out
 
 
 PLACE.update(n.functions(n.Place, globals(), "place_"))

@@ -25,7 +25,7 @@ from .asking import ask, opt
 from .draws import rand, shuffled
 from .fields import SETTERS, set_held, set_kept, set_pack
 from .final_girl import lose_time
-from .items import discard_item, discardable, gain_item, hands_used
+from .items import discard_item, discardable, gain_item, hands_of, hands_used
 from .resolve import condition, run
 from .statics import came_into_play
 from .steps import PhaseEnd
@@ -95,9 +95,11 @@ def deck_cards_at_setup(d: n.Deck) -> list[str]:
 
 
 def _hold(w: Work, it: n.Item) -> None:
-    """An item she starts with: a weapon in her hands while they have room, else the backpack."""
+    """An item she starts with: a weapon in her hands while they have room, else the backpack; one
+    held only in hand in her hands (S1.7: it never goes to the backpack, whatever the room)."""
     new = HeldItem(it.id, it.uses)
-    if it.weapon is not None and hands_used(w) + it.weapon.hands <= 2:
+    hands = hands_of(it)
+    if it.hand_only or (hands and hands_used(w) + hands <= 2):
         set_held(w, w.held + (new,))
     else:
         set_pack(w, w.pack + (new,))
