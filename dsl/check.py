@@ -480,6 +480,23 @@ def _ref_card_of_deck(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> N
                  "tokens lie on the cards of its decks: 'deck D { card ID { … } }'"))
 
 
+@checks("card", "action", "event", "terror")
+def _ref_cause(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'the cause is card|action|event|terror ID': a card (of the action cards, or of a deck), an
+    action, an event or a terror card of its killer or scenario (or, outside one, of any)."""
+    owner = _owner(r, killers, scenarios)
+    hosts = [owner] if owner is not None else [*scenarios.values(), *killers.values()]
+    if r.kind == "card":
+        known = {*at.tables["cards"], *(c.id for h in hosts for d in h.decks for c in d.cards)}
+    else:
+        attr = {"action": "actions", "event": "events", "terror": "terror"}[r.kind]
+        known = {x.id for h in hosts for x in getattr(h, attr, ())}
+    if r.name not in known:
+        where = f"in '{r.scope}'" if owner is not None else "anywhere"
+        at.err(r.span, "E204", f"unknown {r.kind} '{r.name}' {where}", P(_hint_or_known, r.name, tuple(known),
+                                                                         f"{r.kind}s"))
+
+
 @checks("scenario", "killer")
 def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A module section's host: checked with the module (modules.check_modules), which keeps these

@@ -56,6 +56,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.SpentCovers: ("spent covers KIND …",),
     n.CauseIs: ("the cause is a kill", "the cause is the killer", "the cause is a minion",
                 "the cause is another cause"),
+    n.CausedBy: ("the cause is card|item|action|event|terror ID",),
     n.ItemIn: ("item ITEM on table", "item ITEM aside"),
     n.InPhase: ("phase PHASE",),
     n.KindAt: ("KIND at PLACE",),
@@ -256,6 +257,11 @@ class _Build(Transformer):
 
     def cause_is(self, meta: Any, c: list[Any]) -> n.CauseIs:
         return n.CauseIs(self._span(meta), _CAUSE[_words(c[0])])
+
+    def caused_by(self, meta: Any, c: list[Any]) -> n.CausedBy:  # the cause is card|item|action|event|terror ID
+        what = str(c[3])
+        self._ref(what, c[4])
+        return n.CausedBy(self._span(meta), what, str(c[4]))
 
     # --- amounts ----------------------------------------------------------------------------
     def number(self, meta: Any, c: list[Any]) -> int:

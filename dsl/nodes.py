@@ -977,6 +977,18 @@ class CauseIs(Condition):
     cause: str  # kill | killer | minion | other
 
 
+@attrs.frozen(repr=False)
+class CausedBy(Condition):
+    """``the cause is card ID`` (``item ID``, ``action ID``, ``event ID``, ``terror ID``): inside an
+    answer to an event, whether the effect that made it happen is that card's, item's, action's,
+    event's or terror card's (S1.8: the airlock's double death; K1.7: a scan's). Outside one, or for
+    an event the core rules made (a phase's step, an enemy's turn), it holds for none."""
+
+    span: Span
+    what: str  # card | item | action | event | terror
+    id: str
+
+
 # --- statics ("rule …") ---------------------------------------------------------------------
 @attrs.frozen(repr=False)
 class DiceModifier(Rule):

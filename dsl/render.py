@@ -796,6 +796,11 @@ _CAUSES = {"kill": "a victim's death", "killer": "a victim killed by a killer", 
            "other": "something other than a victim's death"}
 
 
+def _render_caused_by(node: n.CausedBy, r: Names, neg: bool = False) -> str:
+    what = r.item(node.id) if node.what == "item" else node.id
+    return f"it was {'not ' if neg else ''}caused by the {node.what} {what}"
+
+
 def _render_cause_is(node: n.CauseIs, r: Names, neg: bool = False) -> str:
     return f"it was {'not ' if neg else ''}caused by {_CAUSES[node.cause]}"
 
@@ -1726,6 +1731,10 @@ def _dsl_within(node: n.Within, indent: str) -> str:
 
 
 _CAUSE_DSL = {"kill": "a kill", "killer": "the killer", "minion": "a minion", "other": "another cause"}
+
+
+def _dsl_caused_by(node: n.CausedBy, indent: str) -> str:
+    return f"the cause is {node.what} {node.id}"
 
 
 def _dsl_cause_is(node: n.CauseIs, indent: str) -> str:

@@ -139,12 +139,12 @@ def test_shared_contexts_are_made_once_and_bounded():
         "terror-1", None, 0, -1, (), "")
     trig = TriggerContexts()
     trig.limit = 3
-    t = trig[("damage", 2, 1, "killer")]
-    assert trig[("damage", 2, 1, "killer")] is t
-    assert (t.source, t.attack, t.that, t.killer, t.spent, t.spent_token, t.cause) == (
-        "damage", None, 2, 1, (), "", "killer")
+    t = trig[("damage", 2, 1, "killer", "walk")]
+    assert trig[("damage", 2, 1, "killer", "walk")] is t
+    assert (t.source, t.attack, t.that, t.killer, t.spent, t.spent_token, t.cause, t.by) == (
+        "damage", None, 2, 1, (), "", "killer", "walk")
     for k in range(10):
-        trig[("fear-raised", k, -1, "")]
+        trig[("fear-raised", k, -1, "", "")]
         assert len(trig) <= 3
 
 

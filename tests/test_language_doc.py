@@ -189,11 +189,15 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "CONDITION": "fear at least 1", "SET": "exit", "AMOUNT": "fear", "PIECE": "victim",
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
                 "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
-                "HOLDING": "doc-hold", "VKIND": "doc-victim"}
+                "HOLDING": "doc-hold", "VKIND": "doc-victim", "ACTION": "doc-action", "EVENTCARD": "doc-event",
+                "TERRORCARD": "doc-terror"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
   item doc-thing { name "Thing" }
+  action doc-action { name "Doc Action"; time 1; effect { heal 1 } }
+  event doc-event { name "Doc Event"; effect { heal 1 } }
+  terror doc-terror { name "Doc Terror"; effect { heal 1 } }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
   deck side-effects { name "Side Effects"; card shakes { name "Shakes"; effect { lose 1 time } } }
   track doc-track { name "Doc Track"; spaces 0 to 3 }

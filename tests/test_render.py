@@ -200,6 +200,7 @@ CONDITION_SAMPLES = {
     n.SamePlace: ["here is killer-location", "killer-start is (exit farthest from fg)"],
     n.Within: ["fg within 2 of killer-location", "killer within (bloodlust move) of here"],
     n.CauseIs: ["the cause is a kill", "the cause is the killer", "the cause is another cause"],
+    n.CausedBy: ["the cause is item raft", "the cause is card walk"],
 }
 AMOUNT_SAMPLES = {
     n.Count: ["count victims at here", "count dead", "count rescued", "count minions at killer-location",

@@ -141,6 +141,10 @@ def eval_within(w: Work, c: n.Within, ctx: Ctx) -> bool:  # fg|killer within N o
     return any(b.alive and b.loc >= 0 and dist[b.loc] <= k < INF for b in w.killers)
 
 
+def eval_caused_by(w: Work, c: n.CausedBy, ctx: Ctx) -> bool:  # the cause is card|item|action|event|terror ID
+    return ctx.by == c.id
+
+
 def eval_cause_is(w: Work, c: n.CauseIs, ctx: Ctx) -> bool:  # the cause is a kill | the killer | a minion | …
     cause = ctx.cause
     if c.cause == "kill":

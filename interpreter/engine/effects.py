@@ -321,7 +321,7 @@ def exec_place_token(w: Work, e: n.PlaceToken, ctx: Ctx) -> None:  # place token
 def exec_spend_tokens(w: Work, e: n.SpendTokens, ctx: Ctx) -> None:  # spend collected TOKEN LOW to HIGH { … }
     spent = spend_tokens(w, e.token, e.low, e.high)
     if spent:
-        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token))
+        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token, ctx.cause, ctx.by))
 
 
 def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside a spend block

@@ -143,6 +143,10 @@ class Game:
         self.whole_phases = frozenset(k[6:] for k in self.listens if k.startswith("whole:"))
         # the kinds of piece (fg, killer, minion, victim) some content answers leaving, crossing,
         # entering or moving for (engine/moves.py): the moves of the others ask and make nothing
+        # some content of the game reads what caused the event it answers ('the cause is card ID'):
+        # then the source resolving is kept as effects resolve (resolve.run, Scope.source)
+        self.causes_read = any(isinstance(x, n.CausedBy)
+                               for x in n.walk((killer, scenario, *self.items.values(), *self.cards.values())))
         self.movers_watched = frozenset(
             p for a in sources for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
                                          *(m.event for m in a.modifications))

@@ -68,6 +68,11 @@ def run(w: Work, effects: Sequence[n.Effect], ctx: Ctx) -> None:
         raise runtime_error("E310", f"effects set each other off more than {MAX_EFFECT_DEPTH} deep",
                             "a rule that triggers itself?", sp)
     w.ctl.last = effects  # E311 names the last content resolved
+    reads_cause = w.game.causes_read
+    outer_source = ""
+    if reads_cause:  # the source of these effects, for 'the cause is …' of what they make happen
+        outer_source = scope.source
+        scope.source = ctx.by or ctx.source
     table = EXEC
     if _coverage is None:
         for e in effects:
@@ -80,6 +85,8 @@ def run(w: Work, effects: Sequence[n.Effect], ctx: Ctx) -> None:
             table[type(e)](w, e, ctx)
     scope.node = outer
     scope.depth -= 1
+    if reads_cause:
+        scope.source = outer_source
     if scope.defeat and not scope.depth:  # C13.2: the outermost resolution is over
         settle(w)
 

@@ -25,10 +25,10 @@ PLACE: dict[type, Callable[..., int]] = {}
 class Ctx:
     """What an effect needs to know about where it is resolving."""
 
-    __slots__ = ("attack", "cause", "killer", "source", "spent", "spent_token", "that")
+    __slots__ = ("attack", "by", "cause", "killer", "source", "spent", "spent_token", "that")
 
     def __init__(self, source: str = "", attack: Optional[Attack] = None, that: int = 0, killer: int = -1,
-                 spent: tuple[str, ...] = (), spent_token: str = "", cause: str = ""):
+                 spent: tuple[str, ...] = (), spent_token: str = "", cause: str = "", by: str = ""):
         self.source = source
         self.attack = attack
         self.that = that  # the number of the event being answered
@@ -36,6 +36,7 @@ class Ctx:
         self.spent = spent  # kinds of the tokens spent, inside a spend block
         self.spent_token = spent_token
         self.cause = cause  # why the event being answered happened (kill | killer | minion | other)
+        self.by = by  # the source (a card, item, action, event, terror card …) whose effect made it happen, or ""
 
 
 NO_CTX = _NO_CTX = Ctx()  # the context of a condition read outside any effect (a Ctx is never written)
@@ -51,16 +52,17 @@ class SourceContexts(dict[str, "Ctx"]):
         return got
 
 
-class TriggerContexts(dict[tuple[str, int, int, str], "Ctx"]):
-    """The contexts of triggers answering a happening, by (source, number, killer body, cause),
-    made once and shared; at most ``limit`` kept (a number is any amount: cleared when full)."""
+class TriggerContexts(dict[tuple[str, int, int, str, str], "Ctx"]):
+    """The contexts of triggers answering a happening, by (source, number, killer body, cause, the
+    source whose effect made it happen), made once and shared; at most ``limit`` kept (a number is
+    any amount: cleared when full)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.limit = 4096
 
-    def __missing__(self, key: tuple[str, int, int, str]) -> Ctx:
+    def __missing__(self, key: tuple[str, int, int, str, str]) -> Ctx:
         if len(self) >= self.limit:
             self.clear()
-        got = self[key] = Ctx(key[0], None, key[1], key[2], (), "", key[3])
+        got = self[key] = Ctx(key[0], None, key[1], key[2], (), "", key[3], key[4])
         return got

@@ -34,9 +34,11 @@ FG: Piece = ("fg", "", -1)
 class Happening:
     """One event as the content sees it; made only when some content listens to its kind."""
 
-    __slots__ = ("cause", "extra", "kind", "number", "piece", "place")
+    __slots__ = ("by", "cause", "extra", "kind", "number", "piece", "place")
 
-    def __init__(self, kind: str, piece: Optional[Piece], number: int, place: int, cause: str, extra: Any):
+    def __init__(self, kind: str, piece: Optional[Piece], number: int, place: int, cause: str, extra: Any,
+                 by: str = ""):
+        self.by = by  # the source whose effect made it happen (Scope.source), when content reads it
         self.kind = kind
         self.piece = piece
         self.number = number
@@ -156,7 +158,7 @@ def _ctx(w: Work, h: Happening) -> Ctx:
     it is made of (a Ctx is never written; ``Game.trigger_ctx``; fire writes this out)."""
     piece = h.piece
     return w.game.trigger_ctx[(h.kind, h.number, piece[2] if piece is not None and piece[0] == "killer" else -1,
-                               h.cause)]
+                               h.cause, h.by)]
 
 
 def _in_play(w: Work, field: str, kind: str) -> tuple[Any, ...]:
@@ -217,13 +219,15 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         return
     if body >= 0 and piece is None:
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
-    h = Happening(kind, piece, number, place, cause, extra)
+    by = w.scope.source if w.game.causes_read else ""
+    h = Happening(kind, piece, number, place, cause, extra, by)
     for t in triggers:
         ev = t.event  # _holds, written out: a context only for a match (no call where every one matches)
         if ev.__class__ not in MATCHES_EVERY and not MATCH[ev.__class__](ev, w, h):
             continue
         # _ctx(w, h), written out
-        ctx = w.game.trigger_ctx[(kind, number, piece[2] if piece is not None and piece[0] == "killer" else -1, cause)]
+        ctx = w.game.trigger_ctx[(kind, number, piece[2] if piece is not None and piece[0] == "killer" else -1, cause,
+                                  by)]
         if t.cond is None or _with_it(w, h, condition, w, t.cond, ctx):
             if place < 0:  # _with_it(w, h, run, …), written out: 'it' is the happening's location, if it has one
                 run(w, t.body, ctx)
@@ -282,7 +286,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     mods = _modifications(w, kind)
     if not replacements and not mods:  # none in play (often): no happening to make
         return number
-    h = Happening(kind, piece, number, place, cause, extra)
+    h = Happening(kind, piece, number, place, cause, extra, w.scope.source if w.game.causes_read else "")
     for rep in replacements:
         if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match
             continue
