@@ -131,3 +131,26 @@ def test_K2_1_board_has_tag_reads_the_map_the_game_is_on(game):
     engine.run(w, fx(f"if board has tag {there} {{ set flag yes }}\nif board has tag {absent} {{ set flag no }}"),
                Ctx())
     assert "yes" in w.flags and "no" not in w.flags
+
+
+def test_a_selector_that_matches_nothing_and_conditions_read_left_to_right(game):
+    """dsl/LANGUAGE.md 4.3: no location matches: the effect does nothing, the condition does not
+    hold (its negation does), a distance to it is 0; 'all' stops at the first part that fails and
+    'any' at the first that holds (the random pick after it draws nothing)."""
+    from conftest import fx
+    from lastbreath.interpreter.engine import Ctx
+
+    s = engine.replace(game, victims=(0,) * len(game.victims))
+    w = make_work(s)
+    at = w.killers[0].loc
+    engine.run(w, fx("move killer to (exit with victims)\n"
+                     "if (exit with victims) is exit { set flag a }\n"
+                     "if (exit with victims) is not exit { set flag b }\n"
+                     "if distance from (exit with victims) to here is 0 { set flag c }\n"
+                     "for each exit with victims { set flag d }"), Ctx())
+    assert w.killers[0].loc == at and w.flags == frozenset({"b", "c"})
+    w = make_work(s)
+    drawn = w.rng
+    engine.run(w, fx("if all { fear at least 99; (any random) is exit } { set flag e }\n"
+                     "if any { fear at least 0; (any random) is exit } { set flag f }"), Ctx())
+    assert w.flags == frozenset({"f"}) and w.rng == drawn  # neither random pick was read
