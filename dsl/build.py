@@ -83,7 +83,7 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
-            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES"}
+            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -242,6 +242,9 @@ class Builder:
                            "the event of a 'when' or 'instead of' line happens; or name the location")
             elif word not in SPECIAL_LOCS:
                 refs.append(Ref("loc", word, atom.span, self.scope))
+            return True, word
+        if kind == "card":  # an action card (of the core deck, a killer's or a scenario's)
+            refs.append(Ref("hand-card", word, atom.span, self.scope))
             return True, word
         if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding"):
             refs.append(Ref(kind, word, atom.span, self.scope))
@@ -880,8 +883,12 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
             acc["kind"] = value
 
     def start(b: Builder, line: Line, acc: dict) -> None:
-        if [str(a.value) for a in line.words()] != ["start", "hand"]:
-            b.error(line.span, "E205", "write 'start hand'", "")
+        words = [str(a.value) for a in line.words()]
+        if words == ["start", "aside"]:  # V3: out of play until an effect gains it
+            acc["aside"] = True
+            return
+        if words != ["start", "hand"]:
+            b.error(line.span, "E205", "write 'start hand' or 'start aside'", "")
         acc["start"] = True
 
     def reroll(b: Builder, line: Line, acc: dict) -> None:
@@ -912,7 +919,7 @@ def build_card(b: Builder, line: Line, owner: str = "") -> Optional[n.Card]:
         b.error(line.span, "E206", "an outcome is given twice", "")
     return n.Card(line.span, cid, acc.get("name", cid), kind_, acc.get("cost", 0), acc.get("copies", 1),
                   acc.get("start", False), acc.get("dice", 0), outcomes, acc.get("reroll", ""), owner,
-                  acc.get("usable"))
+                  acc.get("usable"), acc.get("aside", False))
 
 
 def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:

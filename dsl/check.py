@@ -497,6 +497,14 @@ def _ref_cause(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
                                                                          f"{r.kind}s"))
 
 
+@checks("hand-card")
+def _ref_hand_card(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'gain card CARD' / 'remove card CARD': an action card (the core deck's, a killer's or a scenario's)."""
+    cards = at.tables["cards"]
+    if r.name not in cards:
+        at.err(r.span, "E204", f"unknown action card '{r.name}'", P(_hint_or_known, r.name, tuple(cards), "cards"))
+
+
 @checks("scenario", "killer")
 def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A module section's host: checked with the module (modules.check_modules), which keeps these

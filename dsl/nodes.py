@@ -384,6 +384,25 @@ class DrawEvent(Effect):
 
 
 @attrs.frozen(repr=False)
+class GainCard(Effect):
+    """``gain card CARD``: a copy of an action card set aside (``start aside``) into her hand (V3)."""
+
+    span: Span
+    card: str
+    PHRASES: ClassVar = ("gain card {card:card}",)
+
+
+@attrs.frozen(repr=False)
+class RemoveCard(Effect):
+    """``remove card CARD``: a copy of an action card leaves the game, from her hand, her cards
+    spent this round or the market, in that order (it never comes back)."""
+
+    span: Span
+    card: str
+    PHRASES: ClassVar = ("remove card {card:card}",)
+
+
+@attrs.frozen(repr=False)
 class GainItem(Effect):
     span: Span
     item: str
@@ -1316,6 +1335,7 @@ class Card(Decl):
     reroll: str  # "" | "fails" | "<n>"
     owner: str = ""
     usable: Optional[Condition] = None  # usable while CONDITION: played only while it holds (K1.7)
+    start_aside: bool = False  # 'start aside': out of the market and the hand until 'gain card' (V3)
 
 
 @attrs.frozen(repr=False)
@@ -2286,3 +2306,9 @@ class TokenOn(Condition):
 
 EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,
                                DamagePieces, KillPieces)
+
+
+# every effect and rule class with phrases is matched: one the lists above do not name is added at
+# their end (the lists only order the phrases tried first; a form cannot be left out of them)
+EFFECT_NODES = EFFECT_NODES + tuple(c for c in members(Effect) if "PHRASES" in vars(c) and c not in EFFECT_NODES)
+RULE_NODES = RULE_NODES + tuple(c for c in members(Rule) if "PHRASES" in vars(c) and c not in RULE_NODES)

@@ -16,7 +16,7 @@ SPECIAL_PLACES = ("here", "fg", "it", "killer-location", "killer-start")  # what
 REF_KINDS = frozenset({
     "item", "minion", "pack", "body", "mode", "loc", "tag", "pathtag", "token", "deck", "track", "holding", "pile",
     "fear", "path", "level-stat", "location-number", "deck-card", "recipe-makes", "kind", "victim-kind",
-    "token-kind", "card-of-deck", "scenario", "killer", "card", "action", "event", "terror",
+    "token-kind", "card-of-deck", "scenario", "killer", "card", "action", "event", "terror", "hand-card",
 })
 
 

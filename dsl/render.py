@@ -362,6 +362,14 @@ def _render_draw_event(node: n.DrawEvent, r: Names) -> str:
     return "draw an event"
 
 
+def _render_gain_card(node: n.GainCard, r: Names) -> str:
+    return f"take the card {node.card} into your hand (a copy set aside)"
+
+
+def _render_remove_card(node: n.RemoveCard, r: Names) -> str:
+    return f"a copy of the card {node.card} leaves the game (from your hand, your spent cards or the market)"
+
+
 def _render_gain_item(node: n.GainItem, r: Names) -> str:
     return f"gain the item {r.item(node.item)}"
 
@@ -1032,6 +1040,8 @@ def _render_card(node: n.Card, r: Names) -> str:
              _count(node.copies, "copy", "copies")]
     if node.start_in_hand:
         facts.append("starts in your hand")
+    if node.start_aside:
+        facts.append("set aside until an effect gives it to you")
     lines = [node.name, " · ".join(facts)]
     if node.usable is not None:
         lines.append(f"Play it only while {_clause(node.usable, r)}.")

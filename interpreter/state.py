@@ -213,6 +213,7 @@ class GameState:
     holding: tuple[tuple[str, int], ...] = ()  # (holding area id, victims held there), in Game.holdings order
     delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
     barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
+    cards_gone: tuple[str, ...] = ()  # action cards removed from the game ('remove card'); never back
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

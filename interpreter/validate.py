@@ -117,13 +117,13 @@ def check_values(state: GameState, where: str = "") -> None:
     _int(f("fear"), state.fear, side.fear_min, side.fear_max)
     _int(f("time"), state.time, side.time_min, side.time_max)
     copies: dict[str, int] = {}
-    for name in ("hand", "spent", "market"):
+    for name in ("hand", "spent", "market", "cards_gone"):
         _ids(f(name), getattr(state, name), g.cards, "a card of this game")
         for cid in getattr(state, name):
             copies[cid] = copies.get(cid, 0) + 1
     for cid, count in copies.items():
         if count > g.cards[cid].copies:
-            raise _fail(f("hand, spent and market"), f"hold {count} copies of '{cid}', which has "
+            raise _fail(f("hand, spent, market and cards_gone"), f"hold {count} copies of '{cid}', which has "
                         f"{g.cards[cid].copies}")
     for name in ("held", "pack"):
         items = getattr(state, name)

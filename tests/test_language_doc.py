@@ -190,7 +190,7 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
                 "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
                 "HOLDING": "doc-hold", "VKIND": "doc-victim", "ACTION": "doc-action", "EVENTCARD": "doc-event",
-                "TERRORCARD": "doc-terror"}
+                "TERRORCARD": "doc-terror", "ACTIONCARD": "walk"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\

@@ -116,6 +116,8 @@ EFFECT_SAMPLES = {
     n.SearchLook: ["search look 3 keep 1", "search look (bloodlust spawn) keep 1"],
     n.EndActionPhase: ["end action phase"],
     n.DrawEvent: ["draw event"],
+    n.GainCard: ["gain card walk"],
+    n.RemoveCard: ["remove card walk"],
     n.GainItem: ["gain item raft"],
     n.DiscardItem: ["discard item raft"],
     n.RaiseBloodlust: ["raise bloodlust 1"],

@@ -43,6 +43,39 @@ def reveal_finale(w: Work) -> None:
     reveal_dark_power(w, "C11.1")  # a dark power still face down is revealed with the finale
 
 
+def gain_card(w: Work, cid: str) -> None:
+    """V3: a copy of an action card set aside goes to her hand (none left aside: nothing happens)."""
+    c = w.game.cards[cid]
+    in_play = w.hand.count(cid) + w.spent.count(cid) + w.market.count(cid) + w.cards_gone.count(cid)
+    if in_play >= c.copies:
+        emit(w, "card", f"no copy of {c.name} is left aside to take", "C3.9")
+        return
+    w.hand = tuple(sorted(w.hand + (cid,)))
+    emit(w, "card", f"takes {c.name} into her hand", "C3.9")
+
+
+def remove_card(w: Work, cid: str) -> None:
+    """A copy of an action card leaves the game: from her hand, else the cards spent this round,
+    else the market (it never comes back)."""
+    c = w.game.cards[cid]
+    for zone in ("hand", "spent", "market"):
+        cards: tuple[str, ...] = getattr(w, zone)
+        if cid in cards:
+            i = cards.index(cid)
+            left = cards[:i] + cards[i + 1:]
+            if zone == "hand":
+                w.hand = left
+            elif zone == "spent":
+                w.spent = left
+            else:
+                w.market = left
+            w.cards_gone = w.cards_gone + (cid,)
+            emit(w, "card", f"{c.name} leaves the game (from {'her hand' if zone == 'hand' else 'the ' + zone})",
+                 "C3.9")
+            return
+    emit(w, "card", f"no copy of {c.name} is in play to remove", "C3.9")
+
+
 def draw_event(w: Work) -> None:
     if not w.events:
         emit(w, "event", "the event deck is empty", "C18.5")

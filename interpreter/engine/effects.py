@@ -18,7 +18,7 @@ from .asking import ask, opt
 from .attacks import fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims
 from .bodies import body_name, piece_status
-from .cards import draw_event, reveal_dark_power, reveal_finale
+from .cards import draw_event, gain_card, remove_card, reveal_dark_power, reveal_finale
 from .draws import roll_die
 from .ending import end_game
 from .enemies import hunt
@@ -106,6 +106,14 @@ def exec_end_action_phase(w: Work, e: n.EndActionPhase, ctx: Ctx) -> None:  # en
 
 def exec_draw_event(w: Work, e: n.DrawEvent, ctx: Ctx) -> None:  # draw event
     draw_event(w)
+
+
+def exec_gain_card(w: Work, e: n.GainCard, ctx: Ctx) -> None:  # gain card CARD (V3)
+    gain_card(w, e.card)
+
+
+def exec_remove_card(w: Work, e: n.RemoveCard, ctx: Ctx) -> None:  # remove card CARD
+    remove_card(w, e.card)
 
 
 def exec_gain_item(w: Work, e: n.GainItem, ctx: Ctx) -> None:  # gain item ID

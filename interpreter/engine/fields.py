@@ -89,6 +89,7 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.holding = d["holding"]
     w.delayed = d["delayed"]
     w.barred = d["barred"]
+    w.cards_gone = d["cards_gone"]
     w.choice = d["choice"]
     w.answers = d["answers"]
     w.checkpoint = d["checkpoint"]
@@ -170,6 +171,7 @@ def copy_out(w: Work) -> dict[str, Any]:
         "holding": w.holding,
         "delayed": w.delayed,
         "barred": w.barred,
+        "cards_gone": w.cards_gone,
         "choice": w.choice,
         "answers": w.answers,
         "checkpoint": w.checkpoint,

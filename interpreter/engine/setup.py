@@ -44,7 +44,8 @@ def _blank(game: Game, seed: int) -> GameState:
     market: list[str] = []
     for cid in sorted(cards):
         c = cards[cid]  # core cards, and the film cards of this killer and scenario (C3.9)
-        (hand if c.start_in_hand else market).extend([cid] * c.copies)
+        if not c.start_aside:  # (set aside: out of play until an effect gains it, V3)
+            (hand if c.start_in_hand else market).extend([cid] * c.copies)
     k = game.killer
     return GameState(
         game=game, seed=seed, rng=0, round=1, phase="setup", sub=0, result="", end_reason="",

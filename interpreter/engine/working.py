@@ -129,6 +129,7 @@ class Work:
     holding: tuple[tuple[str, int], ...]
     delayed: tuple[tuple[int, int, int], ...]
     barred: tuple[tuple[int, str], ...]
+    cards_gone: tuple[str, ...]
     choice: Optional[Choice]
     answers: tuple[str, ...]
     checkpoint: Optional[GameState]
