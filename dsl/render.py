@@ -854,7 +854,8 @@ def _render_only_active_acts(node: n.OnlyActiveActs, r: Names) -> str:
 
 
 def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
-    return f"enemies with the status {node.status} do not move (they still attack)"
+    return (f"in the Killer phase, enemies with the status {node.status} do not move, not even when a card would "
+            "move them (they still attack)")
 
 
 # --- triggers, replacements, end conditions -----------------------------------------------------

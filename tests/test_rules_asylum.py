@@ -258,6 +258,7 @@ def test_dazed_enemies_do_not_move_but_still_attack(asy):
     engine.run(w, asy.game.items["chloroform-rag"].use.effects, Ctx())
     assert w.killers[0].status == {"dazed"} and not w.minions[0].status
     w.fg_loc = L(asy, "kitchens")
+    w.phase = "killer"  # the daze holds it in the Killer phase
     engine.hunt(w, "killer", "victims", 2, 1)
     assert w.killers[0].loc == dr and w.victims[adm] == 2 and w.dead == 0
     w.fg_loc = dr

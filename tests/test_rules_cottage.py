@@ -259,6 +259,7 @@ def test_S3_4_the_snare_holds_an_enemy_until_upkeep(cot):
     engine.step_action(w)
     assert "snared" in w.killers[0].status and "rope-snare" in w.table
     w.fg_loc = L(cot, "foyer")
+    w.phase = "killer"  # it holds in the Killer phase (S5.5's rule)
     engine.hunt(w, "killer", "fg", 2, 1)
     assert w.killers[0].loc == L(cot, "kitchen")
     w2 = make_work(settle(w.freeze(), phase="upkeep", sub=0))

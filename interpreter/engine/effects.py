@@ -29,7 +29,7 @@ from .movement import move_fg
 from .pieces import clear_everywhere, turn_back, turn_victims
 from .places import locations_of
 from .resolve import amount, condition, loc, run
-from .statics import mode_active, modified
+from .statics import held_in_place, mode_active, modified
 from .steps import PhaseEnd
 from .tables import EXEC, Ctx
 from .telling import emit, told
@@ -187,6 +187,9 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
         return
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
     if i < 0:
+        return
+    if held_in_place(w, w.killers[i].status):  # S5.5: no move in the Killer phase moves it
+        emit(w, "move", f"{body_name(w, i)} does not move to {loc_name(w, where)} (its status stops it)", "S5.5")
         return
     update_piece(w, ("killer", i), loc=where)
     if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
