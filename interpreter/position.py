@@ -494,7 +494,8 @@ class _PositionReader:
         item = self.game.items[iid]
         if not item.uses:
             raise self.r.error(a[1].span, "E406", f"{iid} has no uses to count", "leave the line out")
-        v = self.r.number(a, 2, ln, u, 1, item.uses, f"the uses left of {iid}")
+        # 0 only for an ingredient, kept used up (S3.4); any other item is discarded at its last use (C6.4)
+        v = self.r.number(a, 2, ln, u, 0 if iid in self.game.ingredients else 1, item.uses, f"the uses left of {iid}")
         self.r.end(a, 3, u)
         self.r.once(f"uses:{iid}", ln, f"the uses of {iid}")
         self.spec.setdefault("uses", {})[iid] = (v, a[1].span)

@@ -404,7 +404,7 @@ def test_K2_5_a_search_that_gains_an_item_offers_the_one_lying_on_the_pile(rs, s
 def test_K2_5_an_item_is_usable_only_while_its_condition_holds(rs, start):
     """K2.5: the kit's use is offered in a lab only."""
     state, _ = start
-    kit = (HeldItem("zt-field-kit", 0),)
+    kit = (HeldItem("zt-field-kit", 1),)
     assert "use:zt-field-kit" in action_menu(at(state, pack=kit, fg_loc=loc(rs, "zt-shed")))
     assert "use:zt-field-kit" not in action_menu(at(state, pack=kit, fg_loc=loc(rs, "zt-loft")))
 

@@ -162,6 +162,8 @@ class Game:
             tuple((rest, use, o) for (tags, rest), use, o in zip(placed, usables, self.action_opts) if tags <= here)
             for here in self.board.tags)
         self.recipe_needs = tuple(frozenset(x.needs) for x in self.recipes)  # the Action menu's first test
+        # S3.4: items with uses that some recipe needs: used up, they stay with her as ingredients
+        self.ingredients = frozenset(i for x in self.recipes for i in x.needs if self.items[i].uses > 0)
         self.free_recipes = any(not x.needs for x in self.recipes)  # made from nothing: offered empty-handed too
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)
