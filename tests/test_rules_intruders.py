@@ -277,6 +277,19 @@ def test_K3_6_one_extra_die_however_many_killers_are_on_their_last_breath(trio):
     assert engine.dice_for(make_work(settle(trio, killers=tuple(two))), walk) == base + 1
 
 
+def test_C2_5_K3_6_a_set_aside_killer_gives_no_extra_die(trio):
+    """C2.5, K3.6 (issue #34): a killer set aside has lost its last-breath token: until the phase
+    ends it no longer stands on its last breath, and gives her no extra die."""
+    walk = trio.game.cards["walk"]
+    base = engine.dice_for(make_work(trio), walk)
+    ks = [attrs.evolve(k, health=0) if i == 0 else k for i, k in enumerate(trio.killers)]
+    w = make_work(settle(trio, killers=tuple(ks), fg_loc=L(trio, "lake-lawn")))
+    assert engine.dice_for(w, walk) == base + 1
+    engine.damage_killer(w, 0, 1)
+    assert w.killers[0].aside and w.killers[0].alive
+    assert engine.dice_for(w, walk) == base
+
+
 def test_K3_6_the_game_is_won_only_when_all_three_are_down(trio):
     """K3.6 with C13.1: the Final Girl wins when the last of the three is defeated, not before."""
     ks = [attrs.evolve(k, alive=False, health=0, breath=0, loc=-1) for k in trio.killers]
