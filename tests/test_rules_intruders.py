@@ -161,6 +161,21 @@ def test_K3_2_a_dead_active_killer_passes_the_marker_up_to_the_topmost(trio):
     assert w.active == 1, "red is gone: grey is now the topmost living killer"
 
 
+def test_K3_2_the_marker_skips_a_killer_set_aside(trio):
+    """K3.2, K3.6 (issue #34): a killer set aside is not in play: a card naming it leaves the
+    marker where it is ('Vera Takes the Lead' with Vera set aside), and the active one defeated
+    while another is set aside passes the marker to the topmost one in play."""
+    ks = list(trio.killers)
+    ks[0] = attrs.evolve(ks[0], health=0, aside=True)
+    w = make_work(settle(trio, killers=tuple(ks), active=2))
+    resolve(w, "vera-takes-the-lead")
+    assert w.active == 2
+    assert "Vera in Red is set aside: the marker stays on Little Abel" in texts(w)
+    w = make_work(settle(trio, killers=tuple(ks), active=1))
+    defeat_killer(w, 1)
+    assert w.active == 2, "red is set aside: the marker skips her to the black one"
+
+
 # === K3.3 all killers ==============================================================================
 def test_K3_3_all_killers_cards_wake_all_three_top_to_bottom(trio):
     """K3.3: 'Game Night' ignores the marker: each killer hunts, red, then grey, then black."""

@@ -473,7 +473,9 @@ def exec_switch_active(w: Work, e: n.SwitchActive, ctx: Ctx) -> None:  # active 
 
 def exec_make_active(w: Work, e: n.MakeActive, ctx: Ctx) -> None:  # killer BODY becomes active
     i = body_index(w, e.body)
-    if i >= 0 and i != w.active:
+    if i >= 0 and w.killers[i].aside:  # K3.2: the marker skips a killer not in play (set aside, K3.6)
+        emit(w, "active", f"{body_name(w, i)} is set aside: the marker stays on {body_name(w, w.active)}", "K3.2")
+    elif i >= 0 and i != w.active:
         w.active = i
         emit(w, "active", f"{body_name(w, i)} is now the active killer", "K3.2")
 
