@@ -1313,6 +1313,7 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
         text += "; the others restore " + _or_list([str(b) for b in restore]).replace(" or ", " and ") + " health"
     lines.append(text + ")")
     lines.append(f"Hand limit: {node.hand_limit}")
+    lines.append(f"Victim supply: {node.victim_supply} (once they are all placed, no more victims appear)")
     return "\n".join(lines)
 
 

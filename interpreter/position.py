@@ -83,7 +83,7 @@ LINES: dict[str, str] = {
     "body": 'body "LABEL" at LOCATION health N [status NAME…]',
     "minions": "minions KIND at LOCATION N [status NAME…] | minions none",
     "victims": "victims at LOCATION N | victims none",
-    "victim": "victim [KIND] at LOCATION [status NAME…]",
+    "victim": "victim [KIND] at LOCATION [status NAME…] | victim supply N",
     "dead": "dead N | dead this round N",
     "tokens": "tokens TOKEN KIND at LOCATION | tokens none",
     "bloodlust": "bloodlust LEVEL",
@@ -599,6 +599,11 @@ class _PositionReader:
     def line_victim(self, ln: Line, a: list[Atom]) -> None:  # victim [KIND] at LOCATION [status NAME…]
         r = self.r
         u = LINES["victim"]
+        if len(a) > 1 and a[1].kind == "name" and a[1].value == "supply":  # victim supply N (C5.7)
+            v = r.number(a, 2, ln, u, 0, self.game.victim_supply, "the victims left in the supply")
+            r.end(a, 3, u)
+            self._set("victim_supply", v, ln, "the victim supply")
+            return
         i, kind = 1, ""
         if r.name(a, 1, ln, u) != "at":
             kind = r.ref(a, 1, ln, u, self.game.victim_kinds, "victim kind")
@@ -886,6 +891,14 @@ class _PositionReader:
                 v[where] += 1
                 marked.append(MarkedVictim(seq, where, kind, status))
             f["victims"], f["marked"], f["victim_seq"] = tuple(v), tuple(marked), seq
+        # C5.7: the victims left in the supply; unset, the fresh game's, less any victims the
+        # position has on the board, held, dead or rescued beyond what the fresh game took
+        if "victim_supply" in s:
+            f["victims_taken"] = g.victim_supply - s["victim_supply"]
+        else:
+            out = sum(f.get("victims", base.victims)) + sum(k for _h, k in base.holding) + \
+                f.get("dead", base.dead) + f.get("rescued", base.rescued)
+            f["victims_taken"] = max(base.victims_taken, out)
         # the killer's board body
         if base.killers and any(k in s for k in ("killer_loc", "killer_health", "killer_breath", "killer_status")):
             k0 = base.killers[0]

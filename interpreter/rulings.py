@@ -69,7 +69,7 @@ FACTS: dict[str, str] = {
               "killer status NAME | killer defeated",
     "body": 'body "LABEL" at LOCATION | body "LABEL" health N', "bodies": "bodies N",
     "victims": "victims at LOCATION N | victims N", "dead": "dead N",
-    "victim": "victim KIND at LOCATION N | victim status NAME at LOCATION N",
+    "victim": "victim KIND at LOCATION N | victim status NAME at LOCATION N | victim supply N",
     "status": "status NAME",
     "minions": "minions N | minions at LOCATION N | minions KIND at LOCATION N",
     "tokens": "tokens TOKEN at LOCATION N", "collected": "collected TOKEN N",
@@ -403,6 +403,9 @@ class _Facts:
             return lambda st, log: (name in st.fg_status,
                                     f"her statuses are {' '.join(sorted(st.fg_status)) or 'none'}")
         if head == "victim":  # victim KIND at LOC N / victim status NAME at LOC N (issue #16 items 3-4)
+            if self.name(i + 1, u) == "supply":  # victim supply N: the victims left in it (C5.7)
+                return number(lambda st: max(0, st.game.victim_supply - st.victims_taken),
+                              lambda v: f"{v} victims left in the supply", at=i + 2)
             if self.name(i + 1, u) == "status":
                 name, at = self.name(i + 2, u), i + 3
                 test: Callable[[Any], bool] = lambda m: name in m.status  # noqa: E731

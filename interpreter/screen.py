@@ -133,7 +133,9 @@ def board_summary(state: GameState) -> str:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
         lines.append(f"Bloodlust level {state.bloodlust + 1}/{len(g.levels)} (move {lvl.move}, damage {lvl.damage})")
     victims = [f"{board.names[i]} {v}" for i, v in enumerate(state.victims) if v]
-    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}")
+    left = max(0, g.victim_supply - state.victims_taken)  # C5.7
+    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}"
+                 f" · {left} left in the supply")
     if state.minions:
         lines.append("Minions: " + ", ".join(
             f"{_name(g.minions, m.kind)} at {_where(state, m.loc)}"

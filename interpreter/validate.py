@@ -377,6 +377,7 @@ def _check_pieces(state: GameState, f: Any) -> None:
     g = state.game
     locs = g.board.n
     _int(f("victim_seq"), state.victim_seq, 0, MAX_COUNT)
+    _int(f("victims_taken"), state.victims_taken, 0, MAX_COUNT)
     _seq(f("marked"), state.marked)
     seen: set[int] = set()
     per_loc = [0] * locs

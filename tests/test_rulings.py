@@ -130,7 +130,7 @@ def test_unknown_ids_and_facts_say_what_was_meant(rs):
     got = rulings.parse_rulings(rs, GOOD.replace("expect fg at", "expect fg att").replace('"C5.1"', '"C5.11"'),
                                 "t.ruling")[1]
     assert [(d.code, d.span.line) for d in got] == [("E402", 3), ("E402", 8)]
-    assert got[0].message == "unknown rule id 'C5.11'" and got[0].hint == "did you mean C5.6?"
+    assert got[0].message == "unknown rule id 'C5.11'" and got[0].hint == "did you mean C5.7?"
     assert got[1].message == "unknown word 'att'" and got[1].hint == "did you mean 'at'?"
 
 

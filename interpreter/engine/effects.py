@@ -143,6 +143,14 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
     where = loc(w, e.loc, ctx)
     k = amount(w, e.n, ctx)
     if where >= 0 and k > 0:
+        left = max(0, w.game.victim_supply - w.victims_taken)  # C5.7: from a limited supply
+        if k > left:
+            emit(w, "victims", f"the victim supply has {count_of(left, 'victim', 'none')} left: "
+                               f"{'none appear' if not left else f'only {left} of {k} appear'}", "C5.7")
+            k = left
+            if not k:
+                return
+        w.victims_taken += k
         total = len(w.minions) + sum(w.victims) + k
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)

@@ -53,6 +53,7 @@ class Game:
         self.forced = forced
         pb = ruleset.player_board()
         self.player_board = pb
+        self.victim_supply = pb.victim_supply  # C5.7: the victim tokens of a game
         sides = {s.id: s for s in pb.sides}
         if difficulty not in sides:
             raise RulesError(f"unknown difficulty '{difficulty}' (the player board has: {', '.join(sides)})")
