@@ -327,13 +327,14 @@ def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
     pieces = enemies_at(w, e.who, where)
     if e.who == "one" and len(pieces) > 1:
         key = ask(w, "status-target", f"Which enemy is {e.status}?",
-                  [opt(w, f"{k}:{i}", "the killer" if k == "killer" else
+                  [opt(w, f"{k}:{i}", body_name(w, i) if k == "killer" else  # each body by its name (K3)
                        f"a {w.game.minions[w.minions[i].kind].name}") for k, i in pieces])
         kind, i = key.split(":")
         pieces = [(kind, int(i))]
     for piece in pieces[:1] if e.who == "one" else pieces:
         update_piece(w, piece, status=piece_status(w, piece) | {e.status})
-        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
+        who = body_name(w, piece[1]) if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
+        emit(w, "status", f"{who} is {e.status}", "")
 
 
 def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear status S
