@@ -1174,3 +1174,27 @@ def test_draw_event_one_off_and_lasting(st):
     assert (w.time, w.fear) == (6, 3) and w.events_active == ()
     engine.draw_event(w)
     assert w.events_active == ("rolling-mist",) and w.events == ("fallen-oak",)
+
+
+def _draws_event(effects) -> bool:
+    from lastbreath.dsl import nodes as n
+
+    return any(isinstance(x, n.DrawEvent) for x in n.walk(tuple(effects)))
+
+
+@pytest.mark.parametrize("scenario", ["storybook-woods", "wingard-cottage", "wolfe-asylum"])
+def test_C18_5_every_film_has_cards_that_draw_an_event(rs, scenario):
+    """C18.5 (issue #34): events are drawn at setup and whenever an effect says so; each film's
+    terror cards include some that draw one, so a game sees more than its setup event."""
+    sc = rs.scenarios[scenario]
+    assert sum(_draws_event(t.effects) for t in sc.terror) >= 2
+    seen = 0
+    for seed in range(12):
+        state, events = api.new_game(rs, scenario=scenario, seed=seed)
+        drawn = [e for e in events if e.kind == "event" and e.text.startswith("event:")]
+        bot = api.random_policy(seed)
+        while not state.over:
+            state, events = api.apply(state, bot(state, state.choice))
+            drawn += [e for e in events if e.kind == "event" and e.text.startswith("event:")]
+        seen = max(seen, len(drawn))
+    assert seen >= 2, "some game draws an event after its setup one"
