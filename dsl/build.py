@@ -1683,10 +1683,23 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
         else:
             b.error(line.span, "E205", "write 'hand limit 10'", "")
 
-    acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand})
+    def victim(b: Builder, line: Line, acc: dict) -> None:  # victim supply N (C5.7)
+        words = line.words()
+        if len(words) == 3 and words[1].value == "supply" and words[2].kind == "number":
+            if "victim_supply" in acc:
+                b.error(line.span, "E206", "'victim supply' is given twice in this player_board", "keep one")
+                return
+            acc["victim_supply"] = words[2].num
+            if acc["victim_supply"] < 0:
+                b.error(words[2].span, "E209", "the victim supply cannot be negative", "")
+            b.limit(words[2].span, "a victim supply of", acc["victim_supply"], MAX_PIECES)
+        else:
+            b.error(line.span, "E205", "write 'victim supply 30'", "")
+
+    acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand, "victim": victim})
     _require(b, acc, line.span, "player_board", {"sides": "side normal { … }", "last_breath": "last breath 0 0 1 2 3"})
     return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)),
-                         acc.get("hand_limit", 10))
+                         acc.get("hand_limit", 10), acc.get("victim_supply", 30))
 
 
 def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:

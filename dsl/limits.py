@@ -51,6 +51,7 @@ SLOTS: dict[str, tuple[object, object]] = {
     "the N of `rule damage taken N`, and the other numbers of a rule": (-MAX_AMOUNT, MAX_AMOUNT),
     "a player board's `hand limit`": (1, MAX_AMOUNT),
     "a player board's `last breath` tokens": (0, MAX_AMOUNT),
+    "a player board's `victim supply`": (0, MAX_PIECES),
     "the length of a `time range` or `fear range`": (0, MAX_TRACK),
     "the spaces of a track (`spaces LOW to HIGH`)": (0, MAX_TRACK),
     "a holding area's `capacity`": (1, MAX_PIECES),

@@ -1652,6 +1652,7 @@ class PlayerBoard(Decl):
     sides: tuple[Side, ...]
     last_breath: tuple[int, ...]
     hand_limit: int
+    victim_supply: int = 30  # the victim tokens of a game (C5.7: the open default, 30)
 
 
 @attrs.frozen(repr=False)

@@ -52,6 +52,7 @@ class Names:
     holdings: Mapping[str, str] = attrs.field(factory=dict)
     bodies: Mapping[str, str] = attrs.field(factory=dict)
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
+    ingredients: frozenset[str] = frozenset()  # items some recipe needs: kept used up (S3.4)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
@@ -64,7 +65,8 @@ class Names:
                    {t.id: t.name for o in owners for t in getattr(o, "tracks", ())},
                    {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
                    {b.id: b.name for k in rs.killers.values() for b in k.bodies},
-                   {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())})
+                   {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())},
+                   frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs))
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
@@ -85,7 +87,7 @@ class Names:
             tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
             holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
             victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
-        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims)
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims, self.ingredients)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
@@ -337,7 +339,8 @@ def _render_move_up_to(node: n.MoveUpTo, r: Names) -> str:
 
 
 def _render_deal_damage(node: n.DealDamage, r: Names) -> str:
-    return _amt(node.n, r, "deal {n} damage")
+    return _amt(node.n, r, "deal {n} damage to one target of your choice in reach (a killer, or the minions at one "
+                           "location; in a reaction, the attacker)")
 
 
 def _render_prevent_damage(node: n.PreventDamage, r: Names) -> str:
@@ -407,11 +410,13 @@ def _render_hunt(node: n.Hunt, r: Names) -> str:
 
 
 def _render_kill_victims(node: n.KillVictims, r: Names) -> str:
-    return _amt(node.n, r, f"kill {{n}} victims at {r.loc(node.loc)}", f"kill 1 victim at {r.loc(node.loc)}")
+    return _amt(node.n, r, f"kill {{n}} victims of your choice at {r.loc(node.loc)} (as many as there are)",
+                f"kill 1 victim of your choice at {r.loc(node.loc)}")
 
 
 def _render_place_victims(node: n.PlaceVictims, r: Names) -> str:
-    return _amt(node.n, r, f"place {{n}} victims at {r.loc(node.loc)}", f"place 1 victim at {r.loc(node.loc)}")
+    return _amt(node.n, r, f"place {{n}} victims at {r.loc(node.loc)} (from the victim supply: as many as are left)",
+                f"place 1 victim at {r.loc(node.loc)} (from the victim supply, if one is left)")
 
 
 def _render_spawn_minions(node: n.SpawnMinions, r: Names) -> str:
@@ -464,7 +469,7 @@ def _render_panic_at(node: n.PanicAt, r: Names) -> str:
 
 
 def _render_collect_token(node: n.CollectToken, r: Names) -> str:
-    return f"collect a {r.token(node.token)} token from {r.loc(node.loc)}"
+    return f"collect one {r.token(node.token)} token of your choice from {r.loc(node.loc)}"
 
 
 def _render_place_token(node: n.PlaceToken, r: Names) -> str:
@@ -478,6 +483,8 @@ def _render_draw_card(node: n.DrawCard, r: Names) -> str:
 def _render_add_status(node: n.AddStatus, r: Names) -> str:
     if node.who == "killer":
         return f"the killer gains the status {node.status}"
+    if node.who == "one":  # the player puts it under one of them
+        return f"one enemy of your choice at {r.loc(node.loc)} gains the status {node.status}"
     return f"every enemy at {r.loc(node.loc)} gains the status {node.status}"
 
 
@@ -488,18 +495,21 @@ def _render_clear_status(node: n.ClearStatus, r: Names) -> str:
 def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
     if node.minion in r.victims:
         name = r.victims[node.minion]
-        return _amt(node.n, r, f"turn {{n}} victims of no kind at {r.loc(node.loc)} into {name} victims",
-                    f"turn 1 victim of no kind at {r.loc(node.loc)} into a {name} victim")
+        return _amt(node.n, r, f"turn {{n}} victims of no kind, of your choice, at {r.loc(node.loc)} into {name} "
+                               "victims",
+                    f"turn 1 victim of no kind, of your choice, at {r.loc(node.loc)} into a {name} victim")
     name = r.minion(node.minion)
-    return _amt(node.n, r, f"turn {{n}} victims at {r.loc(node.loc)} into {name} minions (they do not die)",
-                f"turn 1 victim at {r.loc(node.loc)} into a {name} minion (it does not die)")
+    return _amt(node.n, r, f"turn {{n}} victims of your choice at {r.loc(node.loc)} into {name} minions (they do not "
+                           "die)",
+                f"turn 1 victim of your choice at {r.loc(node.loc)} into a {name} minion (it does not die)")
 
 
 def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
     if node.minion in r.victims:
         name = r.victims[node.minion]
-        return _amt(node.n, r, f"turn {{n}} {name} victims at {r.loc(node.loc)} back into victims of no kind",
-                    f"turn 1 {name} victim at {r.loc(node.loc)} back into a victim of no kind")
+        return _amt(node.n, r, f"turn {{n}} {name} victims of your choice at {r.loc(node.loc)} back into victims of "
+                               "no kind",
+                    f"turn 1 {name} victim of your choice at {r.loc(node.loc)} back into a victim of no kind")
     name = r.minion(node.minion)
     return _amt(node.n, r, f"turn {{n}} {name} minions at {r.loc(node.loc)} back into victims",
                 f"turn 1 {name} minion at {r.loc(node.loc)} back into a victim")
@@ -528,11 +538,11 @@ def _render_all_killers(node: n.AllKillers, r: Names) -> str:
 
 
 def _render_switch_active(node: n.SwitchActive, r: Names) -> str:
-    return f"move the active-killer marker {node.way} (skipping the dead, wrapping around)"
+    return f"move the active-killer marker {node.way} (skipping the dead and any set aside, wrapping around)"
 
 
 def _render_make_active(node: n.MakeActive, r: Names) -> str:
-    return f"{_body(node.body, r)} becomes the active killer"
+    return f"{_body(node.body, r)} becomes the active killer (unless dead or set aside: the marker stays)"
 
 
 def _render_killer_vanishes(node: n.KillerVanishes, r: Names) -> str:
@@ -629,7 +639,8 @@ def _render_roll(node: n.Roll, r: Names) -> str:
 def _render_spend_tokens(node: n.SpendTokens, r: Names) -> str:
     many = str(node.low) if node.low == node.high else f"{node.low} to {node.high}"
     body = render_effects(node.body, r).removesuffix(".")  # the block reads as sentences of its own
-    return f"spend {many} of your collected {r.token(node.token)} tokens, then resolve with them: {body}"
+    return (f"spend {many} of your collected {r.token(node.token)} tokens, of your choice, then resolve with them: "
+            f"{body}")
 
 
 def _render_each(node: n.Each, r: Names) -> str:
@@ -732,7 +743,7 @@ def _render_fg_at(node: n.FgAt, r: Names, neg: bool = False) -> str:
 
 
 def _render_fg_at_tag(node: n.FgAtTag, r: Names, neg: bool = False) -> str:
-    return f"you are {'not ' if neg else ''}at a {node.tag} location"
+    return f"you are {'not ' if neg else ''}at {_a(node.tag)} location"
 
 
 def _render_victims_at(node: n.VictimsAt, r: Names, neg: bool = False) -> str:
@@ -875,7 +886,8 @@ def _render_only_active_acts(node: n.OnlyActiveActs, r: Names) -> str:
 
 
 def _render_status_stops_moves(node: n.StatusStopsMoves, r: Names) -> str:
-    return f"enemies with the status {node.status} do not move (they still attack)"
+    return (f"in the Killer phase, enemies with the status {node.status} do not move, not even when a card would "
+            "move them (they still attack)")
 
 
 # --- triggers, replacements, end conditions -----------------------------------------------------
@@ -1063,7 +1075,8 @@ def _render_card(node: n.Card, r: Names) -> str:
 
 def _render_weapon(node: n.Weapon, r: Names) -> str:
     hands = "one-handed" if node.hands == 1 else "two-handed"
-    reach = "same location" if node.range == 0 else f"up to {_count(node.range, 'location')} away"
+    reach = "same location" if node.range == 0 else \
+        f"exactly {_count(node.range, 'location')} away, no nearer and no farther"  # C3.8
     return f"{hands} weapon, range {node.range} ({reach}), +{node.bonus} damage"
 
 
@@ -1077,7 +1090,8 @@ def _render_item(node: n.Item, r: Names) -> str:
     if node.hand_only:
         facts.append("only ever held in hand, never in the backpack")
     if node.uses:
-        facts.append(_count(node.uses, "use") + ", then discarded")
+        facts.append(_count(node.uses, "use") + (", then kept used up (no use left) until discarded, as a recipe "
+                                                  "needs it" if node.id in r.ingredients else ", then discarded"))
     if node.keep:
         facts.append("cannot be discarded" + (f" while {_clause(node.keep_cond, r)}" if node.keep_cond else ""))
     facts += _item_zone_facts(node, r)
@@ -1339,6 +1353,7 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
         text += "; the others restore " + _or_list([str(b) for b in restore]).replace(" or ", " and ") + " health"
     lines.append(text + ")")
     lines.append(f"Hand limit: {node.hand_limit}")
+    lines.append(f"Victim supply: {node.victim_supply} (once they are all placed, no more victims appear)")
     return "\n".join(lines)
 
 
@@ -1894,10 +1909,11 @@ def _render_item_pile(node: n.ItemPile, r: Names) -> str:
 
 
 def _render_recipe(node: n.Recipe, r: Names) -> str:
-    needs = ", ".join(r.item(i) for i in node.needs)
-    cost = f"spend {node.time} time" if node.time else "no time"
+    items = [r.item(i) for i in node.needs]
+    needs = "nothing" if not items else items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    cost = f", and spend {node.time} time," if node.time else " (no time)"
     where = f"; only while {_clause(node.usable, r)}" if node.usable is not None else ""
-    return (f"{node.name} (recipe, Action phase): discard {needs} and {cost} to take {r.item(node.makes)} "
+    return (f"{node.name} (recipe, Action phase): discard {needs}{cost} to take {r.item(node.makes)} "
             f"from the table{where}")
 
 
@@ -2001,13 +2017,14 @@ def _render_set_track(node: n.SetTrack, r: Names) -> str:
 
 def _render_load_victims(node: n.LoadVictims, r: Names) -> str:
     where, onto = r.loc(node.loc), r.holding(node.holding)
-    return _amt(node.n, r, f"{{n}} victims at {where} go onto {onto} (as many as there are and it has room for)",
-                f"1 victim at {where} goes onto {onto} (if it has room)")
+    return _amt(node.n, r, f"{{n}} victims of your choice at {where} go onto {onto} (as many as there are and it "
+                           "has room for)",
+                f"1 victim of your choice at {where} goes onto {onto} (if it has room)")
 
 
 def _render_load_victims_up_to(node: n.LoadVictimsUpTo, r: Names) -> str:
-    return _amt(node.n, r, f"you may put up to {{n}} victims at {r.loc(node.loc)} onto {r.holding(node.holding)} "
-                           "(as it has room for)")
+    return _amt(node.n, r, f"you may put up to {{n}} victims of your choice at {r.loc(node.loc)} onto "
+                           f"{r.holding(node.holding)} (as it has room for)")
 
 
 def _render_rescue_held(node: n.RescueHeld, r: Names) -> str:
@@ -2028,8 +2045,8 @@ def _render_close_path(node: n.ClosePath, r: Names) -> str:
 
 def _render_move_victims(node: n.MoveVictims, r: Names) -> str:
     how = " as if they followed you (along one path, never into a killer's location)" if node.follow else ""
-    return _amt(node.n, r, f"move {{n}} victims from {r.loc(node.src)} to {r.loc(node.dst)}{how}",
-                f"move 1 victim from {r.loc(node.src)} to {r.loc(node.dst)}{how}")
+    return _amt(node.n, r, f"move {{n}} victims of your choice from {r.loc(node.src)} to {r.loc(node.dst)}{how}",
+                f"move 1 victim of your choice from {r.loc(node.src)} to {r.loc(node.dst)}{how}")
 
 
 def _render_delayed_trigger(node: n.DelayedTrigger, r: Names) -> str:
@@ -2095,7 +2112,8 @@ def _render_turn_random_victims(node: n.TurnRandomVictims, r: Names) -> str:
 def _render_replace_victim(node: n.ReplaceVictim, r: Names) -> str:
     who = _body(node.body, r) if node.body else "the first killer body off the board"
     name = r.victims.get(node.kind, node.kind)
-    return f"{_a(name)} victim at {r.loc(node.loc)} leaves the board (it does not die) and {who} appears there"
+    return f"{_a(name)} victim of your choice at {r.loc(node.loc)} leaves the board (it does not die) and {who} " \
+           "appears there"
 
 
 def _render_reveal_victims(node: n.RevealVictims, r: Names) -> str:
@@ -2218,6 +2236,11 @@ def _tokens(k: Any, token: str, kind: str, r: Names) -> str:
     return f"1 {what} token" if k == 1 else f"{_num(k)} {what} tokens"
 
 
+def _taken(k: Any, token: str, kind: str, r: Names) -> str:
+    """Tokens taken from a holder: of no kind named, the player picks among those face up."""
+    return _tokens(k, token, kind, r) + ("" if kind else " of your choice (among those face up)")
+
+
 def _onto(h: n.TokenHolder, r: Names) -> str:
     return ("into " if h.kind in ("supply", "discard", "collection") else "on ") + _clause(h, r)
 
@@ -2229,12 +2252,12 @@ def _render_gain_tokens(node: n.GainTokens, r: Names) -> str:
 
 
 def _render_remove_tokens(node: n.RemoveTokens, r: Names) -> str:
-    return (f"return {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} to the supply"
+    return (f"return {_taken(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} to the supply"
             + _where(node.n, r))
 
 
 def _render_move_tokens(node: n.MoveTokens, r: Names) -> str:
-    return (f"move {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} {_onto(node.to, r)}"
+    return (f"move {_taken(node.n, node.token, node.kind, r)} from {_clause(node.src, r)} {_onto(node.to, r)}"
             + _where(node.n, r))
 
 
@@ -2242,7 +2265,7 @@ def _render_spend_to(node: n.SpendTo, r: Names) -> str:
     them = "it" if node.n == 1 else "them"
     stays = "" if node.to.kind in ("supply", "discard", "collection") else \
         f" (placed, {them} stay{'s' if them == 'it' else ''} there)"
-    text = (f"spend {_tokens(node.n, node.token, node.kind, r)} from {_clause(node.src, r)}, putting {them} "
+    text = (f"spend {_taken(node.n, node.token, node.kind, r)} from {_clause(node.src, r)}, putting {them} "
             f"{_onto(node.to, r)}{_where(node.n, r)}" + stays)
     return text + (f"; if you do: {_block(node.body, r)}" if node.body else "")
 

@@ -56,7 +56,12 @@ DECISION_PHASES = ("action", "planning", "upkeep")
 # every line of a position, as a reader sees it: the head and its shape (for hints and docs)
 LINES: dict[str, str] = {
     "killer": "killer ID | killer at LOCATION | killer health N | killer last_breath black [N] | "
-              "killer last_breath white | killer status NAME…",
+              "killer last_breath white | killer status NAME… | killer BODY at LOCATION | killer BODY health N | "
+              "killer BODY last_breath black [N]|white | killer BODY status NAME… | killer BODY aside | "
+              "killer BODY defeated",
+    "active": 'active BODY | active "LABEL"',
+    "track": "track TRACK N",
+    "slots": "slots N… | slots none",
     "scenario": "scenario ID",
     "final_girl": "final_girl ID",
     "difficulty": "difficulty SIDE",
@@ -84,9 +89,10 @@ LINES: dict[str, str] = {
     "body": 'body "LABEL" at LOCATION health N [status NAME…]',
     "minions": "minions KIND at LOCATION N [status NAME…] | minions none",
     "victims": "victims at LOCATION N | victims none",
-    "victim": "victim [KIND] at LOCATION [status NAME…]",
+    "victim": "victim [KIND] at LOCATION [status NAME…] | victim supply N",
     "dead": "dead N | dead this round N",
-    "tokens": "tokens TOKEN KIND at LOCATION | tokens none",
+    "tokens": "tokens TOKEN KIND at LOCATION | tokens TOKEN KIND on item ITEM|killer [BODY]|victim at LOCATION|"
+              "minion KIND at LOCATION [face down] | tokens none",
     "bloodlust": "bloodlust LEVEL",
     "finale": "finale ID [revealed]",
     "dark_power": "dark_power ID [revealed]",
@@ -324,9 +330,9 @@ class _PositionReader:
                 if head not in LINES:
                     raise r.error(atoms[0].span, "E401", f"unknown line '{head}' in a position",
                                   close_hint(head, list(LINES)))
-                is_setup = head in SETUP_LINES and not (
+                is_setup = head in SETUP_LINES and not (  # 'killer WORD …' and 'killer BODY WORD …': the board
                     head == "killer" and len(atoms) > 1 and atoms[1].kind == "name"
-                    and atoms[1].value in _SETUP_KILLER_WORDS)
+                    and (atoms[1].value in _SETUP_KILLER_WORDS or len(atoms) > 2))
                 (setup_lines if is_setup else state_lines).append((ln, atoms))
             except LineStop:
                 continue
@@ -496,7 +502,8 @@ class _PositionReader:
         item = self.game.items[iid]
         if not item.uses:
             raise self.r.error(a[1].span, "E406", f"{iid} has no uses to count", "leave the line out")
-        v = self.r.number(a, 2, ln, u, 1, item.uses, f"the uses left of {iid}")
+        # 0 only for an ingredient, kept used up (S3.4); any other item is discarded at its last use (C6.4)
+        v = self.r.number(a, 2, ln, u, 0 if iid in self.game.ingredients else 1, item.uses, f"the uses left of {iid}")
         self.r.end(a, 3, u)
         self.r.once(f"uses:{iid}", ln, f"the uses of {iid}")
         self.spec.setdefault("uses", {})[iid] = (v, a[1].span)
@@ -531,6 +538,9 @@ class _PositionReader:
             raise r.error(a[0].span, "E406", f"{g.killer.name} has no killer board: nothing stands for 'killer'",
                           "write the bodies formed in play as 'body \"LABEL\" at LOCATION health N' (K6.6)")
         u = LINES["killer"]
+        if word not in _SETUP_KILLER_WORDS:  # killer BODY …: one of the killer's declared bodies (K2.7, K3.1)
+            self._body_line(ln, a, u)
+            return
         if word == "at":
             where = self.loc(a, 2, ln, u)
             r.end(a, 3, u)
@@ -544,6 +554,61 @@ class _PositionReader:
         else:  # status
             names = r.refs(a, 2, ln, u, content_names(self.rs, "status"), "status")
             self._set("killer_status", frozenset(names), ln, "the killer's statuses")
+
+    def _body_line(self, ln: Line, a: list[Atom], u: str) -> None:
+        """killer BODY at LOCATION | health N | last_breath … | status NAME… | aside | defeated."""
+        r, g = self.r, self.game
+        declared = [b for b in g.killer.bodies if not b.formed]
+        bid = r.ref(a, 1, ln, u, [b.id for b in declared] or ["at", "health", "last_breath", "status"],
+                    f"body of {g.killer.name}" if declared else "word")
+        word = r.ref(a, 2, ln, u, ("at", "health", "last_breath", "status", "aside", "defeated"), "word")
+        facts = self.spec.setdefault("body_facts", {}).setdefault(bid, {})
+        key = "loc" if word == "at" else word
+        if key in facts:
+            raise r.error(ln.span, "E405", f"the {word} line of {bid} is given twice", "keep one")
+        self.spans[f"body:{bid}:{key}"] = ln.span
+        if word == "at":
+            facts["loc"] = self.loc(a, 3, ln, u)
+            r.end(a, 4, u)
+        elif word == "health":
+            facts["health"] = r.number(a, 3, ln, u, 0, MAX_COUNT, f"the health of {bid}")
+            r.end(a, 4, u)
+        elif word == "last_breath":
+            facts["last_breath"] = self._breath(a, 3, ln, u)
+        elif word == "status":
+            facts["status"] = frozenset(r.refs(a, 3, ln, u, content_names(self.rs, "status"), "status"))
+        else:  # aside | defeated
+            r.end(a, 3, u)
+            facts[word] = True
+
+    def line_active(self, ln: Line, a: list[Atom]) -> None:  # active BODY | active "LABEL"
+        u = LINES["active"]
+        if len(a) > 1 and a[1].kind == "string":
+            who = self.r.string(a, 1, ln, u)
+        else:
+            who = self.r.ref(a, 1, ln, u, [b.id for b in self.game.killer.bodies if not b.formed],
+                             f"body of {self.game.killer.name}")
+        self.r.end(a, 2, u)
+        self._set("active", (who, a[1].span), ln, "the active killer")
+
+    def line_track(self, ln: Line, a: list[Atom]) -> None:  # track TRACK N
+        u = LINES["track"]
+        tid = self.r.ref(a, 1, ln, u, self.game.tracks, "track")
+        t = self.game.tracks[tid]
+        v = self.r.number(a, 2, ln, u, t.low, t.high, f"the space of {tid}")
+        self.r.end(a, 3, u)
+        self.r.once(f"track:{tid}", ln, f"the track {tid}")
+        self.spec.setdefault("tracks", {})[tid] = v
+
+    def line_slots(self, ln: Line, a: list[Atom]) -> None:  # slots N… | slots none
+        u = LINES["slots"]
+        n_slots = len(self.fresh.slots)
+        if len(a) == 2 and a[1].kind == "name" and a[1].value == "none":
+            filled: frozenset[int] = frozenset()
+        else:
+            filled = frozenset(self.r.number(a, j, ln, u, 1, n_slots, "a slot of her card")
+                               for j in range(1, max(2, len(a))))
+        self._set("slots", filled, ln, "the slots filled")
 
     def _status(self, a: list[Atom], i: int, ln: Line, u: str) -> frozenset[str]:
         if i >= len(a):
@@ -600,6 +665,11 @@ class _PositionReader:
     def line_victim(self, ln: Line, a: list[Atom]) -> None:  # victim [KIND] at LOCATION [status NAME…]
         r = self.r
         u = LINES["victim"]
+        if len(a) > 1 and a[1].kind == "name" and a[1].value == "supply":  # victim supply N (C5.7)
+            v = r.number(a, 2, ln, u, 0, self.game.victim_supply, "the victims left in the supply")
+            r.end(a, 3, u)
+            self._set("victim_supply", v, ln, "the victim supply")
+            return
         i, kind = 1, ""
         if r.name(a, 1, ln, u) != "at":
             kind = r.ref(a, 1, ln, u, self.game.victim_kinds, "victim kind")
@@ -639,11 +709,45 @@ class _PositionReader:
             return
         token = r.ref(a, 1, ln, u, self.game.tokens, "token")
         kind = self._token_kind(a, 2, ln, u, token)
+        if r.name(a, 3, ln, u) == "on":  # on a holder: an item, a killer, a victim or a minion (issue #16 item 5)
+            self._token_on(ln, a, u, token, kind)
+            return
         if r.name(a, 3, ln, u) != "at":
-            raise r.error(a[3].span, "E404", f"'at' is needed here, not {a[3].text()}", u)
+            raise r.error(a[3].span, "E404", f"'at' or 'on' is needed here, not {a[3].text()}", u)
         where = self.loc(a, 4, ln, u)
         r.end(a, 5, u)
         self.spec.setdefault("tokens", []).append((token, kind, where, ln.span))
+
+    def _token_on(self, ln: Line, a: list[Atom], u: str, token: str, kind: str) -> None:
+        r, g = self.r, self.game
+        what = r.ref(a, 4, ln, u, ("item", "killer", "victim", "minion"), "holder")
+        i = 5
+        if what == "item":
+            holder: tuple[Any, ...] = ("item", r.ref(a, 5, ln, u, g.items, "item"))
+            i = 6
+        elif what == "killer":
+            bodies = [b.id for b in g.killer.bodies if not b.formed]
+            body = ""
+            if i < len(a) and a[i].kind == "name" and a[i].value != "face":
+                body = r.ref(a, i, ln, u, bodies, f"body of {g.killer.name}")
+                i += 1
+            holder = ("killer", body)
+        else:
+            mkind = ""
+            if what == "minion":
+                mkind = r.ref(a, 5, ln, u, {m.id for m in g.killer.minions}, f"minion of {g.killer.name}")
+                i = 6
+            if r.name(a, i, ln, u) != "at":
+                raise r.error(a[i].span, "E404", f"'at' is needed here, not {a[i].text()}", u)
+            holder = (what, mkind, self.loc(a, i + 1, ln, u))
+            i += 2
+        up = True
+        if i < len(a):
+            if r.name(a, i, ln, u) != "face" or r.ref(a, i + 1, ln, u, ("down", "up"), "face") == "":
+                raise r.error(a[i].span, "E404", f"unexpected {a[i].text()}", u)
+            up = a[i + 1].value == "up"
+            r.end(a, i + 2, u)
+        self.spec.setdefault("tokens_on", []).append((token, kind, holder, up, ln.span))
 
     def line_bloodlust(self, ln: Line, a: list[Atom]) -> None:
         levels = len(self.game.levels)
@@ -887,6 +991,14 @@ class _PositionReader:
                 v[where] += 1
                 marked.append(MarkedVictim(seq, where, kind, status))
             f["victims"], f["marked"], f["victim_seq"] = tuple(v), tuple(marked), seq
+        # C5.7: the victims left in the supply; unset, the fresh game's, less any victims the
+        # position has on the board, held, dead or rescued beyond what the fresh game took
+        if "victim_supply" in s:
+            f["victims_taken"] = g.victim_supply - s["victim_supply"]
+        else:
+            out = sum(f.get("victims", base.victims)) + sum(k for _h, k in base.holding) + \
+                f.get("dead", base.dead) + f.get("rescued", base.rescued)
+            f["victims_taken"] = max(base.victims_taken, out)
         # the killer's board body
         if base.killers and any(k in s for k in ("killer_loc", "killer_health", "killer_breath", "killer_status")):
             k0 = base.killers[0]
@@ -903,11 +1015,16 @@ class _PositionReader:
             if "killer_status" in s:
                 d["status"] = s["killer_status"]
             f["killers"] = (KillerState(**d), *base.killers[1:])
+        if "body_facts" in s:  # killer BODY …: the declared bodies, each by its id
+            f["killers"] = self._compose_bodies(list(f.get("killers", base.killers)))
         if "bodies" in s:
             kid = g.killer.id
             kept = f.get("killers", base.killers)[:1] if not g.no_board else ()
+            if "body_facts" in s:  # the declared bodies stay, each as its lines set it
+                kept = tuple(k for k in f["killers"] if k.body and not k.label)
             f["killers"] = (*kept, *(KillerState(kid, where, hp, 0, 0, True, status, label)
                                      for label, where, hp, status in s["bodies"]))
+        self._compose_active(f, base)
         if "minions_none" in s and "minion_lines" in s:
             raise self.fail("minions_none", "'minions none' and a minions line together", "keep one")
         if "minion_lines" in s or "minions_none" in s:
@@ -944,6 +1061,126 @@ class _PositionReader:
                 collected.append((token, kind))
             f["supply"], f["tokens"], f["collected"] = tuple(supply), tuple(board), tuple(sorted(collected))
 
+        if "tokens_on" in s:
+            self._compose_tokens_on(f, base)
+        if "tracks" in s:  # track TRACK N
+            f["tracks"] = tuple((tid, s["tracks"].get(tid, v)) for tid, v in base.tracks)
+        if "slots" in s:  # slots N…: the slots of her card's start side filled (C5.5)
+            filled = s["slots"]
+            flipped = s.get("flipped", base.flipped)
+            if flipped and filled:
+                raise self.fail("slots", "her card is flipped: its slots are cleared (C5.6)", "write 'slots none'")
+            if not flipped and len(filled) >= g.fg.rescues:
+                raise self.fail("slots", f"{len(filled)} filled slots would have flipped her card at "
+                                         f"{g.fg.rescues} (C5.6)", "fewer slots, or 'flipped'")
+            if "rescued" in s and not flipped and s["rescued"] != len(filled):
+                raise self.fail("slots", f"{len(filled)} slots are filled but {s['rescued']} victims rescued",
+                                "on the start side each rescue fills one slot (C5.5)")
+            f["slots"] = tuple(i + 1 in filled for i in range(len(base.slots)))
+            if "rescued" not in s and not flipped:
+                f["rescued"] = len(filled)
+
+    def _compose_bodies(self, ks: list[KillerState]) -> tuple[KillerState, ...]:
+        """The declared bodies as their 'killer BODY …' lines set them."""
+        s = self.spec
+        for bid, facts in s["body_facts"].items():
+            i = next((j for j, k in enumerate(ks) if k.body == bid and not k.label), -1)
+            if i < 0:
+                raise self.fail(f"body:{bid}:{next(iter(facts))}", f"{bid} is not on the killer board of this game")
+            d = dict(ks[i].__dict__)
+            for key in ("loc", "health", "status"):
+                if key in facts:
+                    d[key] = facts[key]
+            if "last_breath" in facts:
+                d["breath"], value = facts["last_breath"]
+                if value is not None:
+                    d["breath_value"] = value
+            if facts.get("aside"):  # K2.9, K3.6: its last breath is gone while others remain
+                if facts.get("health", 0) != 0:
+                    raise self.fail(f"body:{bid}:aside", f"{bid} is set aside with health {facts['health']}",
+                                    "a killer is set aside when its last-breath token is lost: its health is 0")
+                if d["loc"] < 0:
+                    raise self.fail(f"body:{bid}:aside", f"{bid} is set aside off the board", "give it a location")
+                ph, start = s.get("phase", ("action", False))
+                if ph not in DECISION_PHASES or start:
+                    raise self.fail(f"body:{bid}:aside", f"a killer set aside at the start of the {ph} phase",
+                                    "a killer set aside comes back or dies when the phase it was set aside in ends "
+                                    "(K2.9): only a position at a decision inside a phase has one")
+                d["health"], d["aside"] = 0, True
+            if facts.get("defeated"):
+                if len(facts) > 1:
+                    raise self.fail(f"body:{bid}:defeated", f"{bid} is defeated: it has no place, health or token",
+                                    "leave its other lines out")
+                d.update(alive=False, health=0, breath=0, loc=-1, aside=False)
+            ks[i] = KillerState(**d)
+        living = [k for k in ks if k.alive]
+        if living and all(k.aside for k in living):
+            first = next(iter(s["body_facts"]))
+            raise self.fail(f"body:{first}:aside", "every killer still in the game is set aside",
+                            "the last one standing is never set aside (K2.9)")
+        return tuple(ks)
+
+    def _compose_active(self, f: dict[str, Any], base: GameState) -> None:
+        """K3.2: the active marker: as the position says, on a killer in play; unsaid, the fresh
+        game's, or (that one gone or set aside) the topmost killer in play."""
+        ks = f.get("killers", base.killers)
+        if not ks:
+            return
+        if "active" in self.spec:
+            who, span = self.spec["active"]
+            i = next((j for j, k in enumerate(ks) if (k.label == who) or (k.body == who and not k.label)), -1)
+            if i < 0:
+                raise self.r.error(span, "E402", f"no killer '{who}' is on the board of this position",
+                                   close_hint(who, [k.label or k.body for k in ks]))
+            if not ks[i].alive or ks[i].aside:
+                raise self.fail("active", f"{who} is {'defeated' if not ks[i].alive else 'set aside'}: the marker "
+                                          "skips killers not in play (K3.2)")
+            f["active"] = i
+            return
+        a = base.active
+        if not (0 <= a < len(ks) and ks[a].alive and not ks[a].aside):
+            f["active"] = next((j for j, k in enumerate(ks) if k.alive and not k.aside), 0)
+
+    def _compose_tokens_on(self, f: dict[str, Any], base: GameState) -> None:
+        """tokens TOKEN KIND on …: from the supply (after the board's and her collection's)."""
+        g = self.game
+        supply = list(f.get("supply", base.supply))
+        token_on = list(base.token_on)
+        marked = list(f.get("marked", base.marked))
+        seq = f.get("victim_seq", base.victim_seq)
+        victims = f.get("victims", base.victims)
+        minions = f.get("minions", base.minions)
+        ks = f.get("killers", base.killers)
+        for token, kind, holder, up, span in self.spec["tokens_on"]:
+            self._take(supply, token, kind, span)
+            what = holder[0]
+            if what == "item":
+                key = f"item:{holder[1]}"
+            elif what == "killer":
+                body = holder[1]
+                k = next((k for k in ks if k.alive and (k.body == body or not body)), None)
+                if k is None:
+                    raise self.r.error(span, "E406", f"no killer {body} is in play to hold it".replace("  ", " "))
+                key = f"killer:{k.body or k.label}"
+            elif what == "victim":
+                where = holder[2]
+                plain = victims[where] - sum(1 for m in marked if m.loc == where)
+                if plain <= 0:
+                    raise self.r.error(span, "E406", f"no victim of no kind is at {g.board.ids[where]} to hold it",
+                                       "add one with a 'victims' line")
+                seq += 1
+                marked.append(MarkedVictim(seq, where))
+                key = f"victim:{seq}"
+            else:
+                m = next((m for m in minions if m.kind == holder[1] and m.loc == holder[2]), None)
+                if m is None:
+                    raise self.r.error(span, "E406", f"no {holder[1]} is at {g.board.ids[holder[2]]} to hold it",
+                                       "add one with a 'minions' line")
+                key = f"minion:{m.uid}"
+            token_on.append((key, token, kind, up))
+        f["supply"], f["token_on"] = tuple(supply), tuple(token_on)
+        f["marked"], f["victim_seq"] = tuple(marked), seq
+
     def _take(self, supply: list[tuple[str, str]], token: str, kind: str, span: Span) -> None:
         if (token, kind) not in supply:
             raise self.r.error(span, "E406", f"no {kind} {token} token is left for this line",
@@ -960,6 +1197,12 @@ class _PositionReader:
             f["finale"], f["finale_revealed"] = s["finale"]
         if "dark_power" in s:
             f["dark_power"], f["dark_revealed"] = s["dark_power"]
+        if f.get("finale_revealed", base.finale_revealed) and f.get("dark_power", base.dark_power) and \
+                not f.get("dark_revealed", base.dark_revealed):
+            if "dark_power" in s:  # C11.1: revealing the finale turns a face-down dark power up too
+                raise self.fail("dark_power", "a face-up finale with a face-down dark power: revealing the finale "
+                                              "turns the dark power up too (C11.1)", "write 'dark_power ID revealed'")
+            f["dark_revealed"] = True  # unsaid: face up, as play leaves it
         if "secondary" in s:
             tid, hp = s["secondary"]
             f["secondary"], f["secondary_health"] = tid, hp

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional, Sequence
 
 import attrs
-from lastbreath.dsl import Diagnostic, IllegalChoice, RulesError, Span, parse_text
+from lastbreath.dsl import ContentError, Diagnostic, IllegalChoice, RulesError, Span, parse_text
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES, Atom, Block, Line
 
@@ -50,8 +50,8 @@ from .position import (
 )
 from .state import Event, GameState
 
-__all__ = ["FACTS", "SUFFIX", "Outcome", "Ruling", "Step", "check_text", "find_files", "parse_rulings",
-           "run", "verify"]
+__all__ = ["FACTS", "STOPS", "SUFFIX", "Outcome", "Ruling", "Step", "check_text", "expect", "find_files",
+           "parse_rulings", "run", "verify"]
 
 SUFFIX = ".ruling"
 MAX_STEPS = 500  # steps in one ruling
@@ -62,25 +62,40 @@ FACTS: dict[str, str] = {
     "fg": "fg at LOCATION | fg health N | fg fear N | fg time N | fg last_breath black|white|gone | fg status NAME",
     "health": "health N", "fear": "fear N", "time": "time N",
     "last_breath": "last_breath black|white|gone",
-    "hand": "hand CARD… | hand has CARD", "market": "market has CARD", "spent": "spent CARD…",
+    "hand": "hand CARD… | hand has CARD", "market": "market has CARD | market CARD N", "spent": "spent CARD…",
     "hands": "hands ITEM…", "backpack": "backpack ITEM…", "uses": "uses ITEM N",
     "rescued": "rescued N", "flipped": "flipped",
     "killer": "killer at LOCATION | killer health N | killer last_breath black|white|gone | "
-              "killer status NAME | killer defeated",
+              "killer status NAME | killer defeated | killer BODY at LOCATION | killer BODY health N | "
+              "killer BODY last_breath black|white|gone | killer BODY status NAME | killer BODY aside | "
+              "killer BODY defeated",
+    "active": 'active BODY | active "LABEL"',
     "body": 'body "LABEL" at LOCATION | body "LABEL" health N', "bodies": "bodies N",
     "victims": "victims at LOCATION N | victims N", "dead": "dead N",
-    "victim": "victim KIND at LOCATION N | victim status NAME at LOCATION N",
+    "victim": "victim KIND at LOCATION N | victim status NAME at LOCATION N | victim supply N",
     "status": "status NAME",
-    "minions": "minions N | minions at LOCATION N | minions KIND at LOCATION N",
-    "tokens": "tokens TOKEN at LOCATION N", "collected": "collected TOKEN N",
+    "minions": "minions N | minions at LOCATION N | minions KIND at LOCATION N | minions status NAME at LOCATION N",
+    "tokens": "tokens TOKEN at LOCATION N | tokens TOKEN on item ITEM N | tokens TOKEN on killer [BODY] N | "
+              "tokens TOKEN on victims at LOCATION N | tokens TOKEN on minions at LOCATION N",
+    "collected": "collected TOKEN N",
     "bloodlust": "bloodlust LEVEL", "mode": "mode ID", "flag": "flag NAME",
-    "finale": "finale revealed", "dark_power": "dark_power revealed", "secondary": "secondary ID | secondary none",
+    "finale": "finale revealed", "dark_power": "dark_power revealed",
+    "secondary": "secondary ID | secondary none | secondary health N",
+    "event": "event ID in play | event ID lasting | event ID one-off",
+    "track": "track TRACK N", "slots": "slots N… | slots none",
     "terror": "terror left N", "events": "events left N", "deck": "deck DECK left N", "kept": "kept DECK CARD",
     "dice": "dice left N",
     "phase": "phase NAME", "round": "round N", "result": "result fg|killer|none",
-    "choice": "choice KIND|none", "option": "option WORD…", "log": 'log "TEXT"…',
+    "choice": "choice KIND|none", "option": "option WORD…", "options": 'options "KEY"… | options none',
+    "log": 'log "TEXT"…',
 }
-STEPS = {"play": "play CARD", "answer": 'answer WORD… | answer "KEY"', "expect": "expect [not] FACT"}
+STEPS = {"play": "play CARD", "answer": 'answer WORD… | answer "KEY"', "expect": "expect [not] FACT",
+         "stop": "stop after killer-start|killer-action|terror-card|killer-phase|panic-phase"}
+# where 'stop after NAME' stops the game, between two steps: (phase, its step); the game stops there
+# or at the first step boundary past it this round (the Killer phase's parts, C8.1-C8.2; C10)
+STOPS: dict[str, tuple[str, int]] = {"killer-start": ("killer", 1), "killer-action": ("killer", 2),
+                                     "terror-card": ("killer", 3), "killer-phase": ("panic", 0),
+                                     "panic-phase": ("upkeep", 0)}
 HEADS = {"says": 'says "TEXT"', "rules": 'rules "ID"…', "position": "position { … }", **STEPS}
 
 Check = Callable[[GameState, list[Event]], tuple[bool, str]]
@@ -95,6 +110,7 @@ class Step:
     key: str = ""
     check: Optional[Check] = None
     negate: bool = False
+    stop: str = ""  # 'stop after NAME': a name of STOPS
 
 
 @attrs.frozen
@@ -270,6 +286,12 @@ def _step(rs: Ruleset, r: Reader, pos: Position, ln: Line, atoms: list[Atom]) ->
         return Step(ln.span, text, key=f"play:{cid}")
     if head == "answer":
         return Step(ln.span, text, key=_key(r, atoms, 1, ln, STEPS["answer"]))
+    if head == "stop":
+        if r.name(atoms, 1, ln, STEPS["stop"]) != "after":
+            raise r.error(atoms[1].span, "E404", f"'after' is needed here, not {atoms[1].text()}", STEPS["stop"])
+        where = r.ref(atoms, 2, ln, STEPS["stop"], STOPS, "place to stop")
+        r.end(atoms, 3, STEPS["stop"])
+        return Step(ln.span, text, stop=where)
     i = 1
     negate = False
     if len(atoms) > 1 and atoms[1].kind == "name" and atoms[1].value == "not":
@@ -289,9 +311,9 @@ def _breath(breath: int) -> str:
 class _Facts:
     """Reads the words of one 'expect' line into a check."""
 
-    def __init__(self, rs: Ruleset, r: Reader, pos: Position, ln: Line, atoms: list[Atom]) -> None:
+    def __init__(self, rs: Ruleset, r: Reader, pos: Any, ln: Line, atoms: list[Atom]) -> None:
         self.rs, self.r, self.ln, self.a = rs, r, ln, atoms
-        self.game = pos.settled.game
+        self.game = pos.settled.game if isinstance(pos, Position) else pos  # a position, or a state's Game
         self.board = self.game.board
 
     def name(self, i: int, usage: str) -> str:
@@ -356,8 +378,10 @@ class _Facts:
                 self.end(i + 3, u)
                 return lambda st, log: (cid in getattr(st, head),
                                         f"the {head} is {' '.join(getattr(st, head)) or 'empty'}")
-            if head == "market":
-                raise self.r.error(self.ln.span, "E404", "the market is checked one card at a time", u)
+            if head == "market":  # market CARD N: the copies of a card in the market
+                cid = self.ref(i + 1, u, g.cards, "card in this game")
+                return number(lambda st: st.market.count(cid), lambda v: f"the market holds {v} of {cid}", 0,
+                              MAX_COUNT, at=i + 2)
         if head in ("hand", "spent"):
             want_cards = sorted(self.refs(i + 1, u, g.cards, "card in this game"))
             return lambda st, log: (sorted(getattr(st, head)) == want_cards,
@@ -383,6 +407,47 @@ class _Facts:
             return lambda st, log: (st.flipped, "her card is flipped" if st.flipped else "her card is not flipped")
         if head == "killer":
             return self.killer(i, u)
+        if head == "active":  # active BODY | active "LABEL" (K3.2)
+            if len(self.a) > i + 1 and self.a[i + 1].kind == "string":
+                who = self.r.string(self.a, i + 1, self.ln, u)
+            else:
+                who = self.ref(i + 1, u, [b.id for b in g.killer.bodies if not b.formed], f"body of {g.killer.name}")
+            self.end(i + 2, u)
+
+            def active(st: GameState, log: list[Event]) -> tuple[bool, str]:
+                ks = st.killers
+                k = ks[st.active] if 0 <= st.active < len(ks) else None
+                name = (k.label or k.body or "the killer") if k is not None else "none"
+                return k is not None and (k.label == who or (k.body == who and not k.label)), f"{name} is active"
+            return active
+        if head == "track":  # track TRACK N
+            tid = self.ref(i + 1, u, g.tracks, "track")
+            return number(lambda st: dict(st.tracks).get(tid, 0), lambda v: f"the {tid} track is on {v}", at=i + 2)
+        if head == "slots":  # slots N… | slots none: exactly these slots of her card filled
+            if len(self.a) == i + 2 and self.a[i + 1].kind == "name" and self.a[i + 1].value == "none":
+                want_slots: list[int] = []
+            else:
+                want_slots = sorted({self.num(j, u, 1, len(g.fg.slots)) for j in range(i + 1, max(i + 2, len(self.a)))})
+            return lambda st, log: ([j + 1 for j, f in enumerate(st.slots) if f] == want_slots,
+                                    "slots filled: " + (" ".join(str(j + 1) for j, f in enumerate(st.slots) if f)
+                                                        or "none"))
+        if head == "event":  # event ID in play | lasting | one-off (C18.5)
+            eid = self.ref(i + 1, u, g.events, "event of this scenario")
+            what = self.word(i + 2, u, ("in", "lasting", "one-off"))
+            if what == "in":
+                self.word(i + 3, u, ("play",))
+                self.end(i + 4, u)
+                return lambda st, log: (eid in st.events_active, "in play: " + (" ".join(st.events_active) or "none"))
+            self.end(i + 3, u)
+            lasting = g.events[eid].lasting
+            return lambda st, log: (lasting == (what == "lasting"), f"{eid} is {'lasting' if lasting else 'one-off'}")
+        if head == "options":  # options "KEY"… | options none: exactly the keys offered, in order
+            if len(self.a) == i + 2 and self.a[i + 1].kind == "name" and self.a[i + 1].value == "none":
+                keys: list[str] = []
+            else:
+                keys = [self.r.string(self.a, j, self.ln, u) for j in range(i + 1, max(i + 2, len(self.a)))]
+            return lambda st, log: ((st.choice.keys() if st.choice is not None else []) == keys,
+                                    f"the options are {', '.join(st.choice.keys()) if st.choice else 'none'}")
         if head == "body":
             return self.body(i, u)
         if head == "bodies":
@@ -403,6 +468,9 @@ class _Facts:
             return lambda st, log: (name in st.fg_status,
                                     f"her statuses are {' '.join(sorted(st.fg_status)) or 'none'}")
         if head == "victim":  # victim KIND at LOC N / victim status NAME at LOC N (issue #16 items 3-4)
+            if self.name(i + 1, u) == "supply":  # victim supply N: the victims left in it (C5.7)
+                return number(lambda st: max(0, st.game.victim_supply - st.victims_taken),
+                              lambda v: f"{v} victims left in the supply", at=i + 2)
             if self.name(i + 1, u) == "status":
                 name, at = self.name(i + 2, u), i + 3
                 test: Callable[[Any], bool] = lambda m: name in m.status  # noqa: E731
@@ -416,6 +484,8 @@ class _Facts:
                           lambda v: f"{v} such victims there", at=at + 2)
         if head == "minions":
             return self.minions(i, u)
+        if head == "tokens" and len(self.a) > i + 2 and self.a[i + 2].value == "on":
+            return self.tokens_on(i, u)
         if head == "tokens":
             token = self.ref(i + 1, u, g.tokens, "token")
             if self.name(i + 2, u) != "at":
@@ -443,6 +513,9 @@ class _Facts:
             attr = "finale_revealed" if head == "finale" else "dark_revealed"
             return lambda st, log: (getattr(st, attr), f"the {head.replace('_', ' ')} is "
                                                        f"{'revealed' if getattr(st, attr) else 'face down'}")
+        if head == "secondary" and len(self.a) > i + 1 and self.a[i + 1].value == "health":
+            return number(lambda st: st.secondary_health if st.secondary else 0,
+                          lambda v: f"the secondary dark power has {v} health", at=i + 2)
         if head == "secondary":
             known = ["none", *(t for t, c in g.terror.items() if c.secondary_health > 0)]
             sid = self.ref(i + 1, u, known, "secondary dark power")
@@ -493,7 +566,11 @@ class _Facts:
         if g.no_board:
             raise self.r.error(self.a[i].span, "E406", f"{g.killer.name} has no killer board",
                                "its bodies are checked with 'body \"LABEL\" …' or 'bodies N'")
-        word = self.word(i + 1, u, ("at", "health", "last_breath", "status", "defeated"))
+        bodies = [b.id for b in g.killer.bodies if not b.formed]
+        first = self.name(i + 1, u)
+        if first in bodies:  # killer BODY …: that declared body
+            return self.body_of(first, i + 1, u)
+        word = self.word(i + 1, u, ("at", "health", "last_breath", "status", "defeated", *bodies))
 
         def k0(st: GameState):
             return st.killers[0] if st.killers else None
@@ -523,6 +600,78 @@ class _Facts:
                                 "the killer is defeated" if k0(st) is None or not k0(st).alive else
                                 "the killer is not defeated")
 
+    def body_of(self, bid: str, i: int, u: str) -> Check:
+        """killer BODY at LOC | health N | last_breath … | status NAME | aside | defeated (K2.7, K3.1)."""
+        word = self.word(i + 1, u, ("at", "health", "last_breath", "status", "aside", "defeated"))
+
+        def find(st: GameState):
+            return next((k for k in st.killers if k.body == bid and not k.label), None)
+        if word == "at":
+            where = self.loc(i + 2, u)
+            self.end(i + 3, u)
+            return lambda st, log: (find(st) is not None and find(st).alive and find(st).loc == where,
+                                    f"{bid} is at {_loc_name(st, find(st).loc)}" if find(st) else f"no {bid}")
+        if word == "health":
+            want = self.num(i + 2, u)
+            self.end(i + 3, u)
+            return lambda st, log: (find(st) is not None and find(st).health == want,
+                                    f"{bid}'s health is {find(st).health}" if find(st) else f"no {bid}")
+        if word == "last_breath":
+            want_b = self.word(i + 2, u, ("black", "white", "gone"), "last-breath token")
+            self.end(i + 3, u)
+            return lambda st, log: (find(st) is not None and _breath(find(st).breath) == want_b,
+                                    f"{bid}'s token is {_breath(find(st).breath)}" if find(st) else f"no {bid}")
+        if word == "status":
+            status = self.ref(i + 2, u, content_names(self.rs, "status"), "status")
+            self.end(i + 3, u)
+            return lambda st, log: (find(st) is not None and status in find(st).status,
+                                    f"{bid}'s statuses are {' '.join(sorted(find(st).status)) or 'none'}"
+                                    if find(st) else f"no {bid}")
+        self.end(i + 2, u)
+        if word == "aside":
+            return lambda st, log: (find(st) is not None and find(st).aside,
+                                    f"{bid} is {'set aside' if find(st) and find(st).aside else 'not set aside'}")
+        return lambda st, log: (find(st) is None or not find(st).alive,
+                                f"{bid} is {'defeated' if find(st) is None or not find(st).alive else 'not defeated'}")
+
+    def tokens_on(self, i: int, u: str) -> Check:
+        """tokens TOKEN on item ITEM N | on killer [BODY] N | on victims at LOC N | on minions at LOC N."""
+        g = self.game
+        token = self.ref(i + 1, u, g.tokens, "token")
+        what = self.word(i + 3, u, ("item", "killer", "victims", "minions"), "holder")
+        j = i + 4
+        if what == "item":
+            iid = self.ref(j, u, g.items, "item")
+            j += 1
+            holders: Callable[[GameState], set[str]] = lambda st: {f"item:{iid}"}  # noqa: E731
+        elif what == "killer":
+            bodies = [b.id for b in g.killer.bodies if not b.formed]
+            body = ""
+            if j < len(self.a) and self.a[j].kind == "name":
+                body = self.ref(j, u, bodies, f"body of {g.killer.name}")
+                j += 1
+            holders = lambda st: {f"killer:{k.body or k.label}" for k in st.killers  # noqa: E731
+                                  if k.alive and (not body or k.body == body)}
+        else:
+            if self.name(j, u) != "at":
+                raise self.r.error(self.a[j].span, "E404", f"'at' is needed here, not {self.a[j].text()}", u)
+            where = self.loc(j + 1, u)
+            j += 2
+            if what == "victims":
+                holders = lambda st: {f"victim:{m.uid}" for m in st.marked if m.loc == where}  # noqa: E731
+            else:
+                holders = lambda st: {f"minion:{m.uid}" for m in st.minions if m.loc == where}  # noqa: E731
+        return self._count_on(token, holders, j, u)
+
+    def _count_on(self, token: str, holders: Callable[[GameState], set[str]], at: int, u: str) -> Check:
+        want = self.num(at, u)
+        self.end(at + 1, u)
+
+        def count(st: GameState) -> int:
+            hs = holders(st)
+            return sum(1 for h, t, _k, _up in st.token_on if h in hs and t == token)
+        return lambda st, log: (count(st) == want, f"{count(st)} there")
+
     def body(self, i: int, u: str) -> Check:
         label = self.r.string(self.a, i + 1, self.ln, u)
         word = self.word(i + 2, u, ("at", "health"))
@@ -546,6 +695,12 @@ class _Facts:
             want = self.num(i + 1, u)
             self.end(i + 2, u)
             return lambda st, log: (len(st.minions) == want, f"{len(st.minions)} minions on the board")
+        if self.name(i + 1, u) == "status":  # minions status NAME at LOC N
+            status = self.ref(i + 2, u, content_names(self.rs, "status"), "status")
+            if self.name(i + 3, u) != "at":
+                raise self.r.error(a[i + 3].span, "E404", f"'at' is needed here, not {a[i + 3].text()}", u)
+            where_s = self.loc(i + 4, u)
+            return self._minion_count(lambda m: m.loc == where_s and status in m.status, i + 5, u)
         kind = None
         j = i + 1
         if self.name(j, u) != "at":
@@ -560,6 +715,13 @@ class _Facts:
         def count(st: GameState) -> int:
             return sum(1 for m in st.minions if m.loc == where and (kind is None or m.kind == kind))
         return lambda st, log: (count(st) == want, f"{count(st)} there")
+
+
+    def _minion_count(self, test: Callable[[Any], bool], at: int, u: str) -> Check:
+        want = self.num(at, u)
+        self.end(at + 1, u)
+        return lambda st, log: (sum(1 for m in st.minions if test(m)) == want,
+                                f"{sum(1 for m in st.minions if test(m))} there")
 
 
 def _in_order(texts: Sequence[str], log: Sequence[Event]) -> tuple[bool, str]:
@@ -581,16 +743,58 @@ def _choice_text(st: GameState) -> str:
     return f"{st.choice.kind} ({', '.join(st.choice.keys()[:10])}{', …' if len(st.choice.options) > 10 else ''})"
 
 
+def expect(state: GameState, fact: str, log: Sequence[Event] = ()) -> tuple[bool, str]:
+    """One fact as a ruling's 'expect' line states it (without the word: ``"killer at millpond"``,
+    ``"not option end"``, ``'log "moves to"'``), checked against a state, say one ``api.apply``
+    reached: (whether it holds, what the game shows). ``log``: the events so far, for 'log' facts.
+    The same words check the same thing in a ruling file. Raises ``ContentError`` (E40x) for a
+    fact that does not read."""
+    text = f"expect {fact}"
+    lines, diags = parse_text(text, "<expect>")
+    if diags or len(lines) != 1:
+        raise ContentError(diags or [Diagnostic(Span("<expect>", 1, 1, 1, 2), "E404", "one fact is expected")])
+    reader = Reader("<expect>")
+    try:
+        atoms = reader.atoms_only(lines[0])
+        i, negate = 1, False
+        if len(atoms) > 1 and atoms[1].kind == "name" and atoms[1].value == "not":
+            negate, i = True, 2
+        check = _Facts(state.game.ruleset, reader, state.game, lines[0], atoms).fact(i)
+    except LineStop:
+        raise ContentError(reader.diags) from None
+    held, shown = check(state, list(log))
+    return held != negate, shown
+
+
 # --- running ------------------------------------------------------------------------------------
 def run(ruling: Ruling) -> Outcome:
     """Play a ruling: its position, then each step in order, stopping at the first that does not
-    hold. Never raises for a ruling's mistakes (an answer that is not an option is a failure)."""
-    try:
-        state, events = run_position(ruling.position)
-    except RulesError as err:
-        return Outcome(ruling, False, None, f"the game stopped: {err}", (), None)
-    log = list(events)
+    hold. Never raises for a ruling's mistakes (an answer that is not an option is a failure).
+
+    The position runs on to its first decision, unless the first steps say 'stop after NAME': then
+    the game stops between two steps at NAME (STOPS), its facts can be expected there, a further
+    'stop after' runs on to the next such place, and an answer runs on to the next decision first."""
+    state: Optional[GameState] = None
+    log: list[Event] = []
     for step in ruling.steps:
+        try:
+            if step.stop:
+                if state is not None and (state.choice is not None or state.over):
+                    return Outcome(ruling, False, step, "'stop after' runs on from the position or from another stop, "
+                                                        "not from a decision", tuple(log), state)
+                state, events = _run_on(ruling.position, state, STOPS[step.stop])
+                log += events
+                log.append(Event("stop", f"> stop after {step.stop}", "", "", ()))
+                if state.choice is not None:
+                    return Outcome(ruling, False, step, f"the game came to a decision before {step.stop}: "
+                                                        f"{_choice_text(state)}", tuple(log), state)
+                continue
+            if state is None or (state.choice is None and not state.over and step.check is None):
+                state, events = _run_on(ruling.position, state, None)  # on to the next decision
+                log += events
+        except RulesError as err:
+            return Outcome(ruling, False, step if state is not None else None, f"the game stopped: {err}", tuple(log),
+                           state)
         if step.check is None:
             if state.over or state.choice is None:
                 return Outcome(ruling, False, step, "the game is over: there is no choice to answer", tuple(log), state)
@@ -612,7 +816,30 @@ def run(ruling: Ruling) -> Outcome:
         if held == step.negate:
             message = got if not step.negate else f"it holds: {got}" if held else got
             return Outcome(ruling, False, step, message, tuple(log), state)
+    if state is None:  # a ruling of no steps: the position runs all the same
+        try:
+            state, events = _run_on(ruling.position, None, None)
+        except RulesError as err:
+            return Outcome(ruling, False, None, f"the game stopped: {err}", (), None)
+        log += events
     return Outcome(ruling, True, None, "", tuple(log), state)
+
+
+def _run_on(pos: Position, state: Optional[GameState], stop: Optional[tuple[str, int]]
+            ) -> tuple[GameState, list[Event]]:
+    """From the position (``state`` None) or a state stopped between two steps, run on to the next
+    decision, or to ``stop``; an engine failure from an unusual position is E407 (run_position)."""
+    if state is None and stop is None:
+        return run_position(pos)
+    try:
+        return engine.advance(state if state is not None else pos.settled, (), 0, stop=stop)
+    except RulesError:
+        raise
+    except Exception as err:
+        span = Span(pos.path, 1, 1, 1, 2)
+        raise ContentError([Diagnostic(span, "E407", f"the game cannot go on from this position "
+                                                     f"({type(err).__name__}: {err})",
+                                       "change the facts the engine stopped at")]) from None
 
 
 def find_files(paths: Sequence[str]) -> tuple[list[Path], list[str]]:

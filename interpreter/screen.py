@@ -133,14 +133,16 @@ def board_summary(state: GameState) -> str:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
         lines.append(f"Bloodlust level {state.bloodlust + 1}/{len(g.levels)} (move {lvl.move}, damage {lvl.damage})")
     victims = [f"{board.names[i]} {v}" for i, v in enumerate(state.victims) if v]
-    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}")
+    left = max(0, g.victim_supply - state.victims_taken)  # C5.7
+    lines.append(f"Victims: {', '.join(victims) or 'none on the board'} · rescued {state.rescued} · dead {state.dead}"
+                 f" · {left} left in the supply")
     if state.minions:
         lines.append("Minions: " + ", ".join(
             f"{_name(g.minions, m.kind)} at {_where(state, m.loc)}"
             f" (health {m.health})" for m in state.minions))
     lines.append("Hand: " + _counted(_name(g.cards, c) for c in state.hand))
-    items = [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [in hand]" for h in state.held]
-    items += [f"{_name(g.items, h.id)}" + (f" ({h.uses} uses)" if h.uses else "") + " [backpack]" for h in state.pack]
+    items = [f"{_name(g.items, h.id)}{_uses(g, h)} [in hand]" for h in state.held]
+    items += [f"{_name(g.items, h.id)}{_uses(g, h)} [backpack]" for h in state.pack]
     lines.append("Items: " + (", ".join(items) or "(none)"))
     extra = []
     if state.dark_power:
@@ -357,6 +359,8 @@ def _zone_facts(state: GameState) -> list[tuple[str, str]]:
                                                    for k, i in state.on_piles if k < len(locs))))
     if state.cards_aside:
         out.append(("Cards set aside", ", ".join(_deck_card(state, k) for k in state.cards_aside)))
+    if state.cards_gone:
+        out.append(("Cards out of the game", _counted(_name(g.cards, c) for c in state.cards_gone)))
     return out
 
 
@@ -607,8 +611,18 @@ def item_rows(state: GameState) -> list[tuple[str, str, str]]:
             lines = render(item, names).splitlines()
             head = lines[0].split(": ", 1)[1] if ": " in lines[0] else ""
             text = " ".join([head, *(ln.strip() for ln in lines[1:])]).strip()
-            out.append((item.name, where + (f", {_plural(h.uses, 'use')} left" if h.uses else ""), text))
+            left = f", {_plural(h.uses, 'use')} left" if h.uses else ", used up" if item.uses else ""  # S3.4
+            out.append((item.name, where + left, text))
     return out
+
+
+def _uses(g: Any, h: Any) -> str:
+    """An item's uses left as the screen shows them: "(2 uses)", "(used up)" for an ingredient kept
+    with none (S3.4), nothing for an item without uses."""
+    item = g.items.get(h.id)
+    if h.uses:
+        return f" ({h.uses} uses)"
+    return " (used up)" if item is not None and item.uses else ""
 
 
 def option_note(state: GameState, option: Option) -> str:

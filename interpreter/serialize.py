@@ -59,6 +59,7 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              "tracks": (), "holding": (), "delayed": (), "barred": (),
                              # victim kinds, statuses, tokens on things (issue #16 items 3-5)
                              "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
+                             "victims_taken": 0,  # the victim supply (C5.7, issue #34)
                              "arrivals": (), "cards_gone": ()}
 # cattrs' generated functions for the records, found once (a call through the converter dispatches each time)
 _UNSTRUCTURE = {cls: _conv.get_unstructure_hook(cls) for cls in (*_RECORDS.values(), Choice)}

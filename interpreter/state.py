@@ -194,6 +194,7 @@ class GameState:
     # victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5; engine/pieces.py)
     marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
     victim_seq: int = 0  # the last uid given to a marked victim
+    victims_taken: int = 0  # victims taken from the supply so far, setup's too (C5.7: left = supply - taken)
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
     # tokens on items, cards, pieces: (holder, type, kind, face up)
     token_on: tuple[tuple[str, str, str, bool], ...] = ()

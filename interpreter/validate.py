@@ -131,6 +131,9 @@ def check_values(state: GameState, where: str = "") -> None:
         for i, h in enumerate(items):
             _str(f(f"{name}[{i}].id"), h.id, g.items, "an item")
             _int(f(f"{name}[{i}].uses"), h.uses, 0, max(g.items[h.id].uses, 0))
+            if h.uses == 0 and g.items[h.id].uses > 0 and h.id not in g.ingredients:
+                raise _fail(f(f"{name}[{i}].uses"), f"is 0, but no recipe needs '{h.id}': its last use "
+                                                    "discards it (C6.4, S3.4)")
     _int(f("rescued"), state.rescued, 0, MAX_COUNT)
     _seq(f("slots"), state.slots, max(g.fg.rescues, len(g.fg.slots)))
     if not all(type(s) is bool for s in state.slots):
@@ -374,6 +377,7 @@ def _check_pieces(state: GameState, f: Any) -> None:
     g = state.game
     locs = g.board.n
     _int(f("victim_seq"), state.victim_seq, 0, MAX_COUNT)
+    _int(f("victims_taken"), state.victims_taken, 0, MAX_COUNT)
     _seq(f("marked"), state.marked)
     seen: set[int] = set()
     per_loc = [0] * locs

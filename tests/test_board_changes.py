@@ -317,8 +317,8 @@ def test_board_changes_read_as_english():
     assert render_effects(fx("close path a b for enemies; open path a b for victims; move 2 victims from a to b "
                              "as followers; move 1 victims from a to b")) == (
         "Close the path between a and b for enemies. Open the path between a and b for victims. Move 2 victims "
-        "from a to b as if they followed you (along one path, never into a killer's location). Move 1 victim "
-        "from a to b.")
+        "of your choice from a to b as if they followed you (along one path, never into a killer's location). "
+        "Move 1 victim of your choice from a to b.")
 
 
 def test_the_jetty_reads_as_an_exit_while_fuelled(trs):

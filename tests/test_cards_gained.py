@@ -10,6 +10,7 @@ from lastbreath.dsl import SaveError
 from lastbreath.interpreter import engine, serialize, validate
 from lastbreath.interpreter.api import new_game
 from lastbreath.interpreter.engine import Ctx
+from lastbreath.interpreter.screen import status_facts
 
 ASIDE = """
 card ga-wheel {
@@ -39,6 +40,7 @@ def test_V3_a_card_set_aside_is_in_play_only_once_gained(tmp_path):
     s = w.freeze()
     validate.check_values(s)  # a removed copy is counted with the others (two copies in all)
     assert serialize.to_json(s)["state"]["cards_gone"] == ["ga-wheel"]
+    assert ("Cards out of the game", "Take the Wheel") in status_facts(s)  # the screen says what left
     with pytest.raises(SaveError, match="cards_gone"):
         validate.check_values(engine.replace(s, cards_gone=("ga-wheel", "ga-wheel")))
 

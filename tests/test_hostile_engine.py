@@ -159,13 +159,14 @@ def test_more_minions_than_the_game_budget_end_it_with_a_rules_error_naming_the_
         killer_game(tmp_path, MINIONS + f"\n  when game starts {{ {spawns} }}")
 
 
-def test_victims_placed_every_round_past_the_budget_end_the_game_with_a_rules_error(tmp_path):
-    """A resource budget: 'place 100 victims' is within the limits, but repeated it adds victims
-    without end (a repeat of 20, nested in one of 5, every upkeep: 10 000 a round), and a flipped
-    Final Girl's reward runs once per rescued victim. Past a budget of pieces the game should
-    stop with a RulesError naming the line."""
-    with pytest.raises(RulesError, match=r"extra\.fg:\d+"):
-        killer_game(tmp_path, "  when game starts { repeat 20 { repeat 5 { place 100 victims at killer-location } } }")
+def test_victims_placed_without_end_stop_at_the_victim_supply(tmp_path):
+    """A resource budget, and C5.7 (issue #34): 'place 100 victims' repeated (a repeat of 20, nested
+    in one of 5: 10 000 victims) once made the game stop past its budget of pieces; victims now come
+    from the limited supply, so no more than it holds (30) are ever on the board, in one event
+    saying none are left."""
+    _rs, (state, _) = killer_game(tmp_path, "  when game starts { repeat 20 { repeat 5 { place 100 victims at "
+                                            "killer-location } } }")
+    assert sum(state.victims) <= state.game.victim_supply == 30
 
 
 def test_token_supplies_past_the_budget_are_a_rules_error_naming_the_line(tmp_path):

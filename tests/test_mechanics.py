@@ -168,7 +168,7 @@ def test_turning_respects_the_minion_limit(ward):
 
 def test_status_stops_movement_but_not_attacks(ward):
     _rs, state, _ = ward
-    s = engine.replace(state.checkpoint, minions=(), victims=(0, 1, 1))
+    s = engine.replace(state.checkpoint, minions=(), victims=(0, 1, 1), phase="killer")  # S5.5: in the Killer phase
     w = make_work(s)
     engine.EXEC[n.AddStatus](w, n.AddStatus(None, "dazed", "killer", ""), engine.Ctx())
     engine.hunt(w, "killer", "fg", 1, 1)

@@ -515,16 +515,18 @@ def test_the_forms_read_back_as_english(prs):
     assert ("Exposed [pc-exposed] (a kind of victim): it cannot be rescued; it panics in every Panic phase; "
             "killers never target nor kill it") in text
     assert "Turn 3 random victims of no kind into Exposed victims." in text
-    assert ("Roll a die; on 1–4: turn 1 Exposed victim at that location back into a victim of no kind, then kill 1 "
-            "victim at that location; on 5 or 6: an Exposed victim at that location leaves the board (it does not "
-            "die) and the first killer body off the board appears there.") in text
+    assert ("Roll a die; on 1–4: turn 1 Exposed victim of your choice at that location back into a victim of no "
+            "kind, then kill 1 victim of your choice at that location; on 5 or 6: an Exposed victim of your choice at "
+            "that location leaves the board (it does not die) and the first killer body off the board appears "
+            "there.") in text
     station = render(prs.scenarios["pc-station"], names)
-    assert ("Spend 1 Pass token from the items you hold, putting it on the card pc-heater (placed, it stays there)"
+    assert ("Spend 1 Pass token of your choice (among those face up) from the items you hold, putting it on the card "
+            "pc-heater (placed, it stays there)"
             in station)
     assert ("At the end of the Killer phase: For each piece (you, victims, minions and killers) at an outdoor "
             "location: if that piece has the status pc-frost: that piece loses 1 health (a victim, who has 1 "
             "health, dies); otherwise that piece gains the status pc-frost.") in station
-    assert "Move 1 Flare token from your location into your collection." in station
+    assert "Move 1 Flare token of your choice (among those face up) from your location into your collection." in station
     assert "Stranger [pc-stranger] (a kind of victim): minions never target nor kill it; its kind is hidden" in station
 
 

@@ -258,6 +258,25 @@ def _codes(rs, body: str) -> list[tuple[str, str, int, int]]:
     ("victims none\nvictims at millpond 1", "E406", "'victims none' and a victims line together"),
     ("uses arden-billhook 1", "E406", "arden-billhook has no uses to count"),
     ("final_girl nell-arden\nrescued 4", "E406", "4 rescues would have flipped her card at 4 (C5.6)"),
+    # issue #34: the lines a rule checker needs, and the states play cannot reach
+    ("finale at-your-door revealed\ndark_power matted-pelt", "E406",
+     "a face-up finale with a face-down dark power: revealing the finale turns the dark power up too (C11.1)"),
+    ("killer intruders\nkiller grey aside\nphase killer", "E406", "a killer set aside at the start of the killer phase"),
+    ("killer intruders\nkiller red aside\nkiller grey aside\nkiller black aside", "E406",
+     "every killer still in the game is set aside"),
+    ("killer intruders\nkiller grey aside\nkiller grey health 2", "E406", "grey is set aside with health 2"),
+    ("killer intruders\nkiller red defeated\nactive red", "E406", "red is defeated: the marker skips killers not in play"),
+    ("killer intruders\nkiller blue at porch", "E402", "unknown body of The Intruders 'blue'"),
+    ("killer intruders\nactive \"Horde 1\"", "E402", "no killer 'Horde 1' is on the board of this position"),
+    ("final_girl nell-arden\nslots 1 2 3 4", "E406", "4 filled slots would have flipped her card at 4 (C5.6)"),
+    ("slots 1 2\nrescued 3", "E406", "2 slots are filled but 3 victims rescued"),
+    ("slots 5", "E403", "a slot of her card 5 is out of range"),
+    ("scenario wolfe-asylum\ntokens pill red on killer", "E402", "unknown kind of pill 'red'"),
+    ("scenario wolfe-asylum\nvictims none\ntokens pill pink on victim at kitchens", "E406",
+     "no victim of no kind is at kitchens to hold it"),
+    ("uses arden-billhook 0", "E406", "arden-billhook has no uses to count"),
+    ("scenario wingard-cottage\nbackpack med-kit\nuses med-kit 0", "E403", "the uses left of med-kit 0 is out of range"),
+    ("victim supply 31", "E403", "the victims left in the supply 31 is out of range (it is 0 to 30)"),
 ])
 def test_position_mistakes_are_diagnostics_with_codes(rs, body, code, text):
     got = _codes(rs, body)

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -440,7 +441,8 @@ def test_to_dsl_phrases():
      "In slaughter mode: raise fear by 1, then the killer hunts victims: 2 moves, 1 attack."),
     ("if not fear at least 5 { heal 1 }", "If your fear is below 5: heal 1."),
     ("kill 1 victims at killer-location; kill 2 victims at here",
-     "Kill 1 victim at the killer's location. Kill 2 victims at your location."),
+     "Kill 1 victim of your choice at the killer's location. Kill 2 victims of your choice at your location (as many "
+     "as there are)."),
     ("lose (count victims at here minus 1) time",
      "Lose X time, where X is the number of victims at your location minus 1 (at least 0)."),
     ("repeat 2 { raise fear 1 }", "Do this twice: raise fear by 1."),
@@ -470,6 +472,97 @@ def test_english_uses_names():
     wolf = render(RS.killers["big-bad-wolf"], NAMES)
     assert "Level  Move  Damage  On reaching it" in wolf  # the bloodlust track as a table
     assert render_effects([], NAMES) == "Nothing happens."
+
+
+# --- card text says who picks and how many (issue #34) ------------------------------------------
+# Every effect and control form, sorted: those that pick (the player chooses a piece, an option,
+# tokens or where; or chance does), with the words their English must hold to say who picks, and
+# the forms that pick nothing. A new form fails here until it is sorted into one of the two.
+YOURS = "of your choice"
+ALWAYS = lambda node: True  # noqa: E731
+PICKS = {
+    n.AddStatus: (lambda node: node.who == "one", "one enemy of your choice"),
+    n.DealDamage: (ALWAYS, "one target of your choice"),
+    n.KillVictims: (ALWAYS, YOURS),
+    n.TurnVictims: (ALWAYS, YOURS),
+    n.TurnMinions: (lambda node: node.minion in NAMES.victims, YOURS),  # a victim kind: the player picks
+    n.MoveVictims: (ALWAYS, YOURS),
+    n.LoadVictims: (ALWAYS, YOURS),
+    n.LoadVictimsUpTo: (ALWAYS, YOURS),
+    n.ReplaceVictim: (ALWAYS, YOURS),
+    n.Choose: (ALWAYS, "choose one"),
+    n.SpendTokens: (ALWAYS, YOURS),
+    n.SearchLook: (ALWAYS, "keep"),
+    n.DiscardChosenItem: (ALWAYS, YOURS),
+    n.CollectToken: (ALWAYS, YOURS),
+    n.RemoveTokens: (lambda node: not node.kind, YOURS),
+    n.MoveTokens: (lambda node: not node.kind, YOURS),
+    n.SpendTo: (lambda node: not node.kind, YOURS),
+    n.MoveUpTo: (ALWAYS, "move up to"),  # she moves: where is hers
+    # chance picks
+    n.DiscardRandomItem: (ALWAYS, "at random"),
+    n.TurnRandomVictims: (ALWAYS, "random"),
+    n.PlaceToken: (ALWAYS, "a random"),
+    n.Roll: (ALWAYS, "roll a die"),
+}
+NO_PICK = {  # each does one thing to what it names (every piece of a set, the top card of a deck, …)
+    n.AddStatusTo, n.AdvanceTrack, n.AllKillers, n.ClearFlag, n.ClearStatus, n.ClearStatusFrom, n.ClosePath,
+    n.DamageKiller, n.DamagePieces, n.DefeatKiller, n.DelayedTrigger, n.DiscardItem, n.DrawCard, n.DrawEvent,
+    n.Each, n.EndActionPhase, n.EndGame, n.EndThisPhase, n.ForEach, n.ForEachPiece, n.FormKillers, n.GainCard, n.GainItem,
+    n.GainTime, n.GainTokens, n.Heal, n.HealKiller, n.Hunt, n.If, n.KillMinions, n.KillPieces, n.KillerAppears,
+    n.KillerVanishes, n.LoseHealth, n.LoseTime, n.LowerBloodlust, n.LowerFear, n.MakeActive, n.ModeBlock,
+    n.MoveKillerTo, n.OpenPath, n.PanicAt, n.PlaceVictims, n.PreventDamage, n.PutItemOnTable, n.RaiseBloodlust,
+    n.RaiseFear, n.RemoveCard, n.Repeat, n.RescueHeld, n.RetreatTrack, n.RevealDarkPower, n.RevealFinale, n.RevealVictims,
+    n.SearchTake, n.SetAsideItem, n.SetFlag, n.SetKillerHealth, n.SetKillerMaxHealth, n.SetMode, n.SetModeNow,
+    n.SetTrack, n.ShuffleCardInto, n.SpawnMinions, n.SwitchActive, n.TakeItem, n.UnloadVictims,
+}
+HOW_MANY = re.compile(r"\b(\d+|X|one|a|an|every|up to|twice)\b")
+
+
+def test_every_effect_form_is_sorted_into_picking_or_not():
+    forms = set(n.members(n.Effect))
+    assert not set(PICKS) & NO_PICK
+    assert forms - set(PICKS) - NO_PICK == set(), "sort each new form into PICKS or NO_PICK (tests/test_render.py)"
+
+
+def _picks(node) -> str:
+    """The words a node's English must hold, if it picks; "" if it does not."""
+    got = PICKS.get(type(node))
+    return got[1] if got is not None and got[0](node) else ""
+
+
+@pytest.mark.parametrize(("cls", "text"), [p for p in _sample_params() if p.values[0] in PICKS])
+def test_a_form_that_picks_says_who_picks_and_how_many(cls, text):
+    """Issue #34: a form that picks says who picks (you, or chance) and how many."""
+    node = _build_sample(cls, text)
+    words = _picks(node)
+    english = renderer_for(cls)(node, NAMES)
+    if words:
+        assert words in english, english
+        assert HOW_MANY.search(english), english
+
+
+def test_every_bundled_card_that_picks_says_who_picks():
+    """Issue #34: 'add status dazed to an enemy at killer-location' read "every enemy … gains the
+    status dazed" while play asked which one and dazed only it: every picking line of the bundled
+    content says who picks, as play does."""
+    effects, _conds, _rules = _content_nodes()
+    seen = 0
+    for node in effects:
+        words = _picks(node)
+        if words:
+            seen += 1
+            assert words in renderer_for(type(node))(node, NAMES), to_dsl(node)
+    assert seen > 10
+    asylum = render(RS.scenarios["wolfe-asylum"], NAMES)
+    assert "Every enemy at the killer's location gains the status dazed" not in asylum
+    assert "One enemy of your choice at the killer's location gains the status dazed" in asylum
+
+
+def test_a_place_picked_says_who_picks():
+    """Issue #34: a place picked by the player or at random says so."""
+    for text, words in [("search chosen", "of your choice"), ("river where it is not killer-start random", "at random")]:
+        assert words in renderer_for(n.Selector)(place_of(text), NAMES)
 
 
 # --- lastbreath render --------------------------------------------------------------------------

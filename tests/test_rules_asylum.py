@@ -190,17 +190,20 @@ def test_pills_may_be_taken_again_in_the_same_round(asy):
     assert s3.time == 6 + 2  # a free action
 
 
-def test_S5_3_a_dose_is_one_to_three_pills(asy):
-    """S5.3: a dose of two or three draws a side effect; a dose of four or more is not offered
-    (docs/content-notes.md: by the letter it would draw none), so with four pills collected the
-    largest dose on the menu is three, and every three-pill mix is there."""
+def test_S5_3_any_number_and_mix_of_pills_at_once(asy):
+    """S5.3 (issue #34): any number and mix at once: with four pills collected every dose of one
+    to four is offered, and a dose of four draws one side effect (after a high, S5.4)."""
     four = (("pill", "yellow"), ("pill", "blue"), ("pill", "pink"), ("pill", "wild"))
     m = menu(settle(asy, collected=four))
     s2, _ = engine.apply(m, "action:take-pills")
     assert s2.choice.kind == "spend"
     sizes = Counter(len(k.removeprefix("spend:").split("+")) for k in s2.choice.keys() if k.startswith("spend:"))
-    assert sizes == Counter({1: 4, 2: 6, 3: 4})
-    assert "spend:blue+pink+wild+yellow" not in s2.choice.keys()
+    assert sizes == Counter({1: 4, 2: 6, 3: 4, 4: 1})
+    s = settle(asy, collected=four, decks=with_decks(asy, ["dry-mouth", "nausea"], ["euphoria"]))
+    w = make_work(s, ["spend:blue+pink+wild+yellow", "option:0"])
+    engine.run(w, action(asy, "take-pills"), Ctx())
+    assert w.collected == () and w.kept == ("highs/euphoria",)
+    assert dict(w.decks)["side-effects"][0] == "nausea", "one side effect drawn, Dry Mouth"
 
 
 def test_spent_pills_return_to_the_table_only_when_it_is_empty(asy):
@@ -258,6 +261,7 @@ def test_dazed_enemies_do_not_move_but_still_attack(asy):
     engine.run(w, asy.game.items["chloroform-rag"].use.effects, Ctx())
     assert w.killers[0].status == {"dazed"} and not w.minions[0].status
     w.fg_loc = L(asy, "kitchens")
+    w.phase = "killer"  # the daze holds it in the Killer phase
     engine.hunt(w, "killer", "victims", 2, 1)
     assert w.killers[0].loc == dr and w.victims[adm] == 2 and w.dead == 0
     w.fg_loc = dr

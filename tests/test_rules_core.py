@@ -620,6 +620,33 @@ def test_ruth_flips_after_five_rescues(rs):
     assert state.game.fg.rescues == 5 and len(state.game.fg.slots) == 5
 
 
+def test_C5_7_victims_come_from_a_limited_supply(st):
+    """C5.7 (issue #34): setup takes its victims from the supply (30 by default, the player
+    board's data); an effect adds only as many victims as are left, none once it is empty; dead and
+    rescued victims do not return to it."""
+    from lastbreath.dsl import nodes as n
+
+    assert st.game.victim_supply == 30 and st.game.player_board.victim_supply == 30
+    place = (n.PlaceVictims(None, 3, "hollow-gate"),)
+    w = make_work(settle(st, victims_taken=28, dead=5))
+    engine.run(w, place, Ctx())
+    assert w.victims[loc(st, "hollow-gate")] == 2 and w.victims_taken == 30
+    assert "the victim supply has 2 victims left: only 2 of 3 appear" in [e.text for e in w.ctl.events]
+    engine.run(w, place, Ctx())
+    assert w.victims[loc(st, "hollow-gate")] == 2
+    assert any(e.rule == "C5.7" and "none appear" in e.text for e in w.ctl.events)
+
+
+def test_C5_7_setup_takes_the_setup_cards_victims_from_the_supply(rs):
+    """C5.7: a fresh game has taken the victims its setup card placed (and any its first event
+    placed: on the board then, as no victim has died or escaped yet)."""
+    for seed in range(6):
+        state, _ = api.new_game(rs, seed=seed)
+        placed = sum(k for _loc, k in next(su for su in state.game.scenario.setups
+                                           if su.id == state.setup_card).victims)
+        assert state.victims_taken == sum(state.victims) >= placed
+
+
 # === C6 search and items =====================================================================
 def test_search_takes_from_this_locations_pile(st):
     """C6.1"""
@@ -1147,3 +1174,27 @@ def test_draw_event_one_off_and_lasting(st):
     assert (w.time, w.fear) == (6, 3) and w.events_active == ()
     engine.draw_event(w)
     assert w.events_active == ("rolling-mist",) and w.events == ("fallen-oak",)
+
+
+def _draws_event(effects) -> bool:
+    from lastbreath.dsl import nodes as n
+
+    return any(isinstance(x, n.DrawEvent) for x in n.walk(tuple(effects)))
+
+
+@pytest.mark.parametrize("scenario", ["storybook-woods", "wingard-cottage", "wolfe-asylum"])
+def test_C18_5_every_film_has_cards_that_draw_an_event(rs, scenario):
+    """C18.5 (issue #34): events are drawn at setup and whenever an effect says so; each film's
+    terror cards include some that draw one, so a game sees more than its setup event."""
+    sc = rs.scenarios[scenario]
+    assert sum(_draws_event(t.effects) for t in sc.terror) >= 2
+    seen = 0
+    for seed in range(12):
+        state, events = api.new_game(rs, scenario=scenario, seed=seed)
+        drawn = [e for e in events if e.kind == "event" and e.text.startswith("event:")]
+        bot = api.random_policy(seed)
+        while not state.over:
+            state, events = api.apply(state, bot(state, state.choice))
+            drawn += [e for e in events if e.kind == "event" and e.text.startswith("event:")]
+        seen = max(seen, len(drawn))
+    assert seen >= 2, "some game draws an event after its setup one"

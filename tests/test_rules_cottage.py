@@ -242,6 +242,28 @@ def test_S3_4_a_crafted_item_discarded_half_used_comes_back_with_every_use(cot):
     assert w.held == (HeldItem("plank-crossbow", 3),)
 
 
+def test_S3_4_a_used_up_ingredient_stays_usable_as_an_ingredient(cot):
+    """S3.4, C6.4 (issue #34): the lamp oil's one use spent, she keeps it (a recipe needs it): no use
+    is offered, and with the bedsheets it still makes the fire bomb, its uses restored as it is
+    discarded. An item no recipe needs is discarded at its last use (C6.4)."""
+    table = tuple(i for i in cot.table if i not in ("raw-lumber",))
+    s = settle(cot, pack=(HeldItem("kerosene-can", 1), HeldItem("bedsheets", 1), HeldItem("med-kit", 1)),
+               table=table, fear=4)
+    w = make_work(s, ["use:kerosene-can"])
+    engine.step_action(w)
+    assert w.pack[0] == HeldItem("kerosene-can", 0) and w.fear == 3
+    assert any(e.rule == "S3.4" and "used up" in e.text for e in w.ctl.events)
+    keys = menu(w.freeze())
+    assert "use:kerosene-can" not in keys and "use:bedsheets" in keys and "recipe:make-fire-bomb" in keys
+    w2 = make_work(w.freeze(), ["recipe:make-fire-bomb"])
+    engine.step_action(w2)
+    assert sorted(ids(w2.pack)) == ["fire-bomb", "med-kit"]
+    assert any(e.rule == "S3.4" and "its uses are restored" in e.text for e in w2.ctl.events)
+    w3 = make_work(w2.freeze(), ["use:med-kit"])
+    engine.step_action(w3)
+    assert "med-kit" not in ids(w3.pack), "no recipe needs it: discarded at its last use (C6.4)"
+
+
 def test_S3_4_boarding_up_a_door_only_in_the_cabin(cot):
     """S3.4: the boarded door is made only in the cabin's rooms (its recipe's 'usable while')."""
     three = (HeldItem("raw-lumber", 0), HeldItem("raw-nails", 0), HeldItem("raw-scrap-tools", 0))
@@ -259,6 +281,7 @@ def test_S3_4_the_snare_holds_an_enemy_until_upkeep(cot):
     engine.step_action(w)
     assert "snared" in w.killers[0].status and "rope-snare" in w.table
     w.fg_loc = L(cot, "foyer")
+    w.phase = "killer"  # it holds in the Killer phase (S5.5's rule)
     engine.hunt(w, "killer", "fg", 2, 1)
     assert w.killers[0].loc == L(cot, "kitchen")
     w2 = make_work(settle(w.freeze(), phase="upkeep", sub=0))

@@ -2,8 +2,7 @@
 
 K6.6 (a Killer phase cut short still ends, with its end triggers; formations run until no crowd
 is left), C9.5 (each attack deals the damage of the bloodlust level when it lands: the open
-default), S5.5 (a status that stops enemy moves stops the Killer phase's moves only: effects
-still move the piece).
+default), S5.5 (a status that stops enemy moves holds every move of the Killer phase, a card's too; issue #34).
 """
 
 from __future__ import annotations
@@ -130,18 +129,22 @@ def test_each_attack_deals_the_damage_of_the_level_when_it_lands(drs):
     assert w.fg_health == 3
 
 
-def test_a_status_that_stops_moves_stops_the_killer_phase_moves_not_effects(drs):
-    """S5.5 (open; default in decision 0004): a dazed enemy does not move on a hunt, but an effect
-    that moves it ('move killer to …') still does."""
+def test_s5_5_a_status_that_stops_moves_holds_every_move_of_the_killer_phase(drs):
+    """S5.5 (issue #34): in the Killer phase a dazed enemy moves neither on a hunt nor by an effect
+    that moves it ('move killer to …'); outside the Killer phase such an effect still moves it."""
     s = _state(drs, phase="killer", sub=1)
     k = s.killers[0]
     s = engine.replace(s, killers=(engine.evolve_killer(k, status=frozenset({"stuck"})),), fg_loc=L(s, "d-a"))
     w = make_work(s)
     engine.hunt(w, "killer", "fg", 1, 0)
     assert w.killers[0].loc == L(s, "d-c")
-    assert any("does not move" in e.text for e in w.ctl.events)
+    assert any("does not move" in e.text and e.rule == "S5.5" for e in w.ctl.events)
     engine.run(w, (n.MoveKillerTo(None, "d-d"),), Ctx())
-    assert w.killers[0].loc == L(s, "d-d")
+    assert w.killers[0].loc == L(s, "d-c"), "a card's move holds no more than the killer's own"
+    assert [e.rule for e in w.ctl.events if e.text.startswith("the killer does not move to")] == ["S5.5"]
+    w = make_work(engine.replace(s, phase="action", sub=1))
+    engine.run(w, (n.MoveKillerTo(None, "d-d"),), Ctx())
+    assert w.killers[0].loc == L(s, "d-d"), "in the Action phase a card still moves it"
 
 
 def test_a_rule_adds_moves_and_attacks_to_a_hunt_while_its_condition_holds(drs):

@@ -161,6 +161,21 @@ def test_K3_2_a_dead_active_killer_passes_the_marker_up_to_the_topmost(trio):
     assert w.active == 1, "red is gone: grey is now the topmost living killer"
 
 
+def test_K3_2_the_marker_skips_a_killer_set_aside(trio):
+    """K3.2, K3.6 (issue #34): a killer set aside is not in play: a card naming it leaves the
+    marker where it is ('Vera Takes the Lead' with Vera set aside), and the active one defeated
+    while another is set aside passes the marker to the topmost one in play."""
+    ks = list(trio.killers)
+    ks[0] = attrs.evolve(ks[0], health=0, aside=True)
+    w = make_work(settle(trio, killers=tuple(ks), active=2))
+    resolve(w, "vera-takes-the-lead")
+    assert w.active == 2
+    assert "Vera in Red is set aside: the marker stays on Little Abel" in texts(w)
+    w = make_work(settle(trio, killers=tuple(ks), active=1))
+    defeat_killer(w, 1)
+    assert w.active == 2, "red is set aside: the marker skips her to the black one"
+
+
 # === K3.3 all killers ==============================================================================
 def test_K3_3_all_killers_cards_wake_all_three_top_to_bottom(trio):
     """K3.3: 'Game Night' ignores the marker: each killer hunts, red, then grey, then black."""
@@ -275,6 +290,19 @@ def test_K3_6_one_extra_die_however_many_killers_are_on_their_last_breath(trio):
     two = [attrs.evolve(k, health=0) if i < 2 else k for i, k in enumerate(trio.killers)]
     assert engine.dice_for(make_work(settle(trio, killers=tuple(one))), walk) == base + 1
     assert engine.dice_for(make_work(settle(trio, killers=tuple(two))), walk) == base + 1
+
+
+def test_C2_5_K3_6_a_set_aside_killer_gives_no_extra_die(trio):
+    """C2.5, K3.6 (issue #34): a killer set aside has lost its last-breath token: until the phase
+    ends it no longer stands on its last breath, and gives her no extra die."""
+    walk = trio.game.cards["walk"]
+    base = engine.dice_for(make_work(trio), walk)
+    ks = [attrs.evolve(k, health=0) if i == 0 else k for i, k in enumerate(trio.killers)]
+    w = make_work(settle(trio, killers=tuple(ks), fg_loc=L(trio, "lake-lawn")))
+    assert engine.dice_for(w, walk) == base + 1
+    engine.damage_killer(w, 0, 1)
+    assert w.killers[0].aside and w.killers[0].alive
+    assert engine.dice_for(w, walk) == base
 
 
 def test_K3_6_the_game_is_won_only_when_all_three_are_down(trio):

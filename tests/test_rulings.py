@@ -130,7 +130,7 @@ def test_unknown_ids_and_facts_say_what_was_meant(rs):
     got = rulings.parse_rulings(rs, GOOD.replace("expect fg at", "expect fg att").replace('"C5.1"', '"C5.11"'),
                                 "t.ruling")[1]
     assert [(d.code, d.span.line) for d in got] == [("E402", 3), ("E402", 8)]
-    assert got[0].message == "unknown rule id 'C5.11'" and got[0].hint == "did you mean C5.6?"
+    assert got[0].message == "unknown rule id 'C5.11'" and got[0].hint == "did you mean C5.7?"
     assert got[1].message == "unknown word 'att'" and got[1].hint == "did you mean 'at'?"
 
 
@@ -204,3 +204,109 @@ def test_the_rules_reference_lists_the_rulings_that_cite_a_rule(capsys):
     assert main(["rule", "C5.3"]) == 0
     out = capsys.readouterr().out
     assert "'lastbreath verify' runs them):" in out and "rulings/moving-and-followers.ruling:" in out
+
+
+# --- the rule checker's reach (issue #34) ------------------------------------------------------------
+PACKS = Path(__file__).resolve().parent / "packs"
+
+
+@pytest.mark.parametrize("pack", ["tracks", "pieces"])
+def test_a_packs_rulings_pass_with_its_content(pack):
+    """Lines and facts the bundled content cannot show (a track's space, tokens on pieces) have
+    their rulings in the test packs (docs/positions.md names them)."""
+    from lastbreath.dsl import bundled_paths, load_ruleset
+
+    rs = load_ruleset([*bundled_paths(), PACKS / pack])
+    outcomes, diags, sources = rulings.verify(rs, sorted((PACKS / pack / "rulings").glob("*.ruling")))
+    assert diags == [], "\n".join(d.format(sources.get(d.span.path)) for d in diags)
+    assert outcomes and all(o.ok for o in outcomes), "\n\n".join(_report(o) for o in outcomes if not o.ok)
+
+
+STOPPED = """\
+ruling stops {
+  rules "C8.1"
+  position {
+    killer big-bad-wolf; scenario storybook-woods
+    fg at hollow-gate; killer at millpond; victims none
+    finale at-your-door; terror top snapping-jaws
+    phase killer
+  }
+  stop after killer-action
+  expect killer at heron-reeds
+  expect choice none
+  stop after terror-card
+  expect killer at sugar-roof-cottage
+  expect options none
+  play walk
+}
+"""
+
+
+def test_a_ruling_stops_between_the_steps_of_the_killer_phase_and_answers_after(rs):
+    """Issue #34: 'stop after NAME' stops the game between two steps (no choice pending); an answer
+    after a stop runs on to the next decision first (here the Action menu of round 2)."""
+    (r,), diags = rulings.parse_rulings(rs, STOPPED.replace("  play walk\n", ""), "t.ruling")
+    assert diags == []
+    out = rulings.run(r)
+    assert out.ok, _report(out)
+    assert [e.text for e in out.log if e.kind == "stop"] == ["> stop after killer-action", "> stop after terror-card"]
+    text = STOPPED.replace("  play walk\n", "  answer end\n  expect round 2\n  expect phase planning\n")
+    (r,), diags = rulings.parse_rulings(rs, text.replace("hollow-gate; killer", "hollow-gate; hand walk; killer"), "t")
+    assert diags == []
+    out = rulings.run(r)
+    assert out.ok, _report(out)
+
+
+def test_a_stop_after_a_decision_is_a_failure_that_says_why(rs):
+    text = STOPPED.replace("  stop after killer-action\n", "  stop after killer-action\n  expect phase killer\n")
+    text = text.replace("phase killer\n  }", "phase action\n    hand walk\n  }").replace(
+        "  stop after killer-action\n", "  play walk\n  stop after killer-action\n", 1)
+    (r,), diags = rulings.parse_rulings(rs, text, "t.ruling")
+    assert diags == []
+    out = rulings.run(r)
+    assert not out.ok and "not from a decision" in out.message
+
+
+def test_a_stop_reached_only_past_a_decision_fails(rs):
+    """The Action phase asks her first: 'stop after killer-action' cannot stop the game before it."""
+    text = STOPPED.replace("phase killer\n  }", "hand walk\n  }")
+    (r,), diags = rulings.parse_rulings(rs, text, "t.ruling")
+    assert diags == []
+    out = rulings.run(r)
+    assert not out.ok and "came to a decision before killer-action" in out.message
+
+
+@pytest.mark.parametrize("fact", ["killer at millpond", "not killer at heron-reeds", "phase action", "round 1",
+                                  "choice action", "option end", "not option move", 'not log "terror card"',
+                                  "victim supply 23", "market has sprint", "active", "hand has walk"])
+def test_expect_in_python_says_what_the_ruling_says(rs, fact):
+    """Issue #34: rulings.expect checks one 'expect' fact against a state reached by apply, with the
+    same words and the same answer as a ruling file."""
+    from lastbreath.interpreter import api
+
+    state, events = api.new_game(rs, seed=7)
+    if fact == "active":
+        with pytest.raises(rulings.ContentError):
+            rulings.expect(state, fact)
+        return
+    held, shown = rulings.expect(state, fact, events)
+    text = GOOD.replace("  play walk\n  expect choice move\n  answer move sugar-roof-cottage\n  expect fg at sugar-roof-"
+                        "cottage\n", f"  expect {fact}\n").replace(
+        "position { scenario storybook-woods; fg at hollow-gate; victims none; fear 1; hand walk focus; dice 6 1 1 }",
+        "position { seed 7 }")
+    (r,), diags = rulings.parse_rulings(rs, text, "t.ruling")
+    assert diags == []
+    assert rulings.run(r).ok == held, shown
+
+
+def test_positions_md_documents_every_line_fact_and_stop():
+    """docs/positions.md has a row (or a bullet) for every position line, expect fact and stop."""
+    from lastbreath.interpreter.position import LINES
+
+    doc = (FOLDER.parent / "positions.md").read_text(encoding="utf-8")
+    for head in (*LINES, *rulings.FACTS, *rulings.STOPS):
+        assert f"`{head}" in doc or f" {head}`" in doc or f"`{head} " in doc, head
+    for words in ("killer BODY aside", "active BODY", "tokens TOKEN KIND on item ITEM", "track TRACK N", "slots N…",
+                  "victim supply N", 'options "KEY"…', "secondary health N", "event ID lasting", "market CARD N",
+                  "minions status NAME", "stop after NAME", "rulings.expect("):
+        assert words in doc, words

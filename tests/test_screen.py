@@ -87,7 +87,9 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "flags", "opened", "tokens", "supply", "collected", "token_discard", "decks", "kept", "market", "dice",
          "active", "table", "aside", "item_piles", "on_piles", "deck_discards", "cards_aside",  # zones: tests/test_zones.py
          "tracks", "holding", "delayed", "barred",  # tracks: tests/test_tracks.py
-         "marked", "fg_status", "token_on"}  # victim kinds, statuses, tokens on things: tests/test_pieces.py
+         "marked", "fg_status", "token_on",  # victim kinds, statuses, tokens on things: tests/test_pieces.py
+         "cards_gone",  # action cards removed from the game: tests/test_cards_gained.py
+         "victims_taken"}  # the victims left in the supply (C5.7)
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep

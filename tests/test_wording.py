@@ -45,3 +45,28 @@ def test_a_flag_set_or_cleared_is_said_in_the_log(tmp_path):
     engine.run(w, (n.SetFlag(None, "lamp-lit"), n.SetFlag(None, "lamp-lit"), n.ClearFlag(None, "lamp-lit")),
                engine.Ctx())
     assert [e.text for e in w.ctl.events] == ["the flag lamp-lit is set", "the flag lamp-lit is cleared"]
+
+
+def test_issue_34_texts_say_what_play_does():
+    """Issue #34 item 6: a ranged weapon reaches exactly its range (C3.8), never "up to"; raw
+    materials laid on the table at setup cite S3.1, not S1.1; the daze menu names each of the
+    Intruders (not "the killer" three times)."""
+    from conftest import L, make_work, need, settle
+
+    from lastbreath.dsl.render import Names, render
+    from lastbreath.interpreter import engine
+
+    names = Names.from_ruleset(RS)
+    sling = render(next(i for i in RS.scenarios["storybook-woods"].items if i.id == "shepherds-sling"), names)
+    assert "exactly 1 location away" in sling and "up to 1 location" not in sling
+    _state, events = new_game(RS, killer="big-bad-wolf", scenario="wingard-cottage", seed=0)
+    table = {e.text: e.rule for e in events if "lies face up on the table" in e.text}
+    assert table and set(table.values()) == {"S3.1"}, table
+    state, _ = new_game(RS, killer="intruders", scenario="wolfe-asylum", seed=1)
+    here = L(state, "day-room")
+    s = settle(state.checkpoint, phase="action", sub=1, fg_loc=here,
+               killers=tuple(engine.evolve_killer(k, loc=here) for k in state.killers))
+    fuse = next(e for e in RS.scenarios["wolfe-asylum"].events if e.id == "sparking-fuse-box")
+    choice = need(make_work(s), engine.run, fuse.effects, engine.Ctx())
+    labels = [o.label for o in choice.options]
+    assert labels == ["Vera in Red", "The Sackcloth Man", "Little Abel"], labels

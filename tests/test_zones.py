@@ -211,7 +211,8 @@ def test_zones_in_english(rs):
     assert "Twine (item): goes in the backpack · 2 copies · starts face up on the table · returns to the table " \
            "when discarded" in scenario
     assert "Bench [zt-bench] (item pile; shuffled at setup, its top 2 laid face up on the table)" in scenario
-    assert ("Make a club (recipe, Action phase): discard Twine, Plank and spend 1 time to take Club from the table"
+    assert ("Make a club (recipe, Action phase): discard Twine and Plank, and spend 1 time, to take Club from the "
+            "table"
             in scenario)
     assert "Badge (item): goes in the backpack · cannot be discarded while the flag unpinned is not set" in scenario
     assert "Gather twine (Action phase action: spend 1 time, while you are at a yard location, while Twine is on " \
@@ -230,10 +231,11 @@ def test_zones_in_english(rs):
 
 # --- setup ---------------------------------------------------------------------------------------
 def test_S1_1_items_start_on_the_table_and_set_aside(start):
-    """S1.1: item cards lie on the table (each copy) or set aside from the start."""
+    """S1.1: item cards lie on the table (each copy) or set aside from the start; one that returns to the
+    table when discarded is laid out as S3.1's raw materials are, and cites S3.1 (issue #34)."""
     state, events = start
     assert state.table.count("zt-twine") == 2 and "zt-plank" in state.table
-    assert any(e.rule == "S1.1" and "Twine lies face up on the table (2 copies)" in e.text for e in events)
+    assert any(e.rule == "S3.1" and "Twine lies face up on the table (2 copies)" in e.text for e in events)
     assert any(e.rule == "S1.1" and e.text == "Spare Key is set aside" for e in events)
 
 
@@ -404,7 +406,7 @@ def test_K2_5_a_search_that_gains_an_item_offers_the_one_lying_on_the_pile(rs, s
 def test_K2_5_an_item_is_usable_only_while_its_condition_holds(rs, start):
     """K2.5: the kit's use is offered in a lab only."""
     state, _ = start
-    kit = (HeldItem("zt-field-kit", 0),)
+    kit = (HeldItem("zt-field-kit", 1),)
     assert "use:zt-field-kit" in action_menu(at(state, pack=kit, fg_loc=loc(rs, "zt-shed")))
     assert "use:zt-field-kit" not in action_menu(at(state, pack=kit, fg_loc=loc(rs, "zt-loft")))
 

@@ -14,7 +14,7 @@ from .asking import ask, opt
 from .bodies import Piece, body_name
 from .fear_checks import play_card
 from .final_girl import fg_damage
-from .items import use_uses, weapon_of
+from .items import spent, use_uses, weapon_of
 from .killers import damage_killer
 from .statics import fg_tables
 from .tables import Ctx
@@ -41,7 +41,8 @@ class Attack:
 def fg_attack(w: Work, dmg: int, ctx: Ctx) -> None:
     """C3.8, C15.2: choose a target in reach; one weapon may add its bonus."""
     dist = fg_tables(w)[1][w.fg_loc]
-    weapons = [(h, wp) for h in w.held if (wp := w.game.items[h.id].weapon) is not None]
+    weapons = [(h, wp) for h in w.held if (wp := w.game.items[h.id].weapon) is not None
+               and not spent(w, h)]  # S3.4: a weapon kept used up adds nothing
     opts: list[Option] = []
     targets: dict[str, tuple[Any, ...]] = {}
 

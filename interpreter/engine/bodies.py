@@ -33,12 +33,15 @@ def active_only(w: Work) -> bool:
 
 
 def fix_active(w: Work) -> None:
-    """K3.2: when the active body is gone, the marker goes to the topmost living one."""
+    """K3.2: when the active body is gone, the marker goes to the topmost living one in play,
+    skipping those set aside (K3.6); only while every living one is set aside, to the topmost of
+    those (the end of the phase brings it back or takes it away)."""
     ks = w.killers
     a = w.active
-    if 0 <= a < len(ks) and ks[a].alive:
+    if 0 <= a < len(ks) and ks[a].alive and not ks[a].aside:
         return
-    w.active = next((i for i, k in enumerate(ks) if k.alive), 0)
+    w.active = next((i for i, k in enumerate(ks) if k.alive and not k.aside),
+                    next((i for i, k in enumerate(ks) if k.alive), 0))
 
 
 def the_killer(w: Work, near: int = -1) -> int:

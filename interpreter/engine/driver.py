@@ -32,7 +32,7 @@ from . import steps
 from .asking import RUNS, check_option, greenlet_module
 from .ending import settle
 from .ends import check_ends
-from .phases import STEPS, phase_ended
+from .phases import PHASE_ORDER, STEPS, phase_ended
 from .steps import GameOver, NeedChoice, PhaseEnd, Replay, Rewind, reset_scope
 from .working import Work, snapshot
 
@@ -40,13 +40,16 @@ GREENLET = greenlet_module  # None: every answer replays its step (tests switch 
 
 
 def advance(checkpoint: GameState, answers: tuple[str, ...], skip: int,
-            kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
+            kinds: Optional[frozenset[str]] = None, stop: Optional[tuple[str, int]] = None
+            ) -> tuple[GameState, list[Event]]:
     """Replay the current step from its checkpoint with the answers, then run on to the next choice.
-    ``kinds``: the kinds of event made (None: all); the others are counted alike, not made."""
+    ``kinds``: the kinds of event made (None: all); the others are counted alike, not made.
+    ``stop`` (phase, sub): stop sooner, between two steps, once the game stands there or past it
+    this round, with no choice pending (the rulings' 'stop after'; ``advance`` goes on from it)."""
     if GREENLET is None:
-        return _advance(checkpoint, answers, skip, False, kinds)
+        return _advance(checkpoint, answers, skip, False, kinds, stop)
     run = GREENLET.greenlet(_advance)
-    return _settle(run, run.switch(checkpoint, answers, skip, True, kinds))
+    return _settle(run, run.switch(checkpoint, answers, skip, True, kinds, stop))
 
 
 def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
@@ -59,7 +62,8 @@ def _settle(run: Any, out: Any) -> tuple[GameState, list[Event]]:
 
 
 def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bool,
-             kinds: Optional[frozenset[str]] = None) -> tuple[GameState, list[Event]]:
+             kinds: Optional[frozenset[str]] = None, stop: Optional[tuple[str, int]] = None
+             ) -> tuple[GameState, list[Event]]:
     # a game that logs its forced choices rebuilds every menu on a replay, so that the log is the same
     ctl = Replay(answers, skip, complete=checkpoint.game.forced != "log", start=checkpoint, run=run)
     ctl.kinds = kinds
@@ -68,6 +72,7 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
     w = Work(checkpoint, ctl)
     scope = w.scope
     ends = w.game.has_ends
+    round_at = checkpoint.round
     while ctl.steps < steps.MAX_STEPS:  # steps since the last answer (_pause resets the count)
         ctl.steps += 1
         if w.result:
@@ -98,6 +103,8 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
                 reset_scope(scope)
             if ctl.lean and ctl.budget > steps.LEAN_RESERVE:
                 continue  # another step without a checkpoint, its answers or its events counted (see ask)
+            if stop is not None and _stopped(w, stop, round_at):
+                return w.release(choice=None, answers=(), checkpoint=None, events_seen=0), ctl.events
             _next_step(w, ctl)
             continue
         reset_scope(scope)  # the step was cut short (its scope is left as it was): a fresh scope
@@ -106,6 +113,14 @@ def _advance(checkpoint: GameState, answers: tuple[str, ...], skip: int, run: bo
     raise runtime_error("E311", "the game did not reach a decision within the step limit",
                         f"{steps.MAX_STEPS} steps ran without a choice: content that loops through phases without end?"
                         + (" The line named is the last one resolved" if span is not None else ""), span)
+
+
+def _stopped(w: Work, stop: tuple[str, int], round_at: int) -> bool:
+    """Whether the game stands at ``stop`` (phase, sub) or past it in the round it started in."""
+    if w.round != round_at or w.phase not in PHASE_ORDER or stop[0] not in PHASE_ORDER:
+        return w.round != round_at
+    here, there = PHASE_ORDER.index(w.phase), PHASE_ORDER.index(stop[0])
+    return here > there or (here == there and w.sub >= stop[1])
 
 
 def _next_step(w: Work, ctl: Replay) -> None:

@@ -151,6 +151,14 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
     where = loc(w, e.loc, ctx)
     k = amount(w, e.n, ctx)
     if where >= 0 and k > 0:
+        left = max(0, w.game.victim_supply - w.victims_taken)  # C5.7: from a limited supply
+        if k > left:
+            emit(w, "victims", f"the victim supply has {count_of(left, 'victim', 'none')} left: "
+                               f"{'none appear' if not left else f'only {left} of {k} appear'}", "C5.7")
+            k = left
+            if not k:
+                return
+        w.victims_taken += k
         total = len(w.minions) + sum(w.victims) + k
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
@@ -259,13 +267,14 @@ def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
     pieces = enemies_at(w, e.who, where)
     if e.who == "one" and len(pieces) > 1:
         key = ask(w, "status-target", f"Which enemy is {e.status}?",
-                  [opt(w, f"{k}:{i}", "the killer" if k == "killer" else
+                  [opt(w, f"{k}:{i}", body_name(w, i) if k == "killer" else  # each body by its name (K3)
                        f"a {w.game.minions[w.minions[i].kind].name}") for k, i in pieces])
         kind, i = key.split(":")
         pieces = [(kind, int(i))]
     for piece in pieces[:1] if e.who == "one" else pieces:
         update_piece(w, piece, status=piece_status(w, piece) | {e.status})
-        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
+        who = body_name(w, piece[1]) if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
+        emit(w, "status", f"{who} is {e.status}", "")
 
 
 def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear status S

@@ -22,7 +22,7 @@ from .draws import rand, roll_die
 from .index import minion_of_uid
 from .killers import move_piece
 from .moves import Hop, arrived, hops_along, how_far, leaving
-from .statics import enemy_tables, fg_tables, modified
+from .statics import enemy_tables, fg_tables, held_in_place, modified
 from .telling import emit, told
 from .tracks import hidden_victims
 from .triggers import Piece as TriggerPiece
@@ -289,14 +289,14 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         tables = enemy_tables(w)
     tloc = choose_target(w, at, target, piece, tables)
     steps = moves * movement
-    # S5.5: read only where it matters (a move toward a target; a wanderer's step, below)
-    may_stop = "stops-moves" in g.rule_queries
+    # S5.5: read only where it matters (a move toward a target; a wanderer's step, below), and
+    # only in the Killer phase (held_in_place)
+    may_stop = "stops-moves" in g.rule_queries and w.phase == "killer"
     stopped = False
-    if may_stop and tloc >= 0 and at != tloc:  # modified(…), its kept answer read without the call
-        got = w.found.get(("stops-moves", False, body.status)) if w.sources is not None else None
-        stopped = got[0] if got is not None else modified(w, "stops-moves", False, body.status)
+    if may_stop and tloc >= 0 and at != tloc:
+        stopped = held_in_place(w, body.status)
     if stopped:
-        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
+        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "S5.5")
     elif tloc >= 0 and moves > 0 and at != tloc:
         nxt = tables[2]
         loc = at
@@ -331,7 +331,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
                 arrived(w, _mover(w, piece), hops)
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
             tloc < 0 or tables[1][at][tloc] > steps) and not (
-            may_stop and (tloc < 0 or at == tloc) and modified(w, "stops-moves", False, piece_status(w, piece))):
+            may_stop and (tloc < 0 or at == tloc) and held_in_place(w, piece_status(w, piece))):
         wandered = wander(w, piece, name, tables)  # K6.4: no target within its move range
         if wandered is None:
             return

@@ -54,6 +54,7 @@ class Game:
         self.forced = forced
         pb = ruleset.player_board()
         self.player_board = pb
+        self.victim_supply = pb.victim_supply  # C5.7: the victim tokens of a game
         sides = {s.id: s for s in pb.sides}
         if difficulty not in sides:
             raise RulesError(f"unknown difficulty '{difficulty}' (the player board has: {', '.join(sides)})")
@@ -173,6 +174,8 @@ class Game:
             tuple((rest, use, o) for (tags, rest), use, o in zip(placed, usables, self.action_opts) if tags <= here)
             for here in self.board.tags)
         self.recipe_needs = tuple(frozenset(x.needs) for x in self.recipes)  # the Action menu's first test
+        # S3.4: items with uses that some recipe needs: used up, they stay with her as ingredients
+        self.ingredients = frozenset(i for x in self.recipes for i in x.needs if self.items[i].uses > 0)
         self.free_recipes = any(not x.needs for x in self.recipes)  # made from nothing: offered empty-handed too
         self.recipe_opts = tuple(Option(f"recipe:{x.id}", f"{x.name} ({x.time} time)" if x.time else f"{x.name} (free)")
                                  for x in self.recipes)

@@ -2,7 +2,7 @@
 
 A search acts on the pile of the search location the Final Girl stands in (C6.1–C6.3); a
 gained weapon may go to the hands, room permitting, or the backpack (C6.5); an item's last use
-discards it (C6.4).
+discards it (C6.4), unless a recipe needs it: then it stays, used up, as an ingredient (S3.4).
 """
 
 from __future__ import annotations
@@ -94,7 +94,10 @@ def discard_item(w: Work, iid: str) -> None:
         for i, h in enumerate(items):
             if h.id == iid and discardable(w, iid):
                 SETTERS[attr](w, items[:i] + items[i + 1:])
-                emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+                if spent(w, h):  # S3.4: an ingredient used up has its uses restored as it is discarded
+                    emit(w, "item", f"discards {w.game.items[h.id].name}, used up: its uses are restored", "S3.4")
+                else:
+                    emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
                 _to_the_table(w, iid)
                 fire(w, "item-discarded", None, 1, extra=iid)
                 return
@@ -185,15 +188,25 @@ def _set_pile(w: Work, k: int, pile: Any) -> None:
     w.piles = tuple(piles)
 
 
+def spent(w: Work, h: HeldItem) -> bool:
+    """S3.4: an item kept with its uses spent (an ingredient): no use, no weapon's bonus."""
+    return h.uses <= 0 and w.game.items[h.id].uses > 0
+
+
 def use_uses(w: Work, iid: str) -> None:
-    """C6.4: spend one use; the last use discards the item."""
+    """C6.4: spend one use; the last use discards the item, unless a recipe needs it (S3.4): it
+    stays with her used up, to be discarded as an ingredient (its uses then restored)."""
     for attr in ("held", "pack"):
         items = getattr(w, attr)
         for i, h in enumerate(items):
             if h.id == iid:
-                if h.uses <= 0:
-                    return
-                if h.uses == 1:
+                if h.uses <= 0:  # no uses to count, or a copy kept used up (S3.4): another copy may have some
+                    continue
+                if h.uses == 1 and iid in w.game.ingredients:
+                    SETTERS[attr](w, items[:i] + (HeldItem(iid, 0),) + items[i + 1:])
+                    emit(w, "item", f"{w.game.items[iid].name} is used up: she keeps it, as a recipe may still "
+                                    "use it", "S3.4")
+                elif h.uses == 1:
                     SETTERS[attr](w, items[:i] + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
                     _to_the_table(w, iid)

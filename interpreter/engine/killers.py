@@ -29,9 +29,10 @@ Piece3 = tuple[str, str, int]  # a piece as events carry it: (kind, kind of mini
 
 
 def killer_last_breath_dice(w: Work) -> int:
-    """C2.5, K2.9: one extra die while any killer on the board is down to its last breath."""
+    """C2.5, K2.9: one extra die while any killer on the board is down to its last breath (one set
+    aside has lost that token: it gives none, K3.6)."""
     for k in w.killers:  # (a loop: a generator costs more, and this is read at every fear check)
-        if k.health == 0 and k.alive and k.loc >= 0:
+        if k.health == 0 and k.alive and k.loc >= 0 and not k.aside:
             return 1
     return 0
 

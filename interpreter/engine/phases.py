@@ -157,7 +157,8 @@ def step_action(w: Work) -> None:
         if w.held or w.pack:
             for h in (*w.held, *w.pack):
                 it = g.items[h.id]
-                if it.use is not None and (it.usable is None or usable(w, it.usable)):  # K2.5
+                if it.use is not None and (it.usable is None or usable(w, it.usable)) and (  # K2.5
+                        h.uses > 0 or not it.uses):  # S3.4: an ingredient used up has no use left
                     opts.append(g.use_opts[h.id])
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
         if g.actions:

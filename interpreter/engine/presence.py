@@ -17,6 +17,7 @@ from .bodies import body_index, body_name, ctx_body, the_killer
 from .killers import absorb, damage_killer, defeat_killer, heal_killer, max_health, update_piece
 from .moves import Hop, arrived, how_far, jump, leaving
 from .resolve import amount, loc, run
+from .statics import held_in_place
 from .steps import PhaseEnd
 from .tables import EXEC, Ctx
 from .telling import emit, told
@@ -33,6 +34,9 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
         return
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
     if i < 0:
+        return
+    if held_in_place(w, w.killers[i].status):  # S5.5: no move in the Killer phase moves it
+        emit(w, "move", f"{body_name(w, i)} does not move to {loc_name(w, where)} (its status stops it)", "S5.5")
         return
     at = w.killers[i].loc
     hops: list[Hop] = []
@@ -136,7 +140,9 @@ def exec_switch_active(w: Work, e: n.SwitchActive, ctx: Ctx) -> None:  # active 
 
 def exec_make_active(w: Work, e: n.MakeActive, ctx: Ctx) -> None:  # killer BODY becomes active
     i = body_index(w, e.body)
-    if i >= 0 and i != w.active:
+    if i >= 0 and w.killers[i].aside:  # K3.2: the marker skips a killer not in play (set aside, K3.6)
+        emit(w, "active", f"{body_name(w, i)} is set aside: the marker stays on {body_name(w, w.active)}", "K3.2")
+    elif i >= 0 and i != w.active:
         w.active = i
         emit(w, "active", f"{body_name(w, i)} is now the active killer", "K3.2")
 

@@ -77,6 +77,7 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     for loc, count in setup.victims:
         victims[board.index[loc]] += count
     w.victims = tuple(victims)
+    w.victims_taken = sum(victims)  # C5.7: from the victim supply
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     plan = game.setup_lists

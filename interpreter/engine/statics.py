@@ -261,6 +261,17 @@ def modified(w: Work, query: str, value: Any, *args: Any) -> Any:
     return value
 
 
+def held_in_place(w: Work, status: frozenset[str]) -> bool:
+    """S5.5: whether a rule in play (``rule enemies with status S do not move``) holds an enemy with
+    these statuses where it stands. It holds in the Killer phase for every move there, the enemy's
+    own (a hunt, a wandering step) and a card's (``move killer to …``); it still attacks. Outside
+    the Killer phase nothing holds it."""
+    if w.phase != "killer" or "stops-moves" not in w.game.rule_queries:
+        return False
+    got = w.found.get(("stops-moves", False, status)) if w.sources is not None else None  # modified's kept answer
+    return bool(got[0] if got is not None else modified(w, "stops-moves", False, status))
+
+
 def _holds(w: Work, cond: n.Condition, query: str) -> bool:
     """Whether a rule's 'while' condition holds. A condition that asks the same question again
     (a distance, while the paths' rules are being read) finds the conditional rules not in force."""

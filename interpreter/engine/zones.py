@@ -55,8 +55,10 @@ def set_up_zones(w: Work) -> None:
     for it in laid:
         if it.start in ("table", "aside"):
             (table if it.start == "table" else aside).extend([it.id] * it.copies)
+            # the rule cited: an item that returns to the table when discarded is of the kind S3.1 lays
+            # out (S3.3); any other one lying on the table or set aside at setup, as S1.1's
             emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
-                 + (f" ({it.copies} copies)" if it.copies > 1 else ""), "S1.1")
+                 + (f" ({it.copies} copies)" if it.copies > 1 else ""), "S3.1" if it.returns else "S1.1")
         elif it.start == "held":
             for _ in range(it.copies):
                 _hold(w, it)
