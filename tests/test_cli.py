@@ -175,7 +175,7 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
         arr = " ".join(f"'{w}'" for w in ("lastbreath", *words))
         run = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({arr}); COMP_CWORD={len(words)}; "
                               '_lastbreath; printf "%s\\n" "${COMPREPLY[@]}"'], capture_output=True, text=True,
-                             timeout=10)
+                             timeout=120)  # a hang guard
         assert run.returncode == 0, run.stderr
         return run.stdout.split()
 

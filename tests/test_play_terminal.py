@@ -42,7 +42,7 @@ def spawn(*args: str):
     cmd = _exe() + ["play", *args]
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env.update(NO_COLOR="1", TERM="xterm")
-    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=(ROWS, COLS), env=env, encoding="utf-8", timeout=20)
+    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=(ROWS, COLS), env=env, encoding="utf-8", timeout=120)  # a hang guard
     child.delaybeforesend = None  # answers as fast as a script can type
     return child
 
