@@ -1577,6 +1577,9 @@ class PlayerBoard(Decl):
     sides: tuple[Side, ...]
     last_breath: tuple[int, ...]
     hand_limit: int
+    # C9.8 (a project default): what an enemy does when every target of its action is out of its
+    # reach: "fg" (an action aimed at victims aims at the Final Girl, if she is in reach) or "stay"
+    out_of_reach: str = "stay"
 
 
 @attrs.frozen(repr=False)

@@ -1312,6 +1312,9 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
         text += "; the others restore " + _or_list([str(b) for b in restore]).replace(" or ", " and ") + " health"
     lines.append(text + ")")
     lines.append(f"Hand limit: {node.hand_limit}")
+    then = ("an action aimed at victims, none of them in reach, aims at the Final Girl" if node.out_of_reach == "fg"
+            else "the enemy stays where it is")
+    lines.append(f"Targets out of reach (C9.8): {then}")
     return "\n".join(lines)
 
 

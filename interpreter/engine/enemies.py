@@ -20,7 +20,7 @@ from .bodies import Piece, piece_status
 from .continuation import ask, emit, rand, roll_die, told
 from .index import minion_of_uid
 from .killers import move_piece
-from .statics import enemy_tables, fg_tables, modified
+from .statics import QUERY_OF, enemy_tables, fg_tables, modified, shut_for
 from .tracks import hidden_victims
 from .victims import pick, shielded, targetable, targetable_counts
 from .words import count_of, loc_name
@@ -177,7 +177,23 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
             if dist[w.fg_loc] < INF:
                 near = [w.fg_loc]
     if not near:
-        return -1
+        if not some:
+            return -1
+        # (open) C9.8, a project default (the published rules are silent): every target is out of the
+        # enemy's reach. The player board says what then happens (its 'out of reach' line): an action
+        # aimed at victims aims at the Final Girl if she is in reach ('out of reach hunt fg'), as
+        # when no victims are left (C9.1); else the enemy stays where it is (C9.5: it attacks only
+        # what stands with it). The log says which targets there are and what bars the way.
+        hunt_fg = target == "victims" and fg_up and w.game.player_board.out_of_reach == "fg" and dist[w.fg_loc] < INF
+        if cands is not None and (("target" in said) if said is not None else told(w, "target")):  # (Replay.said)
+            out = cands
+            if hunt_fg:
+                emit(w, "target", lambda: f"no victim is in reach: {_out_of_reach(w, at, out, attacker)}; the action "
+                                          f"aims at the Final Girl, at {loc_name(w, w.fg_loc)}", "C9.8")
+            else:
+                emit(w, "target", lambda: f"no target is in reach: {_out_of_reach(w, at, out, attacker)}; "
+                                          f"{_who(w, attacker)} stays at {loc_name(w, at)}", "C9.8")
+        return w.fg_loc if hunt_fg else -1
     if cands is None and len(near) == 1:
         return near[0]  # no tie, and no event
     counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
@@ -220,7 +236,76 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     return near[0]
 
 
+def _who(w: Work, attacker: tuple[str, int]) -> str:
+    """The enemy acting, as the log names it."""
+    kind, i = attacker
+    if kind == "killer" and 0 <= i < len(w.killers):
+        body = w.killers[i]
+        if body.label:
+            return body.label
+        decl = w.game.bodies.get(body.body) if body.body else None
+        return decl.name if decl is not None else "the killer"
+    if kind == "minion" and 0 <= i < len(w.minions):
+        return w.game.a_minion[w.minions[i].kind]
+    return "the enemy"
+
+
+def _out_of_reach(w: Work, at: int, locs: list[int], attacker: tuple[str, int]) -> str:
+    """C9.8: the targets an enemy at ``at`` cannot reach, and why: a rule in play bars enemies from
+    paths of a kind (naming the paths and the rule's source), a path is closed to enemies, or no
+    path leads there at all. Written only when the event is made."""
+    g = w.game
+    board = g.board
+    counts = targetable_counts(w, attacker) if w.marked else w.victims
+    free = board.tables(w.opened, _NO_TAGS, shut_for(w, "enemies"))[1][at]  # without the rules' bans
+    open_ = board.tables(w.opened)[1][at]  # without the paths closed to enemies either
+    barred: list[int] = []
+    shut: list[int] = []
+    none: list[int] = []
+    for c in locs:
+        (barred if free[c] < INF else shut if open_[c] < INF else none).append(c)
+
+    def names(cs: list[int]) -> str:
+        return ", ".join(f"{loc_name(w, c)} ({_VICTIMS[counts[c]] if counts[c] < 10 else f'{counts[c]} victims'})"
+                         if counts[c] > 0 else f"{loc_name(w, c)} (the Final Girl)" for c in cs)
+
+    parts = []
+    if barred:
+        tags = sorted(modified(w, "enemy-bans", _NO_TAGS))
+        by = _sources_of(w, "enemy-bans")
+        parts.append(f"{names(barred)}: enemies cannot cross {' or '.join(tags)} paths"
+                     + (f" ({', '.join(by)})" if by else ""))
+    if shut:
+        parts.append(f"{names(shut)}: the paths there are closed to enemies")
+    if none:
+        parts.append(f"{names(none)}: no path leads there")
+    return "; ".join(parts)
+
+
+def _sources_of(w: Work, query: str) -> list[str]:
+    """The names of the sources in play with a rule answering ``query`` (for the log)."""
+    g = w.game
+    named: list[tuple[str, Any]] = [(g.killer.name, g.killer.abilities), (g.scenario.name, g.scenario.abilities)]
+    if w.dark_revealed:
+        named.append((g.dark_powers[w.dark_power].name, g.dark_powers[w.dark_power].abilities))
+    if w.finale_revealed:
+        named.append((g.finales[w.finale].name, g.finales[w.finale].abilities))
+    named.extend((g.events[e].name, g.events[e].abilities) for e in w.events_active)
+    if w.secondary:
+        named.append((g.terror[w.secondary].name, g.terror[w.secondary].abilities))
+    if w.flipped:
+        named.append((g.fg.name, g.fg.flipped))
+    named.extend((g.items[h.id].name, g.items[h.id].abilities) for h in (*w.held, *w.pack))
+    named.extend((g.deck_cards[c].name, g.deck_cards[c].abilities) for c in w.kept)
+    out: list[str] = []
+    for name, a in named:
+        if a and any(QUERY_OF[type(r)] == query for r in a.rules) and name not in out:
+            out.append(name)
+    return out
+
+
 _NO_LOCS: frozenset[int] = frozenset()
+_NO_TAGS: frozenset[str] = frozenset()
 _NO_FOUND: dict[Any, Any] = {}  # no kept answers (the sources in play not yet found again): never written
 
 
