@@ -364,8 +364,10 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
             return f"cannot save to '{path}': {err.strerror or err}"
         return f"saved the game to {path} ('{PROG} play --load {path}' resumes it)"
 
+    from . import native
+
     try:
-        return screen.play(session, view, save, title)
+        return screen.play(session, view, save, title, native.offer())
     except screen.GameStopped as err:
         cause = err.__cause__
         if isinstance(cause, RulesError):

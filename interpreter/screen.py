@@ -1305,12 +1305,12 @@ def _map_or_hand(state: GameState, what: str) -> str:
     return "\n".join(lines)
 
 
-def play(session, view: View, save: Callable[[Optional[str]], str], title: str) -> int:
+def play(session, view: View, save: Callable[[Optional[str]], str], title: str, notice: str = "") -> int:
     """The interactive game: show, read, answer, until the game ends, the input ends or the player
-    quits. ``save(path)`` writes the game (None: the --save path) and returns a note."""
+    quits. ``save(path)`` writes the game (None: the --save path) and returns a note; ``notice`` is
+    shown with the first decision."""
     keys = Keys()
     view.start(session.state, title, session.events)
-    notice = ""
     show = True
     menu: list[MenuEntry] = []
     while not session.over:
