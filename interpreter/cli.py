@@ -1168,9 +1168,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game, interactively or with a bot",
                        description="Play a game. Without --bot you answer each choice by typing its number "
-                                   "(an option keeps its number while the menu changes) or the first letters "
-                                   "of its words; 'help' lists the commands (rule, card, map, undo, save, "
-                                   "quit); 'q' or end of input quits. On a terminal each decision shows a "
+                                   "(an option keeps its number for the whole game, after --load too) or the "
+                                   "first letters of its words; 'help' lists the commands (rule, card, map, undo, "
+                                   "save, quit); 'q' or end of input quits. On a terminal each decision shows a "
                                    "screen: tracks, map, hand, what happened, the choice; the Killer phase "
                                    "waits for Enter at each step. Off a terminal the plain text log is printed. "
                                    "With --bot the game plays itself and prints its log.")

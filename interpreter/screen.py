@@ -701,37 +701,44 @@ class MenuEntry(NamedTuple):
 
 
 class Keys:
-    """Numbers for options that stay put while a menu changes.
+    """Numbers for options that never change in a game: the same action, the same number.
 
-    Each kind of choice (the action menu, the buying menu…) remembers the number it gave each
-    option during a phase: an option keeps its number for as long as it is offered, and a new
-    option gets a number never used before in that phase, so a number typed from memory never
-    picks something else. A choice whose options are all new starts again at 1."""
+    Each kind of choice (the action menu, the buying menu…) numbers an option the first time it is
+    offered, with the next number of that kind, and keeps the number for the whole game ("end the
+    Action phase" is the same number every round), so a number typed from habit never picks
+    something else. The numbers depend only on the decisions of the game's history: ``replay``
+    gives a loaded game (whose history is replayed) the numbers it had when it was saved, and
+    ``forget_after`` takes back the numbers first given after an undone decision."""
 
     def __init__(self) -> None:
         self._menus: dict[str, dict[str, int]] = {}
-        self._phase: tuple[int, str] = (-1, "")
+        self._given: list[tuple[int, str, str]] = []  # (decision, kind, option key) in the order given
 
-    def menu(self, state: GameState, notes: bool = True) -> list[MenuEntry]:
+    def menu(self, state: GameState, notes: bool = True, at: int = -1) -> list[MenuEntry]:
+        """The numbered menu of ``state``'s choice; ``at``: the decision's place in the history."""
         choice = state.choice
         if choice is None:
             return []
-        phase = (state.round, state.phase)
-        if phase != self._phase:
-            self._menus.clear()
-            self._phase = phase
-        mem = self._menus.get(choice.kind, {})
-        keys = [o.key for o in choice.options]
-        if not any(k in mem for k in keys):
-            mem = {}
+        mem = self._menus.setdefault(choice.kind, {})
         nxt = max(mem.values(), default=0) + 1
-        for k in keys:
-            if k not in mem:
-                mem[k] = nxt
+        for o in choice.options:
+            if o.key not in mem:
+                mem[o.key] = nxt
+                self._given.append((at, choice.kind, o.key))
                 nxt += 1
-        self._menus[choice.kind] = mem
         entries = [MenuEntry(str(mem[o.key]), o, option_note(state, o) if notes else "") for o in choice.options]
         return sorted(entries, key=lambda e: int(e.key))
+
+    def replay(self, states: Sequence[GameState]) -> None:
+        """Number the decisions of a history in order (a loaded game: the numbers it was saved with)."""
+        for i, st in enumerate(states):
+            self.menu(st, notes=False, at=i)
+
+    def forget_after(self, at: int) -> None:
+        """Undo: the numbers first given at decisions after ``at`` are free again."""
+        while self._given and self._given[-1][0] > at:
+            _at, kind, key = self._given.pop()
+            self._menus[kind].pop(key, None)
 
 
 def pick(text: str, menu: Sequence[MenuEntry]) -> tuple[Optional[str], str]:
@@ -1310,13 +1317,14 @@ def play(session, view: View, save: Callable[[Optional[str]], str], title: str, 
     quits. ``save(path)`` writes the game (None: the --save path) and returns a note; ``notice`` is
     shown with the first decision."""
     keys = Keys()
+    keys.replay([st for st, _key in session.history[:-1]])  # a loaded game: its numbers as saved
     view.start(session.state, title, session.events)
     show = True
     menu: list[MenuEntry] = []
     while not session.over:
         state = session.state
         if show:
-            menu = keys.menu(state, notes=isinstance(view, Terminal))
+            menu = keys.menu(state, notes=isinstance(view, Terminal), at=len(session.history) - 1)
             view.decision(state, menu, notice)
             notice = ""
             show = False
@@ -1350,6 +1358,7 @@ def play(session, view: View, save: Callable[[Optional[str]], str], title: str, 
                 view.show("nothing to undo: no choice made yet")
                 continue
             state = session.undo()
+            keys.forget_after(len(session.history) - 1)
             notice = f"undone: back to round {state.round}, {state.phase} phase"
             if isinstance(view, Plain):
                 view.say(notice)

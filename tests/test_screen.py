@@ -56,14 +56,52 @@ def test_a_number_typed_from_the_old_menu_never_picks_another_option():
     assert len(now) < len(menu)
 
 
-def test_a_new_menu_of_the_same_kind_starts_at_1_and_a_new_phase_renumbers():
-    s = Session(RS, seed=5)
+def test_an_option_keeps_its_number_for_the_whole_game():
+    """The same action, the same number, in every round (issue 35: 'end the Action phase' was 9,
+    then 10, 12 and 14 in later rounds)."""
+    from lastbreath.interpreter.api import random_policy
+
+    s = Session(RS, seed=8)
     keys = screen.Keys()
-    menu = keys.menu(s.state)
-    assert [e.key for e in menu] == [str(i) for i in range(1, len(menu) + 1)]
-    s.apply("end")
-    buy = keys.menu(s.state)
-    assert buy[0].key == "1"
+    bot = random_policy(8)
+    seen: dict[tuple[str, str], str] = {}
+    rounds = set()
+    while not s.over and s.state.round <= 8:
+        menu = keys.menu(s.state, notes=False, at=len(s.history) - 1)
+        assert [int(e.key) for e in menu] == sorted(int(e.key) for e in menu)
+        for e in menu:
+            assert seen.setdefault((s.choice.kind, e.option.key), e.key) == e.key, (s.state.round, e.option.label)
+        rounds.add(s.state.round)
+        s.apply(bot(s.state, s.choice))
+    assert len(rounds) >= 5 and ("action", "end") in seen
+    first = keys.menu(Session(RS, seed=8).state)  # a game's first menu is numbered from 1
+    assert [e.key for e in first][:1] == ["1"]
+
+
+def test_a_loaded_game_keeps_its_numbers_and_undo_frees_the_new_ones():
+    """--load: the history is replayed, and its decisions numbered in order, so every option has the
+    number it had when the game was saved; an undone decision's new numbers are given again."""
+    from lastbreath.interpreter.api import random_policy
+
+    s = Session(RS, seed=8)
+    keys = screen.Keys()
+    bot = random_policy(8)
+    for _ in range(40):
+        keys.menu(s.state, notes=False, at=len(s.history) - 1)
+        s.apply(bot(s.state, s.choice))
+    saved = [(e.key, e.option.key) for e in keys.menu(s.state, notes=False, at=len(s.history) - 1)]
+    loaded = Session.load(RS, s.save())
+    again = screen.Keys()
+    again.replay([st for st, _k in loaded.history[:-1]])
+    assert [(e.key, e.option.key) for e in again.menu(loaded.state, notes=False, at=len(loaded.history) - 1)] == saved
+    # undo: a number first given after the decision returned to is free again, as if never given
+    at = len(s.history) - 1
+    before = {k: dict(v) for k, v in keys._menus.items()}
+    s.apply(bot(s.state, s.choice))
+    keys.menu(s.state, notes=False, at=len(s.history) - 1)
+    s.undo()
+    keys.forget_after(at)
+    assert {k: dict(v) for k, v in keys._menus.items() if v} == {k: dict(v) for k, v in before.items() if v}
 
 
 def test_pick_by_number_engine_key_and_word_prefixes():
