@@ -70,13 +70,13 @@ def draw_card(w: Work, deck_id: str) -> None:
     decks = dict(w.decks)
     cards = decks.get(deck_id, ())
     if not cards:
-        emit(w, "deck", f"the {deck.name} deck is empty", "")
+        emit(w, "deck", f"the {deck.name} deck is empty", "C18.5")
         return
     cid = cards[0]
     decks[deck_id] = cards[1:]
     w.decks = tuple(decks.items())
     card = w.game.deck_cards[f"{deck_id}/{cid}"]
-    emit(w, "deck", f"draws {card.name} from {deck.name}", "")
+    emit(w, "deck", f"draws {card.name} from {deck.name}", "C18.5")
     if card.keep:
         came_into_play(w)
         w.kept = w.kept + (f"{deck_id}/{cid}",)

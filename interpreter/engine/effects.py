@@ -141,7 +141,7 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
-        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
 
 
 def _minions_of(w: Work, kind: str) -> int:
@@ -182,9 +182,11 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
     if i < 0:
         return
+    was = w.killers[i].loc
     update_piece(w, ("killer", i), loc=where)
     if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
-        emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
+        emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}" if was != where
+             else f"{body_name(w, i)} is at {loc_name(w, where)} already", "C9.1")
     if w.game.absorbing:
         absorb(w)
 
@@ -199,7 +201,7 @@ def exec_damage_killer(w: Work, e: n.DamageKiller, ctx: Ctx) -> None:  # damage 
         i = the_killer(w)
     if i >= 0:  # K3.2: her cards and items make the body they damage the active one
         g = w.game
-        damage_killer(w, i, amount(w, e.n, ctx), "", by_fg=ctx.source in g.cards or ctx.source in g.items)
+        damage_killer(w, i, amount(w, e.n, ctx), "C3.8", by_fg=ctx.source in g.cards or ctx.source in g.items)
 
 
 def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn groups of N MINION into killers
@@ -224,7 +226,7 @@ def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn grou
             w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label,
                                                  g.formed_body),)
             emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
-                            f"(health {len(group)})", "")
+                            f"(health {len(group)})", "K6.6")
             fire(w, "forms", ("killer", g.formed_body, len(w.killers) - 1), len(group), where)
             if w.result:
                 return
@@ -254,7 +256,7 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
                       [Option("kill", f"kill {count_of(k, name)}")] +
                       [Option(f"killer:{i}", f"deal {k} damage to {body_name(w, i)}") for i in bodies])
             if key != "kill":
-                damage_killer(w, int(key[7:]), k, "")
+                damage_killer(w, int(key[7:]), k, "C3.8")
                 return
     for _ in range(k):
         idx = next((i for i, m in enumerate(w.minions) if m.kind == e.minion and m.loc == where), -1)
@@ -295,7 +297,7 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
-        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "")
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 
 def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC
@@ -316,7 +318,7 @@ def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
         pieces = [(kind, int(i))]
     for piece in pieces[:1] if e.who == "one" else pieces:
         update_piece(w, piece, status=piece_status(w, piece) | {e.status})
-        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "")
+        emit(w, "status", f"{'the killer' if piece[0] == 'killer' else 'a minion'} is {e.status}", "C1.2")
 
 
 def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear status S
@@ -353,13 +355,13 @@ def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
 def exec_set_flag(w: Work, e: n.SetFlag, ctx: Ctx) -> None:  # set flag NAME
     if e.flag not in w.flags:
         w.flags = w.flags | {e.flag}
-        emit(w, "flag", f"the flag {e.flag} is set", "")
+        emit(w, "flag", f"the flag {e.flag} is set", "C1.2")
 
 
 def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NAME
     if e.flag in w.flags:
         w.flags = w.flags - {e.flag}
-        emit(w, "flag", f"the flag {e.flag} is cleared", "")
+        emit(w, "flag", f"the flag {e.flag} is cleared", "C1.2")
 
 
 def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B [for fg|victims|enemies]
@@ -421,7 +423,7 @@ def exec_choose(w: Work, e: n.Choose, ctx: Ctx) -> None:  # choose { "A" { … }
 def exec_roll(w: Work, e: n.Roll, ctx: Ctx) -> None:  # roll { on 1 2 { … } … }
     face = roll_die(w)
     if ("roll" in said) if (said := w.ctl.said) is not None else told(w, "roll"):  # (Replay.said)
-        emit(w, "roll", f"rolls {face}", "")
+        emit(w, "roll", f"rolls {face}", "C1.2")
     for row in e.rows:
         if face in row.faces:
             run(w, row.body, ctx)
@@ -479,7 +481,7 @@ def exec_killer_vanishes(w: Work, e: n.KillerVanishes, ctx: Ctx) -> None:  # kil
     if would(w, "vanishes", 0, f"{body_name(w, i)} vanishing", piece, was) is None:
         return
     update_piece(w, ("killer", i), loc=-1)
-    emit(w, "presence", f"{body_name(w, i)} vanishes from {loc_name(w, was)} (off the board)", "")
+    emit(w, "presence", f"{body_name(w, i)} vanishes from {loc_name(w, was)} (off the board)", "C1.2")
     fire(w, "vanishes", piece, 0, was)
     if w.phase == "killer":
         raise PhaseEnd()
@@ -494,7 +496,7 @@ def exec_killer_appears(w: Work, e: n.KillerAppears, ctx: Ctx) -> None:  # kille
     if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
         return
     update_piece(w, ("killer", i), loc=where)
-    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "")
+    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "C1.2")
     fire(w, "appears", piece, 0, where)
     if w.game.absorbing:
         absorb(w)
@@ -507,7 +509,7 @@ def exec_end_this_phase(w: Work, e: n.EndThisPhase, ctx: Ctx) -> None:  # end th
 def exec_set_mode_now(w: Work, e: n.SetModeNow, ctx: Ctx) -> None:  # set mode NAME now
     if w.mode != e.mode or w.mode_active != e.mode:
         w.mode = w.mode_active = e.mode
-        emit(w, "mode", f"the killer turns to {e.mode} at once", "")
+        emit(w, "mode", f"the killer turns to {e.mode} at once", "K4.1")
 
 
 def exec_set_killer_health(w: Work, e: n.SetKillerHealth, ctx: Ctx) -> None:  # set killer [BODY] health N
@@ -518,7 +520,7 @@ def exec_set_killer_health(w: Work, e: n.SetKillerHealth, ctx: Ctx) -> None:  # 
     kil = w.killers[i]
     top = k if k > max_health(w, kil) else kil.max_health  # above its maximum: that is its maximum now
     update_piece(w, ("killer", i), health=k, max_health=top)
-    emit(w, "health", f"{body_name(w, i)} now has {k} health", "")
+    emit(w, "health", f"{body_name(w, i)} now has {k} health", "C17.1")
 
 
 def exec_set_killer_max_health(w: Work, e: n.SetKillerMaxHealth, ctx: Ctx) -> None:  # set killer max health N
@@ -527,7 +529,7 @@ def exec_set_killer_max_health(w: Work, e: n.SetKillerMaxHealth, ctx: Ctx) -> No
         return
     k = max(1, amount(w, e.n, ctx))
     update_piece(w, ("killer", i), max_health=k)
-    emit(w, "health", f"{body_name(w, i)} may now have up to {k} health", "")
+    emit(w, "health", f"{body_name(w, i)} may now have up to {k} health", "C17.1")
 
 
 def exec_defeat_killer(w: Work, e: n.DefeatKiller, ctx: Ctx) -> None:  # defeat killer [BODY]
@@ -536,7 +538,7 @@ def exec_defeat_killer(w: Work, e: n.DefeatKiller, ctx: Ctx) -> None:  # defeat 
 
 
 def exec_end_game(w: Work, e: n.EndGame, ctx: Ctx) -> None:  # end game win|lose "REASON"
-    end_game(w, "fg" if e.side == "win" else "killer", e.reason, "")
+    end_game(w, "fg" if e.side == "win" else "killer", e.reason, "C13.1")
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))

@@ -377,7 +377,7 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
         got = w.found.get(("stops-moves", False, body.status)) if w.sources is not None else None
         stopped = got[0] if got is not None else modified(w, "stops-moves", False, body.status)
     if stopped:
-        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "")
+        emit(w, "enemy-move", f"{name} does not move (its status stops it)", "S5.5")
     elif tloc >= 0 and moves > 0 and at != tloc:
         nxt = tables[2]
         loc = at
@@ -450,10 +450,10 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if dest < 0 or (tables or enemy_tables(w))[1][at][dest] != 1:
         if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
-            emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
+            emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "K6.4")
         return piece
     if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
-        emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
+        emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "K6.4")
     return move_piece(w, piece, dest)
 
 

@@ -80,7 +80,7 @@ def set_up_zones(w: Work) -> None:
             elif c.start == "table":  # face up in play from the start: like a kept card
                 w.kept = w.kept + (f"{d.id}/{c.id}",) * c.copies
                 w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
-                emit(w, "setup", f"{c.name} lies face up on the table, in play", "")
+                emit(w, "setup", f"{c.name} lies face up on the table, in play", "C1.2")
 
 
 def deck_cards_at_setup(d: n.Deck) -> list[str]:
@@ -149,7 +149,7 @@ def exec_put_item_on_table(w: Work, e: n.PutItemOnTable, ctx: Ctx) -> None:  # p
 def exec_set_aside_item(w: Work, e: n.SetAsideItem, ctx: Ctx) -> None:  # set aside item ID
     if _held_copy(w, e.item) or _take_from(w, "table", e.item):
         w.aside = w.aside + (e.item,)
-        emit(w, "item", f"{w.game.items[e.item].name} is set aside", "")
+        emit(w, "item", f"{w.game.items[e.item].name} is set aside", "C1.2")
 
 
 def _discardable_held(w: Work) -> list[str]:
@@ -250,9 +250,9 @@ def after_resolving(w: Work, deck: n.Deck, card: n.DeckCard) -> None:
     elif fate == "return":
         left = next((cards for d, cards in w.decks if d == deck.id), ())
         _set_deck(w, deck.id, shuffled(w, left + (card.id,)))
-        emit(w, "deck", f"{card.name} is shuffled back into the {deck.name} deck", "")
+        emit(w, "deck", f"{card.name} is shuffled back into the {deck.name} deck", "C1.2")
     else:
-        emit(w, "deck", f"{card.name} is removed from the game", "")
+        emit(w, "deck", f"{card.name} is removed from the game", "C1.2")
 
 
 def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # shuffle card CARD into DECK
@@ -271,11 +271,11 @@ def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # 
         w.kept = w.kept[:i] + w.kept[i + 1:]
         w.sources = None  # (a source of abilities changed: statics.abilities; see Work)
     else:
-        emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "")
+        emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "C1.2")
         return
     left = next((cards for d, cards in w.decks if d == e.deck), ())
     _set_deck(w, e.deck, shuffled(w, left + (e.card,)))
-    emit(w, "deck", f"{card.name} is shuffled into the {deck.name} deck", "")
+    emit(w, "deck", f"{card.name} is shuffled into the {deck.name} deck", "C1.2")
 
 
 def amount_card_number(w: Work, a: n.CardNumber, ctx: Ctx) -> int:  # card number (K1.6)
