@@ -69,6 +69,14 @@ def _body(state: GameState, i: int) -> tuple[str, Any]:
     return name, top
 
 
+def health_of(health: int, top: Any) -> str:
+    """Health against its start value: "4/6", or "12 (start 6)" once it has grown past it (a
+    killer that heals without a cap, K5.1), never a fraction above one."""
+    if isinstance(top, int) and health > top:
+        return f"{health} (start {top})"
+    return f"{health}/{top}"
+
+
 def _marks(state: GameState, i: int) -> str:
     """K3.2, K2.9: the active marker (several declared bodies) and a body set aside."""
     ks = state.killers[i]
@@ -110,7 +118,7 @@ def board_summary(state: GameState) -> str:
     title = f" Round {state.round} · {state.phase.capitalize()} phase "
     lines.append(f"──{title}" + "─" * max(4, 60 - len(title)))
     dice = g.dice_by_fear.get(state.fear)
-    fg_hp = f"health {state.fg_health}/{g.fg.health}"
+    fg_hp = f"health {health_of(state.fg_health, g.fg.health)}"
     if state.fg_health == 0 and state.fg_breath:
         fg_hp += " (last breath: +1 die)"
     lines.append(f"{g.fg.name} at {board.names[state.fg_loc]}: {fg_hp}, last-breath {_breath(state.fg_breath)}")
@@ -127,7 +135,8 @@ def board_summary(state: GameState) -> str:
         if ks.label:  # a body formed in play (K6.6): no cap shown, no last-breath token
             lines.append(f"{ks.label} at {where}: health {ks.health}, no last-breath token")
             continue
-        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}"
+        lines.append(f"{kname} at {where}: health {health_of(ks.health, kmax)}, "
+                     f"last-breath {_breath(ks.breath)}"
                      + _marks(state, i))
     if g.levels:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
@@ -268,7 +277,7 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
     if not extras_only:
         side = g.side
         dice = g.dice_by_fear.get(state.fear)
-        hp = f"{state.fg_health}/{g.fg.health}"
+        hp = health_of(state.fg_health, g.fg.health)
         out.append((g.fg.name, f"at {_where(state, state.fg_loc)} · health {hp} · last breath "
                                f"{_breath(state.fg_breath)}" + (" · flipped" if state.flipped else "")))
         out.append(("Fear", f"{state.fear}/{side.fear_max}" + (f" → {_plural(dice, 'die', 'dice')}" if dice else "")
@@ -371,7 +380,7 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
     names = _names(state)
     breath = {2: "●", 1: "○"}.get(state.fg_breath, "✗")
     # each line is parts joined with " · ", each part its forms from the longest ("" drops it)
-    you = [(f"{fg.name} health {state.fg_health}/{fg.health} {breath}"
+    you = [(f"{fg.name} health {health_of(state.fg_health, fg.health)} {breath}"
             + (" (last breath: +1 die)" if state.fg_health == 0 and state.fg_breath else ""), None),
            (f"fear {state.fear}/{side.fear_max}" + (f" → {_plural(dice, 'die', 'dice')}" if dice else ""), None),
            ("5–6 succeed, 3–4 for 2 cards", "5–6 succeed"),
@@ -385,7 +394,8 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         if not ks.alive:
             enemies.append((f"{kname} defeated", None))
             continue
-        hp = f"{ks.health}" if ks.label else f"{ks.health}/{kmax} {({2: '●', 1: '○'}).get(ks.breath, '✗')}"
+        mark = {2: "●", 1: "○"}.get(ks.breath, "✗")
+        hp = f"{ks.health}" if ks.label else f"{health_of(ks.health, kmax)} {mark}"
         enemies.append((f"{kname} health {hp}{_statuses(ks.status)} at {_where(state, ks.loc)}{_marks(state, i)}",
                         None))
     if g.levels:
