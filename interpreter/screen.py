@@ -406,14 +406,17 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         enemies.append((_plural(len(state.minions), "minion"), None))
     victims: list[tuple[str, Optional[str]]] = [
         (f"victims {sum(state.victims)} on the board, {state.rescued} rescued, {state.dead} dead", None)]
-    if state.flipped:
-        if fg.flipped_reward:
-            victims.append((f"each rescue: {_short(render_effects(fg.flipped_reward, names))}", ""))
-    else:
+    if state.flipped and fg.flipped_reward:
+        victims.append((f"each rescue: {_short(render_effects(fg.flipped_reward, names))}", ""))
+    slots: list[tuple[str, Optional[str]]] = []
+    if not state.flipped:
         marks = ["■" if full else "□" for full in state.slots]
         rewards = [_short(render_effects(fx, names)) for fx in fg.slots]
-        victims.append(("slots " + " ".join(f"{m}{i} {r}" for i, (m, r) in enumerate(zip(marks, rewards), 1)),
-                        "slots " + "".join(marks)))
+        full_form = "slots " + " ".join(f"{m}{i} {r}" for i, (m, r) in enumerate(zip(marks, rewards), 1))
+        if not width or len(" · ".join([victims[0][0], full_form])) <= width:
+            victims.append((full_form, "slots " + "".join(marks)))
+        else:  # the rewards on a line of their own rather than dropped
+            slots.append((full_form, "slots " + "".join(marks)))
     extra: list[tuple[str, Optional[str]]] = []
     if state.dark_power:
         extra.append(("dark power " + (_name(g.dark_powers, state.dark_power) if state.dark_revealed
@@ -441,7 +444,7 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         else:
             extra.append((f"{label.lower()}: {text}", None))
     out = []
-    for parts in (you, enemies, victims, extra):
+    for parts in (you, enemies, victims, slots, extra):
         forms = [t for t, _short_form in parts]
         # the shorter forms are taken from the last part backwards until the line fits
         for i in range(len(parts) - 1, -1, -1):
@@ -975,11 +978,26 @@ def _map_grid(state: GameState, width: int, occupied_only: bool = False):
 
 
 def _hand_lines(state: GameState, detail: str) -> list:
-    """The hand and items: ``full`` card text, one ``line`` per card, or only the ``names``."""
-    _G, _T, Text = _rich()
+    """The hand and items: ``full`` card text, one ``line`` per card, two cards a line in their
+    short form (``pairs``), or only the ``names``."""
+    _G, Table, Text = _rich()
     out = []
     rows = hand_rows(state)
-    if detail == "names":
+    if detail == "pairs" and rows:
+        grid = Table.grid(padding=(0, 2, 0, 0), pad_edge=False, expand=True)
+        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        cells = []
+        for name, k, body in rows:
+            t = Text(name + (f" x{k}" if k > 1 else ""), style="bold")
+            tiers = _short(" │ ".join(body)).split(" │ ")
+            kept = [x for x in tiers if not x.startswith("0: ")] or tiers  # a failure costs the same mostly
+            t.append("  " + " │ ".join(kept), style=STYLE["note"])
+            cells.append(t)
+        for i in range(0, len(cells), 2):
+            grid.add_row(cells[i], cells[i + 1] if i + 1 < len(cells) else Text(""))
+        out.append(grid)
+    elif detail == "names" or detail == "pairs":
         t = Text("Hand: ", style="bold")
         t.append(", ".join(f"{n}{f' x{k}' if k > 1 else ''}" for n, k, _ in rows) or "no cards")
         out.append(t)
@@ -997,7 +1015,7 @@ def _hand_lines(state: GameState, detail: str) -> list:
                 head.overflow = "ellipsis"
                 out.append(head)
     items = item_rows(state)
-    if items and detail == "names":
+    if items and detail in ("names", "pairs"):
         t = Text("Items: ", style="bold")
         t.append(", ".join(f"{name} ({where})" for name, where, _ in items))
         t.no_wrap = True
@@ -1010,7 +1028,7 @@ def _hand_lines(state: GameState, detail: str) -> list:
             t.no_wrap = detail != "full"
             t.overflow = "ellipsis"
             out.append(t)
-    elif detail != "names":
+    elif detail == "full":
         out.append(Text("Items: none", style=STYLE["dim"]))
     return out
 
@@ -1023,6 +1041,8 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
     if choice is None or not parts.menu:
         return []
     out: list = [Text(choice.prompt if choice.prompt.endswith(("?", ":")) else choice.prompt + ":", style="bold")]
+    if mode == "notes" and not any(e.note for e in parts.menu):
+        mode = "cols"  # nothing to say beside the options: columns take fewer lines
     kw = max(len(e.key) for e in parts.menu)
     cells = []
     for e in parts.menu:
@@ -1030,6 +1050,8 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
         t.append(e.option.label)
         if e.note and mode == "notes":
             t.append("  " + e.note, style=STYLE["note"])
+        elif e.note and len(_short(e.note)) <= SHORT_NOTE:  # in columns, a note short enough (a slot's reward)
+            t.append(" " + _short(e.note), style=STYLE["note"])
         t.no_wrap = True
         t.overflow = "ellipsis"
         cells.append(t)
@@ -1058,20 +1080,25 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
 
 
 # The layouts tried from the fullest down until one fits the terminal's height: the map (full,
-# rows, grid, occupied locations only, or a line), the hand (full text, a line per card, names),
-# how many of the last events, and the options (one per line with notes, or columns).
+# rows, grid, occupied locations only, or a line), the hand (full text, a line per card, two cards
+# a line in short form, names: the cards' text is kept before the map's detail), how many of the
+# last events, and the options (one per line with notes, or columns).
 LAYOUTS = (
     ("full", "full", 12, "notes"),
     ("rows", "line", 6, "notes"),
     ("rows", "line", 3, "cols"),
     ("grid", "line", 3, "notes"),
-    ("grid", "names", 2, "notes"),
-    ("grid", "names", 2, "cols"),
-    ("grid", "names", 1, "cols"),
-    ("occupied", "names", 1, "cols"),
-    ("occupied", "names", 0, "tight"),
+    ("grid", "line", 2, "cols"),
+    ("grid", "line", 1, "cols"),
+    ("grid", "pairs", 1, "cols"),
+    ("occupied", "line", 1, "cols"),
+    ("occupied", "pairs", 1, "cols"),
+    ("occupied", "pairs", 0, "tight"),
+    ("line", "line", 0, "tight"),
+    ("line", "pairs", 0, "tight"),
     ("line", "names", 0, "tight"),
 )
+SHORT_NOTE = 24  # a note at most this long stays beside its option in columns
 
 
 def render_screen(parts: Parts, width: int, layout: int = 0):
@@ -1082,8 +1109,10 @@ def render_screen(parts: Parts, width: int, layout: int = 0):
     g = state.game
     full = map_mode == "full"
     rows: list = []
-    head = Text(f"Round {state.round} · {state.phase.capitalize()} phase", style=STYLE["phase"])
-    head.append("  " + parts.title, style=STYLE["dim"])
+    names, sep, seed = parts.title.rpartition(" · seed ")
+    head = Text(f"Round {state.round} · {state.phase.capitalize()} phase" + (f" · seed {seed}" if sep else ""),
+                style=STYLE["phase"])
+    head.append("  " + (names if sep else parts.title), style=STYLE["dim"])
     head.no_wrap = True
     head.overflow = "ellipsis"
     rows.append(head)

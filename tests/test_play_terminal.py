@@ -38,11 +38,11 @@ def _exe() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
 
 
-def spawn(*args: str):
+def spawn(*args: str, size: tuple[int, int] = (ROWS, COLS)):
     cmd = _exe() + ["play", *args]
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env.update(NO_COLOR="1", TERM="xterm")
-    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=(ROWS, COLS), env=env, encoding="utf-8", timeout=120)  # a hang guard
+    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=size, env=env, encoding="utf-8", timeout=120)  # a hang guard
     child.delaybeforesend = None  # answers as fast as a script can type
     return child
 
@@ -54,11 +54,12 @@ def plain(text: str) -> str:
 class Player:
     """Drives the pty and a mirror session of the same game; returns each decision's screen."""
 
-    def __init__(self, child, mirror: Session):
+    def __init__(self, child, mirror: Session, size: tuple[int, int] = (ROWS, COLS)):
         self.child = child
         self.mirror = mirror
         self.keys = screen.Keys()
         self.pauses = 0
+        self.rows, self.cols = size
 
     def screen(self) -> str:
         """Wait for the next decision (pressing Enter at each Killer-phase pause); its screen."""
@@ -110,9 +111,16 @@ def check_screen(text: str, p: Player) -> None:
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
-    assert len(lines) <= ROWS - 1, text  # the whole screen fits, with the prompt below it
+    assert len(lines) <= p.rows - 1, text  # the whole screen fits, with the prompt below it
+    assert all(len(ln) <= p.cols for ln in lines), text
     st = p.mirror.state
-    assert lines[0].startswith(f"Round {st.round} · {st.phase.capitalize()} phase"), text
+    assert lines[0].startswith(f"Round {st.round} · {st.phase.capitalize()} phase · seed {p.mirror.seed}"), text
+    names = {st.game.cards[c].name for c in st.hand}
+    for name in names:  # the hand: each card with its text (a short form at least), not its name alone
+        assert re.search(rf"(^|\s){re.escape(name)}( x\d)?(  \S*\d\+?: |\n    \S)", text, re.M), (name, text)
+    if not st.flipped:  # the slots' rewards in the header
+        rewards = [screen._short(screen.render_effects(fx, screen._names(st))) for fx in st.game.fg.slots]
+        assert all(f"{i} {r}" in text for i, r in enumerate(rewards, 1)), text
     fg = st.game.fg
     assert f"{fg.name} health {st.fg_health}/{fg.health}" in lines[1] and f"time {st.time}/" in lines[1], text
     for e in p.menu():  # every option beside its key (long labels may be cut with an ellipsis)
@@ -135,10 +143,14 @@ def test_the_first_screen_at_80x24(snapshot):
     assert text == screen.screen_text(parts, COLS, ROWS)
 
 
-def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path):
+@pytest.mark.parametrize("size", [(24, 80), (30, 100)], ids=["80x24", "100x30"])
+def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path, size):
+    """Every screen checked against a mirror of the game: the numbers the same all game long and
+    after --load (the mirror's numbers are kept across the load), the seed in the header, every card
+    of the hand with its text, the slots' rewards."""
     save = tmp_path / "half.json"
-    child = spawn("--seed", str(SEED))
-    p = Player(child, Session(RS, seed=SEED))
+    child = spawn("--seed", str(SEED), size=size)
+    p = Player(child, Session(RS, seed=SEED), size)
     bought: dict = {}
     first = p.screen()
     assert plain(child.before).startswith("seed: 15")
@@ -194,9 +206,9 @@ def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path
             assert child.exitstatus == 0
             # resume: the same decision in a new terminal, every option with the number it had before
             # the save (the mirror keeps its numbers: check_screen compares them with the screen's)
-            child = spawn("--load", str(save))
+            child = spawn("--load", str(save), size=size)
             kept = p.keys
-            p = Player(child, p.mirror)
+            p = Player(child, p.mirror, size)
             p.keys = kept
             text = p.screen()
             assert plain(child.before).startswith(f"seed: {SEED}")
