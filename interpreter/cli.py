@@ -1484,6 +1484,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["--complete-ids"]:  # the completion scripts' call back: ids, one a line (completion.py)
+        from .completion import print_ids
+
+        return print_ids(words[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
