@@ -1170,9 +1170,11 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Play a game. Without --bot you answer each choice by typing its number "
                                    "(an option keeps its number for the whole game, after --load too) or the "
                                    "first letters of its words; 'help' lists the commands (rule, card, map, undo, "
-                                   "save, quit); 'q' or end of input quits. On a terminal each decision shows a "
-                                   "screen: tracks, map, hand, what happened, the choice; the Killer phase "
-                                   "waits for Enter at each step. Off a terminal the plain text log is printed. "
+                                   "save, quit); 'q' or end of input quits ('q' at a terminal offers to save first). "
+                                   "On a terminal each decision shows a screen: tracks, map, hand, what happened, "
+                                   "the choice; the prompt edits lines (arrow keys, history, Tab completes an "
+                                   "option's words); the Killer phase waits for Enter at each step. Off a "
+                                   "terminal the plain text log is printed. "
                                    "With --bot the game plays itself and prints its log.")
     _add_setup(p)
     _add_forced(p)

@@ -51,8 +51,10 @@ COMMANDS = (
     ("status", "show the screen (the status block) again"),
     ("undo, u", "take back your last choice"),
     ("save FILE", "save the game ('lastbreath play --load FILE' resumes it)"),
-    ("quit, q", "leave the game (with --save, it is saved first)"),
+    ("quit, q", "leave the game (with --save, it is saved first; else it offers to save it)"),
 )
+COMMAND_WORDS = ("help", "map", "hand", "card", "rule", "log", "status", "undo", "save", "quit")
+ASK_SAVE = "Save the game before leaving? A file name, or Enter to leave it unsaved: "
 HELP = "Commands:\n" + "\n".join(f"  {k:<15} {v}" for k, v in COMMANDS)
 
 
@@ -1181,12 +1183,53 @@ def screen_text(parts: Parts, width: int = 80, height: int = 24) -> str:
 
 
 # --- the interactive loop -----------------------------------------------------------------------
+class LineEditor:
+    """The prompt as a shell's, on a terminal: line editing and history (Python's readline, in the
+    standard library on POSIX), and Tab completing the words of the options shown and the commands.
+    Nothing is done off a terminal, or where readline is missing (the plain ``input``)."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = list(COMMAND_WORDS)
+        self.readline: Any = None
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return
+        try:
+            import readline
+        except ImportError:  # pragma: no cover - (no readline: Windows)
+            return
+        self.readline = readline
+        for setting in ("set enable-bracketed-paste off",  # no escape codes around the prompt
+                        "tab: complete"):
+            try:
+                readline.parse_and_bind(setting)
+            except Exception:  # pragma: no cover - (libedit reads other settings)
+                pass
+        readline.set_completer_delims(" \t")
+        readline.set_completer(self.complete)
+
+    def menu(self, menu: Sequence[MenuEntry]) -> None:
+        """The words Tab completes: those of the options' labels, then the commands'."""
+        seen: dict[str, None] = {}
+        for e in menu:
+            for w in e.option.label.lower().split():
+                w = w.strip("(),.:;'\"")
+                if len(w) > 1:
+                    seen[w] = None
+        self.words = [*seen, *COMMAND_WORDS]
+
+    def complete(self, text: str, state: int) -> Optional[str]:
+        low = text.lower()
+        found = [w for w in self.words if w.startswith(low)]
+        return found[state] if state < len(found) else None
+
+
 class View:
     """Where a game is shown: ``Plain`` (the text log) or ``Terminal`` (the screen)."""
 
     def __init__(self, out: TextIO, explain: bool):
         self.out = out
         self.explain = explain
+        self.editor = LineEditor()
 
     def event_lines(self, events: Sequence[Event], game: Any) -> list[str]:
         from . import explain
@@ -1218,6 +1261,16 @@ class View:
     def finish(self, state: GameState) -> None:
         raise NotImplementedError
 
+    def can_ask(self) -> bool:
+        """A person answers at a terminal (not piped answers): questions may be asked."""
+        return sys.stdin.isatty()
+
+    def ask(self, prompt: str) -> Optional[str]:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
 
 class Plain(View):
     """The plain text log: events as lines, the status block and numbered options at each choice."""
@@ -1240,6 +1293,7 @@ class Plain(View):
             self.say(choice_text(state.choice, menu))
 
     def read(self, menu: list[MenuEntry]) -> Optional[str]:
+        self.editor.menu(menu)
         keys = [int(e.key) for e in menu]
         span = f"{min(keys)}-{max(keys)}" if keys == list(range(min(keys), max(keys) + 1)) else \
             ",".join(map(str, keys))
@@ -1322,6 +1376,7 @@ class Terminal(View):
         self.console.print(fit_screen(self.console, parts, height))
 
     def read(self, menu: list[MenuEntry]) -> Optional[str]:
+        self.editor.menu(menu)
         try:
             return input("> ")
         except EOFError:
@@ -1381,8 +1436,16 @@ def play(session, view: View, save: Callable[[Optional[str]], str], title: str, 
             show = isinstance(view, Terminal)
             continue
         if low in ("q", "quit", "exit") and not rest:
+            note = save(None)  # --save FILE: saved there
+            while not note and view.can_ask():  # else the game is offered to be saved (a file name, or Enter)
+                path = (view.ask(ASK_SAVE) or "").strip()
+                if not path:
+                    break
+                note = save(path)
+                if note.startswith("cannot"):
+                    view.show(note)
+                    note = ""
             view.say("game left unfinished")
-            note = save(None)
             if note:
                 view.say(note)
             return 0

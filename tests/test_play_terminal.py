@@ -47,6 +47,14 @@ def spawn(*args: str, size: tuple[int, int] = (ROWS, COLS)):
     return child
 
 
+def quit_unsaved(child) -> None:
+    """'q', and Enter at the offer to save: the game is left unsaved."""
+    child.sendline("q")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline("")
+    child.expect(pexpect.EOF)
+
+
 def plain(text: str) -> str:
     return ANSI.sub("", text)
 
@@ -133,8 +141,7 @@ def test_the_first_screen_at_80x24(snapshot):
     child = spawn("--seed", str(SEED))
     p = Player(child, Session(RS, seed=SEED))
     text = "\n".join(line.rstrip() for line in p.screen().split("\n")).rstrip("\n")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     assert text == snapshot
     lines = [("" if e.kind == "phase" else "  ") + e.render() for e in p.mirror.events]
     title = f"{p.mirror.state.game.fg.name} vs {p.mirror.state.game.killer.name} in " \
@@ -200,8 +207,7 @@ def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path
             check_screen(text, p)
             child.sendline(f"save {save}")
             child.expect_exact("saved the game to")
-            child.sendline("q")
-            child.expect(pexpect.EOF)
+            quit_unsaved(child)
             child.close()
             assert child.exitstatus == 0
             # resume: the same decision in a new terminal, every option with the number it had before
@@ -244,8 +250,7 @@ def test_the_killer_phase_pauses_with_the_target_and_path_before_the_move():
     assert "the killer moves to Willow Ford" in plain(child.before)
     child.sendline("")
     child.expect_exact(PROMPT)
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     child.close()
     assert child.exitstatus == 0
 
@@ -259,8 +264,61 @@ def test_help_rule_card_and_a_bad_answer_on_the_screen():
         child.sendline(typed)
         child.expect_exact(expect)
         child.expect_exact(PROMPT)
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     assert "\x1b[3" not in child.before  # no colour codes with --no-color
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_prompt_edits_lines_recalls_them_and_completes_words():
+    """A prompt like a shell's (readline): the arrow keys move in the line (not '^[[D' typed in),
+    the up arrow recalls the last answer, Tab completes an option's word (issue 35)."""
+    child = spawn("--seed", "5")
+    child.expect_exact(PROMPT)
+    child.send("ed" + "\x1b[D" + "n" + "\r")  # 'ed', left arrow, 'n': 'end'
+    child.expect_exact("Buy cards")  # the Action phase ended: the Planning menu
+    child.expect_exact(PROMPT)
+    child.send("\x1b[A" + "\r")  # up arrow: 'end' again, not an option here
+    child.expect_exact("no option matches 'end'")
+    child.expect_exact(PROMPT)
+    assert "^[[" not in plain(child.before)
+    child.send("sto" + "\t" + "\r")  # Tab: 'stop' (stop buying)
+    child.expect_exact(screen.PAUSE_GO_ON)  # the Killer phase: buying stopped
+    child.sendline("")
+    while child.expect_exact([PROMPT, *PAUSES]) > 0:  # Enter at each of its pauses, to the next decision
+        child.sendline("")
+    quit_unsaved(child)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quit_offers_to_save_and_the_saved_game_resumes(tmp_path):
+    """'quit' without --save offers to save the game; the file it names resumes with --load at the
+    same decision, its options with the same numbers (issue 35: quit lost the game)."""
+    save = tmp_path / "left.json"
+    child = spawn("--seed", str(SEED))
+    p = Player(child, Session(RS, seed=SEED))
+    p.screen()
+    for _ in range(3):
+        want = choose(p.mirror.state, {})
+        p.answer(want, next(e.key for e in p.menu() if e.option.key == want))
+        p.screen()
+    before = [(e.key, e.option.label) for e in p.menu()]
+    child.sendline("quit")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline(str(tmp_path / "no-such-folder" / "x.json"))  # a folder that is not there: asked again
+    child.expect_exact("cannot save to")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline(str(save))
+    child.expect_exact("saved the game to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and save.is_file()
+    child = spawn("--load", str(save))
+    kept = p.keys
+    p = Player(child, p.mirror)
+    p.keys = kept
+    text = p.screen()
+    check_screen(text, p)
+    assert [(e.key, e.option.label) for e in p.menu()] == before
+    quit_unsaved(child)
