@@ -1696,10 +1696,20 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
         else:
             b.error(line.span, "E205", "write 'victim supply 30'", "")
 
-    acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand, "victim": victim})
+    def out(b: Builder, line: Line, acc: dict) -> None:
+        # C9.8: 'out of reach hunt fg' or 'out of reach stay' (what an enemy does with no target in reach)
+        words = [w.value for w in line.words()]
+        if words == ["out", "of", "reach", "hunt", "fg"]:
+            acc["out_of_reach"] = "fg"
+        elif words == ["out", "of", "reach", "stay"]:
+            acc["out_of_reach"] = "stay"
+        else:
+            b.error(line.span, "E205", "write 'out of reach hunt fg' or 'out of reach stay'", "")
+
+    acc = _read_body(b, "player_board", block, {"side": side, "last": last, "hand": hand, "victim": victim, "out": out})
     _require(b, acc, line.span, "player_board", {"sides": "side normal { … }", "last_breath": "last breath 0 0 1 2 3"})
     return n.PlayerBoard(line.span, pid, tuple(acc.get("sides", ())), acc.get("last_breath", (0,)),
-                         acc.get("hand_limit", 10), acc.get("victim_supply", 30))
+                         acc.get("hand_limit", 10), acc.get("victim_supply", 30), acc.get("out_of_reach", "stay"))
 
 
 def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:

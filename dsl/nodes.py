@@ -1653,6 +1653,9 @@ class PlayerBoard(Decl):
     last_breath: tuple[int, ...]
     hand_limit: int
     victim_supply: int = 30  # the victim tokens of a game (C5.7: the open default, 30)
+    # C9.8 (a project default): what an enemy does when every target of its action is out of its
+    # reach: "fg" (an action aimed at victims aims at the Final Girl, if she is in reach) or "stay"
+    out_of_reach: str = "stay"
 
 
 @attrs.frozen(repr=False)

@@ -1354,6 +1354,9 @@ def _render_player_board(node: n.PlayerBoard, r: Names) -> str:
     lines.append(text + ")")
     lines.append(f"Hand limit: {node.hand_limit}")
     lines.append(f"Victim supply: {node.victim_supply} (once they are all placed, no more victims appear)")
+    then = ("an action aimed at victims, none of them in reach, aims at the Final Girl" if node.out_of_reach == "fg"
+            else "the enemy stays where it is")
+    lines.append(f"Targets out of reach (C9.8): {then}")
     return "\n".join(lines)
 
 

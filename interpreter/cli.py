@@ -226,7 +226,7 @@ def _play_bot(session, seed: int, args: argparse.Namespace) -> int:
 
 def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
     """A game answered by a person: the screen on a terminal, the plain text log otherwise."""
-    from . import replay, screen
+    from . import native, replay, screen
 
     heading = title(session.state)
     view: screen.View
@@ -248,7 +248,7 @@ def _play_interactive(session, seed: int, args: argparse.Namespace) -> int:
         return f"saved the game to {path} ('{PROG} play --load {path}' resumes it)"
 
     try:
-        return screen.play(session, view, save, heading)
+        return screen.play(session, view, save, heading, native.offer())
     except screen.GameStopped as err:
         cause = err.__cause__
         if isinstance(cause, RulesError):
@@ -1043,11 +1043,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play a game, interactively or with a bot",
                        description="Play a game. Without --bot you answer each choice by typing its number "
-                                   "(an option keeps its number while the menu changes) or the first letters "
-                                   "of its words; 'help' lists the commands (rule, card, map, undo, save, "
-                                   "quit); 'q' or end of input quits. On a terminal each decision shows a "
-                                   "screen: tracks, map, hand, what happened, the choice; the Killer phase "
-                                   "waits for Enter at each step. Off a terminal the plain text log is printed. "
+                                   "(an option keeps its number for the whole game, after --load too) or the "
+                                   "first letters of its words; 'help' lists the commands (rule, card, map, undo, "
+                                   "save, quit); 'q' or end of input quits ('q' at a terminal offers to save first). "
+                                   "On a terminal each decision shows a screen: tracks, map, hand, what happened, "
+                                   "the choice; the prompt edits lines (arrow keys, history, Tab completes an "
+                                   "option's words); the Killer phase waits for Enter at each step. Off a "
+                                   "terminal the plain text log is printed. "
                                    "With --bot the game plays itself and prints its log.")
     _add_setup(p)
     _add_forced(p)
@@ -1359,6 +1361,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
+    words = list(sys.argv[1:] if argv is None else argv)
+    if words[:1] == ["--complete-ids"]:  # the completion scripts' call back: ids, one a line (completion.py)
+        from .completion import print_ids
+
+        return print_ids(words[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -1,7 +1,8 @@
 """A balance report: simulated games of some killer × scenario × Final Girl pairs written to a folder.
 
     report.md         the settings, a table with a row per pair (win rate and its 95% interval,
-                      mean rounds, victims rescued and killed, end reasons, errors), the plots
+                      mean rounds, victims rescued and killed, end reasons, errors), the longest
+                      games and what kept them going (each replayed with every event), the plots
     winrate.png/.svg  win rate per pair with its 95% Wilson interval as error bars
     rounds.png/.svg   a histogram of game length in rounds (all games; a line per pair when few)
     bloodlust.png/.svg  mean bloodlust level at the start of each round, a line per pair
@@ -53,6 +54,62 @@ def pair_label(rs: Ruleset, setup: Mapping) -> str:
     """'FINAL GIRL vs KILLER · SCENARIO', by their names."""
     return (f"{_name(rs.final_girls, setup['final_girl'])} vs {_name(rs.killers, setup['killer'])} · "
             f"{_name(rs.scenarios, setup['scenario'])}")
+
+
+LONGEST = 5  # the longest games listed in the report, each replayed to say why it went on
+
+
+def why_long(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = 20_000) -> str:
+    """What kept one game going, from its replay with every event (a game is a pure function of its
+    seed and the bot): the rounds in which an enemy had no target in its reach (C9.8), the killer's
+    healing against the hits it took, the victims saved and lost."""
+    from .api import apply, new_game
+    from .bots import BOTS
+
+    policy = BOTS[bot](seed)
+    state, events = new_game(rs, seed=seed, **setup)
+    stalled: set[int] = set()
+    heals = hits = 0
+    answers = 0
+    while True:
+        for e in events:
+            if e.rule == "C9.8":
+                stalled.add(state.round)
+            elif e.kind == "health" and e.rule == "C17.1" and " heals to " in e.text:
+                heals += 1
+            elif e.kind == "damage" and " takes " in e.text and "Final Girl" not in e.text:
+                hits += 1
+        choice = state.choice
+        if state.over or choice is None or answers >= max_choices:
+            break
+        state, events = apply(state, policy(state, choice))
+        answers += 1
+    parts = []
+    if stalled:
+        parts.append(f"no target in an enemy's reach in {len(stalled)} of {state.round} rounds (C9.8)")
+    parts.append(f"the killer healed {heals} time{'s' if heals != 1 else ''} and was hit {hits} "
+                 f"time{'s' if hits != 1 else ''}")
+    parts.append(f"{state.rescued} rescued, {state.dead} dead")
+    return "; ".join(parts)
+
+
+def longest_games(rs: Ruleset, setups: Sequence[Mapping], records: Sequence[Sequence[GameRecord]], bot: str,
+                  n: int = LONGEST) -> list[dict]:
+    """The ``n`` longest finished games of all pairs (most rounds first, then by pair and seed),
+    each with its pair, seed, result and ``why_long``."""
+    games = [(r.rounds, i, r) for i, recs in enumerate(records) for r in recs if not r.error]
+    games.sort(key=lambda t: (-t[0], t[1], t[2].seed))
+    out = []
+    for rounds, i, r in games[:n]:
+        out.append({"pair": pair_label(rs, setups[i]), "setup": dict(setups[i]), "seed": r.seed, "rounds": rounds,
+                    "result": r.result, "end_reason": r.end_reason, "why": why_long(rs, setups[i], r.seed, bot)})
+    return out
+
+
+def _bots() -> dict:
+    from .bots import BOTS
+
+    return BOTS
 
 
 def _cell(text) -> str:
@@ -205,6 +262,17 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
     if len(setups) > 1:
         lines.append(row("**all pairs**", "", "", total))
     lines.append("")
+    longest = longest_games(rs, setups, lists, bot) if bot in _bots() else []
+    if longest:
+        lines += ["## Longest games", "",
+                  f"The {len(longest)} longest games of all pairs, each replayed with every event to say what kept "
+                  f"it going (`lastbreath play --bot {bot} --seed SEED` and the pair's ids shows its log).", "",
+                  "| Pair | Seed | Rounds | Result | Why so long |", "|---|--:|--:|---|---|"]
+        for g in longest:
+            who = "Final Girl" if g["result"] == "fg" else "killer"
+            lines.append(f"| {_cell(g['pair'])} | {g['seed']} | {g['rounds']} | {who} ({_cell(g['end_reason'])}) "
+                         f"| {_cell(g['why'])} |")
+        lines.append("")
     lines += ["## Plots", "",
               "### Win rate per pair", "",
               "![Win rate per pair with 95% intervals](winrate.png)", "", "[SVG](winrate.svg)", "",

@@ -51,8 +51,10 @@ COMMANDS = (
     ("status", "show the screen (the status block) again"),
     ("undo, u", "take back your last choice"),
     ("save FILE", "save the game ('lastbreath play --load FILE' resumes it)"),
-    ("quit, q", "leave the game (with --save, it is saved first)"),
+    ("quit, q", "leave the game (with --save, it is saved first; else it offers to save it)"),
 )
+COMMAND_WORDS = ("help", "map", "hand", "card", "rule", "log", "status", "undo", "save", "quit")
+ASK_SAVE = "Save the game before leaving? A file name, or Enter to leave it unsaved: "
 HELP = "Commands:\n" + "\n".join(f"  {k:<15} {v}" for k, v in COMMANDS)
 
 
@@ -67,6 +69,14 @@ def _body(state: GameState, i: int) -> tuple[str, Any]:
     top: Any = ks.max_health or (decl.health if decl is not None and not decl.formed else
                                  getattr(g.ruleset.killers.get(ks.id), "health", None) or "?")
     return name, top
+
+
+def health_of(health: int, top: Any) -> str:
+    """Health against its start value: "4/6", or "12 (start 6)" once it has grown past it (a
+    killer that heals without a cap, K5.1), never a fraction above one."""
+    if isinstance(top, int) and health > top:
+        return f"{health} (start {top})"
+    return f"{health}/{top}"
 
 
 def _marks(state: GameState, i: int) -> str:
@@ -110,7 +120,7 @@ def board_summary(state: GameState) -> str:
     title = f" Round {state.round} · {state.phase.capitalize()} phase "
     lines.append(f"──{title}" + "─" * max(4, 60 - len(title)))
     dice = g.dice_by_fear.get(state.fear)
-    fg_hp = f"health {state.fg_health}/{g.fg.health}"
+    fg_hp = f"health {health_of(state.fg_health, g.fg.health)}"
     if state.fg_health == 0 and state.fg_breath:
         fg_hp += " (last breath: +1 die)"
     lines.append(f"{g.fg.name} at {board.names[state.fg_loc]}: {fg_hp}, last-breath {_breath(state.fg_breath)}")
@@ -127,7 +137,8 @@ def board_summary(state: GameState) -> str:
         if ks.label:  # a body formed in play (K6.6): no cap shown, no last-breath token
             lines.append(f"{ks.label} at {where}: health {ks.health}, no last-breath token")
             continue
-        lines.append(f"{kname} at {where}: health {ks.health}/{kmax}, last-breath {_breath(ks.breath)}"
+        lines.append(f"{kname} at {where}: health {health_of(ks.health, kmax)}, "
+                     f"last-breath {_breath(ks.breath)}"
                      + _marks(state, i))
     if g.levels:
         lvl = g.levels[min(state.bloodlust, len(g.levels) - 1)]
@@ -270,7 +281,7 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
     if not extras_only:
         side = g.side
         dice = g.dice_by_fear.get(state.fear)
-        hp = f"{state.fg_health}/{g.fg.health}"
+        hp = health_of(state.fg_health, g.fg.health)
         out.append((g.fg.name, f"at {_where(state, state.fg_loc)} · health {hp} · last breath "
                                f"{_breath(state.fg_breath)}" + (" · flipped" if state.flipped else "")))
         out.append(("Fear", f"{state.fear}/{side.fear_max}" + (f" → {_plural(dice, 'die', 'dice')}" if dice else "")
@@ -375,7 +386,7 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
     names = _names(state)
     breath = {2: "●", 1: "○"}.get(state.fg_breath, "✗")
     # each line is parts joined with " · ", each part its forms from the longest ("" drops it)
-    you = [(f"{fg.name} health {state.fg_health}/{fg.health} {breath}"
+    you = [(f"{fg.name} health {health_of(state.fg_health, fg.health)} {breath}"
             + (" (last breath: +1 die)" if state.fg_health == 0 and state.fg_breath else ""), None),
            (f"fear {state.fear}/{side.fear_max}" + (f" → {_plural(dice, 'die', 'dice')}" if dice else ""), None),
            ("5–6 succeed, 3–4 for 2 cards", "5–6 succeed"),
@@ -389,7 +400,8 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         if not ks.alive:
             enemies.append((f"{kname} defeated", None))
             continue
-        hp = f"{ks.health}" if ks.label else f"{ks.health}/{kmax} {({2: '●', 1: '○'}).get(ks.breath, '✗')}"
+        mark = {2: "●", 1: "○"}.get(ks.breath, "✗")
+        hp = f"{ks.health}" if ks.label else f"{health_of(ks.health, kmax)} {mark}"
         enemies.append((f"{kname} health {hp}{_statuses(ks.status)} at {_where(state, ks.loc)}{_marks(state, i)}",
                         None))
     if g.levels:
@@ -400,14 +412,17 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         enemies.append((_plural(len(state.minions), "minion"), None))
     victims: list[tuple[str, Optional[str]]] = [
         (f"victims {sum(state.victims)} on the board, {state.rescued} rescued, {state.dead} dead", None)]
-    if state.flipped:
-        if fg.flipped_reward:
-            victims.append((f"each rescue: {_short(render_effects(fg.flipped_reward, names))}", ""))
-    else:
+    if state.flipped and fg.flipped_reward:
+        victims.append((f"each rescue: {_short(render_effects(fg.flipped_reward, names))}", ""))
+    slots: list[tuple[str, Optional[str]]] = []
+    if not state.flipped:
         marks = ["■" if full else "□" for full in state.slots]
         rewards = [_short(render_effects(fx, names)) for fx in fg.slots]
-        victims.append(("slots " + " ".join(f"{m}{i} {r}" for i, (m, r) in enumerate(zip(marks, rewards), 1)),
-                        "slots " + "".join(marks)))
+        full_form = "slots " + " ".join(f"{m}{i} {r}" for i, (m, r) in enumerate(zip(marks, rewards), 1))
+        if not width or len(" · ".join([victims[0][0], full_form])) <= width:
+            victims.append((full_form, "slots " + "".join(marks)))
+        else:  # the rewards on a line of their own rather than dropped
+            slots.append((full_form, "slots " + "".join(marks)))
     extra: list[tuple[str, Optional[str]]] = []
     if state.dark_power:
         extra.append(("dark power " + (_name(g.dark_powers, state.dark_power) if state.dark_revealed
@@ -435,7 +450,7 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         else:
             extra.append((f"{label.lower()}: {text}", None))
     out = []
-    for parts in (you, enemies, victims, extra):
+    for parts in (you, enemies, victims, slots, extra):
         forms = [t for t, _short_form in parts]
         # the shorter forms are taken from the last part backwards until the line fits
         for i in range(len(parts) - 1, -1, -1):
@@ -715,37 +730,44 @@ class MenuEntry(NamedTuple):
 
 
 class Keys:
-    """Numbers for options that stay put while a menu changes.
+    """Numbers for options that never change in a game: the same action, the same number.
 
-    Each kind of choice (the action menu, the buying menu…) remembers the number it gave each
-    option during a phase: an option keeps its number for as long as it is offered, and a new
-    option gets a number never used before in that phase, so a number typed from memory never
-    picks something else. A choice whose options are all new starts again at 1."""
+    Each kind of choice (the action menu, the buying menu…) numbers an option the first time it is
+    offered, with the next number of that kind, and keeps the number for the whole game ("end the
+    Action phase" is the same number every round), so a number typed from habit never picks
+    something else. The numbers depend only on the decisions of the game's history: ``replay``
+    gives a loaded game (whose history is replayed) the numbers it had when it was saved, and
+    ``forget_after`` takes back the numbers first given after an undone decision."""
 
     def __init__(self) -> None:
         self._menus: dict[str, dict[str, int]] = {}
-        self._phase: tuple[int, str] = (-1, "")
+        self._given: list[tuple[int, str, str]] = []  # (decision, kind, option key) in the order given
 
-    def menu(self, state: GameState, notes: bool = True) -> list[MenuEntry]:
+    def menu(self, state: GameState, notes: bool = True, at: int = -1) -> list[MenuEntry]:
+        """The numbered menu of ``state``'s choice; ``at``: the decision's place in the history."""
         choice = state.choice
         if choice is None:
             return []
-        phase = (state.round, state.phase)
-        if phase != self._phase:
-            self._menus.clear()
-            self._phase = phase
-        mem = self._menus.get(choice.kind, {})
-        keys = [o.key for o in choice.options]
-        if not any(k in mem for k in keys):
-            mem = {}
+        mem = self._menus.setdefault(choice.kind, {})
         nxt = max(mem.values(), default=0) + 1
-        for k in keys:
-            if k not in mem:
-                mem[k] = nxt
+        for o in choice.options:
+            if o.key not in mem:
+                mem[o.key] = nxt
+                self._given.append((at, choice.kind, o.key))
                 nxt += 1
-        self._menus[choice.kind] = mem
         entries = [MenuEntry(str(mem[o.key]), o, option_note(state, o) if notes else "") for o in choice.options]
         return sorted(entries, key=lambda e: int(e.key))
+
+    def replay(self, states: Sequence[GameState]) -> None:
+        """Number the decisions of a history in order (a loaded game: the numbers it was saved with)."""
+        for i, st in enumerate(states):
+            self.menu(st, notes=False, at=i)
+
+    def forget_after(self, at: int) -> None:
+        """Undo: the numbers first given at decisions after ``at`` are free again."""
+        while self._given and self._given[-1][0] > at:
+            _at, kind, key = self._given.pop()
+            self._menus[kind].pop(key, None)
 
 
 def pick(text: str, menu: Sequence[MenuEntry]) -> tuple[Optional[str], str]:
@@ -972,11 +994,26 @@ def _map_grid(state: GameState, width: int, occupied_only: bool = False):
 
 
 def _hand_lines(state: GameState, detail: str) -> list:
-    """The hand and items: ``full`` card text, one ``line`` per card, or only the ``names``."""
-    _G, _T, Text = _rich()
+    """The hand and items: ``full`` card text, one ``line`` per card, two cards a line in their
+    short form (``pairs``), or only the ``names``."""
+    _G, Table, Text = _rich()
     out = []
     rows = hand_rows(state)
-    if detail == "names":
+    if detail == "pairs" and rows:
+        grid = Table.grid(padding=(0, 2, 0, 0), pad_edge=False, expand=True)
+        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        grid.add_column(no_wrap=True, overflow="ellipsis", ratio=1)
+        cells = []
+        for name, k, body in rows:
+            t = Text(name + (f" x{k}" if k > 1 else ""), style="bold")
+            tiers = _short(" │ ".join(body)).split(" │ ")
+            kept = [x for x in tiers if not x.startswith("0: ")] or tiers  # a failure costs the same mostly
+            t.append("  " + " │ ".join(kept), style=STYLE["note"])
+            cells.append(t)
+        for i in range(0, len(cells), 2):
+            grid.add_row(cells[i], cells[i + 1] if i + 1 < len(cells) else Text(""))
+        out.append(grid)
+    elif detail == "names" or detail == "pairs":
         t = Text("Hand: ", style="bold")
         t.append(", ".join(f"{n}{f' x{k}' if k > 1 else ''}" for n, k, _ in rows) or "no cards")
         out.append(t)
@@ -994,7 +1031,7 @@ def _hand_lines(state: GameState, detail: str) -> list:
                 head.overflow = "ellipsis"
                 out.append(head)
     items = item_rows(state)
-    if items and detail == "names":
+    if items and detail in ("names", "pairs"):
         t = Text("Items: ", style="bold")
         t.append(", ".join(f"{name} ({where})" for name, where, _ in items))
         t.no_wrap = True
@@ -1007,7 +1044,7 @@ def _hand_lines(state: GameState, detail: str) -> list:
             t.no_wrap = detail != "full"
             t.overflow = "ellipsis"
             out.append(t)
-    elif detail != "names":
+    elif detail == "full":
         out.append(Text("Items: none", style=STYLE["dim"]))
     return out
 
@@ -1020,6 +1057,8 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
     if choice is None or not parts.menu:
         return []
     out: list = [Text(choice.prompt if choice.prompt.endswith(("?", ":")) else choice.prompt + ":", style="bold")]
+    if mode == "notes" and not any(e.note for e in parts.menu):
+        mode = "cols"  # nothing to say beside the options: columns take fewer lines
     kw = max(len(e.key) for e in parts.menu)
     cells = []
     for e in parts.menu:
@@ -1027,6 +1066,8 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
         t.append(e.option.label)
         if e.note and mode == "notes":
             t.append("  " + e.note, style=STYLE["note"])
+        elif e.note and len(_short(e.note)) <= SHORT_NOTE:  # in columns, a note short enough (a slot's reward)
+            t.append(" " + _short(e.note), style=STYLE["note"])
         t.no_wrap = True
         t.overflow = "ellipsis"
         cells.append(t)
@@ -1055,20 +1096,25 @@ def _menu_block(parts: Parts, mode: str, width: int) -> list:
 
 
 # The layouts tried from the fullest down until one fits the terminal's height: the map (full,
-# rows, grid, occupied locations only, or a line), the hand (full text, a line per card, names),
-# how many of the last events, and the options (one per line with notes, or columns).
+# rows, grid, occupied locations only, or a line), the hand (full text, a line per card, two cards
+# a line in short form, names: the cards' text is kept before the map's detail), how many of the
+# last events, and the options (one per line with notes, or columns).
 LAYOUTS = (
     ("full", "full", 12, "notes"),
     ("rows", "line", 6, "notes"),
     ("rows", "line", 3, "cols"),
     ("grid", "line", 3, "notes"),
-    ("grid", "names", 2, "notes"),
-    ("grid", "names", 2, "cols"),
-    ("grid", "names", 1, "cols"),
-    ("occupied", "names", 1, "cols"),
-    ("occupied", "names", 0, "tight"),
+    ("grid", "line", 2, "cols"),
+    ("grid", "line", 1, "cols"),
+    ("grid", "pairs", 1, "cols"),
+    ("occupied", "line", 1, "cols"),
+    ("occupied", "pairs", 1, "cols"),
+    ("occupied", "pairs", 0, "tight"),
+    ("line", "line", 0, "tight"),
+    ("line", "pairs", 0, "tight"),
     ("line", "names", 0, "tight"),
 )
+SHORT_NOTE = 24  # a note at most this long stays beside its option in columns
 
 
 def render_screen(parts: Parts, width: int, layout: int = 0):
@@ -1079,8 +1125,10 @@ def render_screen(parts: Parts, width: int, layout: int = 0):
     g = state.game
     full = map_mode == "full"
     rows: list = []
-    head = Text(f"Round {state.round} · {state.phase.capitalize()} phase", style=STYLE["phase"])
-    head.append("  " + parts.title, style=STYLE["dim"])
+    names, sep, seed = parts.title.rpartition(" · seed ")
+    head = Text(f"Round {state.round} · {state.phase.capitalize()} phase" + (f" · seed {seed}" if sep else ""),
+                style=STYLE["phase"])
+    head.append("  " + (names if sep else parts.title), style=STYLE["dim"])
     head.no_wrap = True
     head.overflow = "ellipsis"
     rows.append(head)
@@ -1149,12 +1197,53 @@ def screen_text(parts: Parts, width: int = 80, height: int = 24) -> str:
 
 
 # --- the interactive loop -----------------------------------------------------------------------
+class LineEditor:
+    """The prompt as a shell's, on a terminal: line editing and history (Python's readline, in the
+    standard library on POSIX), and Tab completing the words of the options shown and the commands.
+    Nothing is done off a terminal, or where readline is missing (the plain ``input``)."""
+
+    def __init__(self) -> None:
+        self.words: list[str] = list(COMMAND_WORDS)
+        self.readline: Any = None
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            return
+        try:
+            import readline
+        except ImportError:  # pragma: no cover - (no readline: Windows)
+            return
+        self.readline = readline
+        for setting in ("set enable-bracketed-paste off",  # no escape codes around the prompt
+                        "tab: complete"):
+            try:
+                readline.parse_and_bind(setting)
+            except Exception:  # pragma: no cover - (libedit reads other settings)
+                pass
+        readline.set_completer_delims(" \t")
+        readline.set_completer(self.complete)
+
+    def menu(self, menu: Sequence[MenuEntry]) -> None:
+        """The words Tab completes: those of the options' labels, then the commands'."""
+        seen: dict[str, None] = {}
+        for e in menu:
+            for w in e.option.label.lower().split():
+                w = w.strip("(),.:;'\"")
+                if len(w) > 1:
+                    seen[w] = None
+        self.words = [*seen, *COMMAND_WORDS]
+
+    def complete(self, text: str, state: int) -> Optional[str]:
+        low = text.lower()
+        found = [w for w in self.words if w.startswith(low)]
+        return found[state] if state < len(found) else None
+
+
 class View:
     """Where a game is shown: ``Plain`` (the text log) or ``Terminal`` (the screen)."""
 
     def __init__(self, out: TextIO, explain: bool):
         self.out = out
         self.explain = explain
+        self.editor = LineEditor()
 
     def event_lines(self, events: Sequence[Event], game: Any) -> list[str]:
         from . import explain
@@ -1186,6 +1275,16 @@ class View:
     def finish(self, state: GameState) -> None:
         raise NotImplementedError
 
+    def can_ask(self) -> bool:
+        """A person answers at a terminal (not piped answers): questions may be asked."""
+        return sys.stdin.isatty()
+
+    def ask(self, prompt: str) -> Optional[str]:
+        try:
+            return input(prompt)
+        except EOFError:
+            return None
+
 
 class Plain(View):
     """The plain text log: events as lines, the status block and numbered options at each choice."""
@@ -1208,6 +1307,7 @@ class Plain(View):
             self.say(choice_text(state.choice, menu))
 
     def read(self, menu: list[MenuEntry]) -> Optional[str]:
+        self.editor.menu(menu)
         keys = [int(e.key) for e in menu]
         span = f"{min(keys)}-{max(keys)}" if keys == list(range(min(keys), max(keys) + 1)) else \
             ",".join(map(str, keys))
@@ -1290,6 +1390,7 @@ class Terminal(View):
         self.console.print(fit_screen(self.console, parts, height))
 
     def read(self, menu: list[MenuEntry]) -> Optional[str]:
+        self.editor.menu(menu)
         try:
             return input("> ")
         except EOFError:
@@ -1319,18 +1420,19 @@ def _map_or_hand(state: GameState, what: str) -> str:
     return "\n".join(lines)
 
 
-def play(session, view: View, save: Callable[[Optional[str]], str], title: str) -> int:
+def play(session, view: View, save: Callable[[Optional[str]], str], title: str, notice: str = "") -> int:
     """The interactive game: show, read, answer, until the game ends, the input ends or the player
-    quits. ``save(path)`` writes the game (None: the --save path) and returns a note."""
+    quits. ``save(path)`` writes the game (None: the --save path) and returns a note; ``notice`` is
+    shown with the first decision."""
     keys = Keys()
+    keys.replay([st for st, _key in session.history[:-1]])  # a loaded game: its numbers as saved
     view.start(session.state, title, session.events)
-    notice = ""
     show = True
     menu: list[MenuEntry] = []
     while not session.over:
         state = session.state
         if show:
-            menu = keys.menu(state, notes=isinstance(view, Terminal))
+            menu = keys.menu(state, notes=isinstance(view, Terminal), at=len(session.history) - 1)
             view.decision(state, menu, notice)
             notice = ""
             show = False
@@ -1348,8 +1450,16 @@ def play(session, view: View, save: Callable[[Optional[str]], str], title: str) 
             show = isinstance(view, Terminal)
             continue
         if low in ("q", "quit", "exit") and not rest:
+            note = save(None)  # --save FILE: saved there
+            while not note and view.can_ask():  # else the game is offered to be saved (a file name, or Enter)
+                path = (view.ask(ASK_SAVE) or "").strip()
+                if not path:
+                    break
+                note = save(path)
+                if note.startswith("cannot"):
+                    view.show(note)
+                    note = ""
             view.say("game left unfinished")
-            note = save(None)
             if note:
                 view.say(note)
             return 0
@@ -1364,6 +1474,7 @@ def play(session, view: View, save: Callable[[Optional[str]], str], title: str) 
                 view.show("nothing to undo: no choice made yet")
                 continue
             state = session.undo()
+            keys.forget_after(len(session.history) - 1)
             notice = f"undone: back to round {state.round}, {state.phase} phase"
             if isinstance(view, Plain):
                 view.say(notice)

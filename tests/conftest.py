@@ -11,6 +11,13 @@ os.environ.setdefault("LASTBREATH_NATIVE", "off")
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# no test depends on the machine's load: hypothesis's per-example deadline and its 'too slow'
+# check are wall-clock measures, so they are off for every property test (a speed budget belongs
+# in examples/benchmark.py)
+settings.register_profile("load-independent", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("load-independent")
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import engine, rng
 from lastbreath.interpreter.api import new_game

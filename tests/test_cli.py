@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import io
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -171,11 +172,13 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
     script = tmp_path / "lastbreath.bash"
     script.write_text(capsys.readouterr().out, encoding="utf-8")
 
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
+
     def complete(*words: str) -> list[str]:
         arr = " ".join(f"'{w}'" for w in ("lastbreath", *words))
         run = subprocess.run(["bash", "-c", f"source {script}; COMP_WORDS=({arr}); COMP_CWORD={len(words)}; "
                               '_lastbreath; printf "%s\\n" "${COMPREPLY[@]}"'], capture_output=True, text=True,
-                             timeout=10)
+                             timeout=120, env=env)  # a hang guard
         assert run.returncode == 0, run.stderr
         return run.stdout.split()
 
@@ -183,6 +186,19 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
     assert complete("play", "--no-c") == ["--no-color"]
     assert complete("play", "--bot", "") == ["random", "first", "greedy"]
     assert complete("--completion", "f") == ["fish"]
+    if not Path(sys.executable).with_name("lastbreath").exists():
+        pytest.skip("the lastbreath script is not installed: the content ids are asked of it")
+    # content ids (issue 35: '--killer <Tab>' completed file names), fan packs on the line included
+    assert complete("play", "--killer", "") == ["big-bad-wolf", "intruders", "ratchet-lady", "zombies"]
+    assert complete("play", "--killer", "r") == ["ratchet-lady"]
+    fan = str(Path(__file__).resolve().parent.parent / "examples" / "fan_killer")
+    assert "tallow-man" in complete("simulate", "--content", fan, "--killer", "")
+    assert complete("play", "--scenario", "wol") == ["wolfe-asylum"]
+    assert complete("play", "--final-girl", "n") == ["nell-arden"]
+    modules = str(Path(__file__).resolve().parent / "packs" / "modules")
+    assert complete("play", "--content", modules, "--module", "") != []
+    assert complete("odds", "spr") == ["sprint"]
+    assert "storybook-woods" in complete("render", "s")
 
 
 def test_version_is_printed_on_stdout_and_looked_up_only_when_asked(capsys):

@@ -599,7 +599,7 @@ BAD_CASES = [  # (the case file, what its failure must say)
     ("checks: x\nrun:\n  heal 1\nsteps:\n  answer move dock\nlog:\n  a\n",
      ":5: answer move dock: 'move:dock' is not an option of the choice 'Your action'"),
     ("checks: x\nrun:\n  lose 1 time\nsteps:\n  expect time 9\nlog:\n  a\n", ":5: expect time 9: her time is 5"),
-    ("checks: x\nrun:\n  lose 1 time\nlog:\n  > the case runs (free)\n  the case runs\n  loses 2 time (now 4) [C3.4]\n",
+    ("checks: x\nrun:\n  lose 1 time\nlog:\n  > the case runs (free)\n  the case runs [C1.2]\n  loses 2 time (now 4) [C3.4]\n",
      ':7: the log differs: expected "loses 2 time (now 4) [C3.4]"; log line 3 is "loses 1 time (now 5) [C3.4]"'),
 ]
 

@@ -19,7 +19,6 @@ import re
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import attrs
@@ -27,8 +26,11 @@ import pytest
 
 from lastbreath.dsl import bundled_paths, load_content, parse_text
 from lastbreath.dsl.diagnostics import CODES
+from lastbreath.dsl import syntax
 from lastbreath.dsl.syntax import parse_file
 from lastbreath.interpreter.cli import main
+
+HANG_GUARD = 120  # seconds: a command that hangs fails the test; never a measure of speed
 
 DATA = Path(__file__).with_name("data")
 BAD = DATA / "bad.fg"
@@ -143,11 +145,9 @@ def test_warnings_are_reported_at_the_marked_line_and_do_not_fail(tmp_path, case
 def test_check_command_exits_1_with_a_located_diagnostic(tmp_path, case: Case, capsys):
     f = tmp_path / f"{case.name}.fg"
     f.write_text(case.text, encoding="utf-8")
-    start = time.perf_counter()
     code = main(["check", "--with-bundled", str(f)])
-    elapsed = time.perf_counter() - start
     out, err = capsys.readouterr()
-    assert code == 1 and elapsed < 2, (code, elapsed)
+    assert code == 1, code
     assert "Traceback" not in out + err and "explain-error" in err
     printed = err.splitlines()
     for line, code_, _ in case.expect:
@@ -266,14 +266,18 @@ def test_huge_numbers_in_a_zone_are_refused_quickly(tmp_path):
         print(" ".join(f"{{d.code}}:{{d.span.line}}" for d in diags))
         """)
     try:
-        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=10)
+        out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
-        pytest.fail("the checker did not finish within 10 s")
+        pytest.fail(f"the checker did not finish within {HANG_GUARD} s")
     assert out.returncode == 0, out.stderr[-500:]
     assert "E209:5" in out.stdout.split()
 
 
 # --- big, deep, long, cut and unterminated inputs: 'lastbreath check PATH' in a process ---------
+def _no_parser():
+    pytest.fail("the grammar's parser ran on an input the pre-scan should refuse")
+
+
 def _lastbreath() -> list[str]:
     exe = Path(sys.executable).with_name("lastbreath")
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
@@ -284,20 +288,25 @@ def _lastbreath() -> list[str]:
     pytest.param(lambda: "card deep { " + "{ " * 10_000 + "}" * 10_000 + " }\n", 1, "E105", id="10000-deep"),
     pytest.param(lambda: 'card long {\n  name "' + "a" * 1_000_000 + '"\n}\n', 2, "E105", id="1-MB-line"),
 ])
-def test_huge_inputs_are_refused_quickly_by_the_command(tmp_path, make, line: int, code: str):
+def test_huge_inputs_are_refused_by_the_command_before_the_parser(tmp_path, make, line: int, code: str,
+                                                                  monkeypatch, capsys):
+    # The work is bounded by what is done, not by a clock: the command refuses these inputs in the
+    # pre-scan (syntax._prescan, E105), so the grammar's parser is never run on them (in this
+    # process); as a command of its own it ends (a generous hang guard, not a speed budget).
     f = tmp_path / "huge.fg"
     f.write_text(make(), encoding="utf-8")
-    start = time.perf_counter()
+    monkeypatch.setattr(syntax, "_parser", _no_parser)
+    assert main(["check", str(f)]) == 1
+    err = capsys.readouterr().err
+    assert re.search(rf"^{re.escape(str(f))}:{line}:\d+: error\[{code}\]", err, re.M), err[:500]
     try:
-        out = subprocess.run([*_lastbreath(), "check", str(f)], capture_output=True, text=True, timeout=10)
+        out = subprocess.run([*_lastbreath(), "check", str(f)], capture_output=True, text=True, timeout=HANG_GUARD)
     except subprocess.TimeoutExpired:
-        pytest.fail("'lastbreath check' did not finish within 10 s")
-    elapsed = time.perf_counter() - start
+        pytest.fail(f"'lastbreath check' did not finish within {HANG_GUARD} s")
     assert out.returncode == 1, out.stderr[-500:]
     assert "Traceback" not in out.stderr
     assert re.search(rf"^{re.escape(str(f))}:{line}:\d+: error\[{code}\]", out.stderr, re.M), out.stderr[:500]
     assert len(out.stderr) < 2000  # a long source line is shown as a window around the column
-    assert elapsed < 2, f"{elapsed:.2f} s"
 
 
 @pytest.mark.parametrize(("text", "line"), [
@@ -306,19 +315,19 @@ def test_huge_inputs_are_refused_quickly_by_the_command(tmp_path, make, line: in
     pytest.param("card c\n" * 60_000, 16_667, id="60000-lines"),  # past the token budget (line ends count)
     pytest.param(";" * 9_000 + "\n" + (";" * 9_000 + "\n") * 200, 6, id="1.8-MB-of-semicolons"),
 ])
-def test_inputs_that_would_keep_the_parser_busy_are_refused_quickly(text: str, line: int):
-    start = time.perf_counter()
+def test_inputs_that_would_keep_the_parser_busy_are_refused_before_it(text: str, line: int, monkeypatch):
+    monkeypatch.setattr(syntax, "_parser", _no_parser)  # refused by the pre-scan: the parser never runs
     _lines, diags = parse_text(text, "busy.fg")
     assert [(d.code, d.span.line) for d in diags] == [("E105", line)]
-    assert time.perf_counter() - start < 1
 
 
-def test_10_mb_of_text_is_refused_before_it_is_read_as_text(tmp_path):
+def test_10_mb_of_text_is_refused_before_it_is_read_as_text(tmp_path, monkeypatch):
     f = tmp_path / "big.fg"
     f.write_bytes(b"# " + b"x" * 10_000_000 + b"\n")
-    start = time.perf_counter()
+    monkeypatch.setattr(syntax, "_parser", _no_parser)
+    monkeypatch.setattr(syntax, "parse_text", lambda *a, **k: pytest.fail("the text was decoded and scanned"))
     lines, diags, _text = parse_file(f)
-    assert [(d.code, d.span.line) for d in diags] == [("E105", 1)] and time.perf_counter() - start < 1
+    assert [(d.code, d.span.line) for d in diags] == [("E105", 1)]
 
 
 def test_unterminated_string_at_the_very_end_of_the_file(tmp_path, capsys):

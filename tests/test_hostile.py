@@ -13,7 +13,6 @@ import os
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -157,13 +156,10 @@ def test_12000_unknown_effect_lines_compute_suggestions_only_for_the_diagnostics
     monkeypatch.setattr(build_module.Builder, "_best", lambda self, *a: calls.append(1) or best(self, *a))
     lines = [f"    frobnicate {i % 90} widgets" for i in range(12_000)]
     text = card("lose 1 time").replace("  fail {", "  success {\n" + "\n".join(lines) + "\n  }\n  fail {")
-    start = time.perf_counter()
     rs, diags = check_text(tmp_path, text)
-    elapsed = time.perf_counter() - start
     assert rs is None and len(diags) == MAX_REPORTED + 1 and diags[-1].code == "E105"
     assert all("did you mean" in d.hint for d in diags[:MAX_REPORTED])
-    assert len(calls) <= MAX_REPORTED
-    assert elapsed < 15, f"{elapsed:.1f} s"  # parsing 48 000 tokens, then building: linear
+    assert len(calls) <= MAX_REPORTED  # the costly part (suggestions) bounded by count, not by a clock
 
 
 def test_12000_unknown_items_compute_suggestions_only_for_the_diagnostics_shown(tmp_path, monkeypatch):
@@ -183,11 +179,11 @@ def test_12000_unknown_items_compute_suggestions_only_for_the_diagnostics_shown(
     pytest.param("#\n" * 999_000, id="2-MB-of-comments"),
     pytest.param("\r\n" * 999_000, id="2-MB-of-CRLF"),
 ])
-def test_blank_lines_and_comments_count_against_the_token_limit(text):
-    start = time.perf_counter()
+def test_blank_lines_and_comments_count_against_the_token_limit(text, monkeypatch):
+    from lastbreath.dsl import syntax
+    monkeypatch.setattr(syntax, "_parser", lambda: pytest.fail("the parser ran: the pre-scan should refuse it"))
     _lines, diags = parse_text(text, "blank.fg")
     assert [(d.code, d.span.line) for d in diags] == [("E105", MAX_TOKENS + 1)]
-    assert time.perf_counter() - start < 2
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="resource limits: POSIX")
@@ -238,7 +234,7 @@ def test_a_named_pipe_in_a_pack_is_refused_without_blocking(tmp_path):
     os.mkfifo(pack / "pipe.fg")
     code = ("import sys; from lastbreath.interpreter.cli import main; "
             "sys.exit(main(['check', '--content', sys.argv[1]]))")
-    out = subprocess.run([sys.executable, "-c", code, str(pack)], capture_output=True, text=True, timeout=30)
+    out = subprocess.run([sys.executable, "-c", code, str(pack)], capture_output=True, text=True, timeout=120)  # a hang guard
     assert out.returncode == 1 and "E100" in out.stdout + out.stderr
 
 

@@ -307,11 +307,12 @@ def test_a_build_keeps_the_newest_few_others(tmp_path):
     newest KEEP_BUILDS (this one included) are removed, so the cache folder does not grow without end."""
     import time
 
+    now = time.time()  # file ages set by hand (no time is measured)
     olds = []
     for i in range(6):
         d = tmp_path / f"old{i}"
         d.mkdir()
-        os.utime(d, (time.time() - 100 + i, time.time() - 100 + i))
+        os.utime(d, (now - 100 + i, now - 100 + i))
         olds.append(d)
     current = tmp_path / "current"
     current.mkdir()
@@ -319,7 +320,7 @@ def test_a_build_keeps_the_newest_few_others(tmp_path):
     running.mkdir()
     stopped = tmp_path / ".def-456"  # the leftover of a build stopped long ago: removed
     stopped.mkdir()
-    old = time.time() - native.BUILD_TIMEOUT - 10
+    old = now - native.BUILD_TIMEOUT - 10
     os.utime(stopped, (old, old))
     gone = native._prune(tmp_path, current)
     assert gone == [stopped, *olds[:6 - native.KEEP_BUILDS + 1]]

@@ -38,13 +38,21 @@ def _exe() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "lastbreath.interpreter"]
 
 
-def spawn(*args: str):
+def spawn(*args: str, size: tuple[int, int] = (ROWS, COLS)):
     cmd = _exe() + ["play", *args]
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
     env.update(NO_COLOR="1", TERM="xterm")
-    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=(ROWS, COLS), env=env, encoding="utf-8", timeout=20)
+    child = pexpect.spawn(cmd[0], cmd[1:], dimensions=size, env=env, encoding="utf-8", timeout=120)  # a hang guard
     child.delaybeforesend = None  # answers as fast as a script can type
     return child
+
+
+def quit_unsaved(child) -> None:
+    """'q', and Enter at the offer to save: the game is left unsaved."""
+    child.sendline("q")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline("")
+    child.expect(pexpect.EOF)
 
 
 def plain(text: str) -> str:
@@ -54,11 +62,12 @@ def plain(text: str) -> str:
 class Player:
     """Drives the pty and a mirror session of the same game; returns each decision's screen."""
 
-    def __init__(self, child, mirror: Session):
+    def __init__(self, child, mirror: Session, size: tuple[int, int] = (ROWS, COLS)):
         self.child = child
         self.mirror = mirror
         self.keys = screen.Keys()
         self.pauses = 0
+        self.rows, self.cols = size
 
     def screen(self) -> str:
         """Wait for the next decision (pressing Enter at each Killer-phase pause); its screen."""
@@ -84,7 +93,11 @@ class Player:
             self.child.sendline("")
 
     def menu(self):
-        return self.keys.menu(self.mirror.state, notes=False)
+        return self.keys.menu(self.mirror.state, notes=False, at=len(self.mirror.history) - 1)
+
+    def undo(self) -> None:
+        self.mirror.undo()
+        self.keys.forget_after(len(self.mirror.history) - 1)
 
     def answer(self, option_key: str, typed: str) -> None:
         self.child.sendline(typed)
@@ -106,9 +119,16 @@ def check_screen(text: str, p: Player) -> None:
     lines = text.split("\n")
     while lines and not lines[-1].strip():
         lines.pop()
-    assert len(lines) <= ROWS - 1, text  # the whole screen fits, with the prompt below it
+    assert len(lines) <= p.rows - 1, text  # the whole screen fits, with the prompt below it
+    assert all(len(ln) <= p.cols for ln in lines), text
     st = p.mirror.state
-    assert lines[0].startswith(f"Round {st.round} · {st.phase.capitalize()} phase"), text
+    assert lines[0].startswith(f"Round {st.round} · {st.phase.capitalize()} phase · seed {p.mirror.seed}"), text
+    names = {st.game.cards[c].name for c in st.hand}
+    for name in names:  # the hand: each card with its text (a short form at least), not its name alone
+        assert re.search(rf"(^|\s){re.escape(name)}( x\d)?(  \S*\d\+?: |\n    \S)", text, re.M), (name, text)
+    if not st.flipped:  # the slots' rewards in the header
+        rewards = [screen._short(screen.render_effects(fx, screen._names(st))) for fx in st.game.fg.slots]
+        assert all(f"{i} {r}" in text for i, r in enumerate(rewards, 1)), text
     fg = st.game.fg
     assert f"{fg.name} health {st.fg_health}/{fg.health}" in lines[1] and f"time {st.time}/" in lines[1], text
     for e in p.menu():  # every option beside its key (long labels may be cut with an ellipsis)
@@ -121,8 +141,7 @@ def test_the_first_screen_at_80x24(snapshot):
     child = spawn("--seed", str(SEED))
     p = Player(child, Session(RS, seed=SEED))
     text = "\n".join(line.rstrip() for line in p.screen().split("\n")).rstrip("\n")
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     assert text == snapshot
     lines = [("" if e.kind == "phase" else "  ") + e.render() for e in p.mirror.events]
     title = f"{p.mirror.state.game.fg.name} vs {p.mirror.state.game.killer.name} in " \
@@ -131,10 +150,14 @@ def test_the_first_screen_at_80x24(snapshot):
     assert text == screen.screen_text(parts, COLS, ROWS)
 
 
-def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path):
+@pytest.mark.parametrize("size", [(24, 80), (30, 100)], ids=["80x24", "100x30"])
+def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path, size):
+    """Every screen checked against a mirror of the game: the numbers the same all game long and
+    after --load (the mirror's numbers are kept across the load), the seed in the header, every card
+    of the hand with its text, the slots' rewards."""
     save = tmp_path / "half.json"
-    child = spawn("--seed", str(SEED))
-    p = Player(child, Session(RS, seed=SEED))
+    child = spawn("--seed", str(SEED), size=size)
+    p = Player(child, Session(RS, seed=SEED), size)
     bought: dict = {}
     first = p.screen()
     assert plain(child.before).startswith("seed: 15")
@@ -172,7 +195,7 @@ def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path
         if choices == 3 and not undone:  # undo once, then answer again
             text = p.screen()
             child.sendline("u")
-            p.mirror.undo()
+            p.undo()
             text = p.screen()
             assert "undone: back to" in text
             check_screen(text, p)
@@ -184,13 +207,15 @@ def test_a_whole_game_in_a_terminal_with_a_purchase_a_save_and_a_resume(tmp_path
             check_screen(text, p)
             child.sendline(f"save {save}")
             child.expect_exact("saved the game to")
-            child.sendline("q")
-            child.expect(pexpect.EOF)
+            quit_unsaved(child)
             child.close()
             assert child.exitstatus == 0
-            # resume: the same decision, a new terminal, the mirror's keys start afresh as the screen's do
-            child = spawn("--load", str(save))
-            p = Player(child, p.mirror)
+            # resume: the same decision in a new terminal, every option with the number it had before
+            # the save (the mirror keeps its numbers: check_screen compares them with the screen's)
+            child = spawn("--load", str(save), size=size)
+            kept = p.keys
+            p = Player(child, p.mirror, size)
+            p.keys = kept
             text = p.screen()
             assert plain(child.before).startswith(f"seed: {SEED}")
             check_screen(text, p)
@@ -225,8 +250,7 @@ def test_the_killer_phase_pauses_with_the_target_and_path_before_the_move():
     assert "the killer moves to Willow Ford" in plain(child.before)
     child.sendline("")
     child.expect_exact(PROMPT)
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     child.close()
     assert child.exitstatus == 0
 
@@ -240,8 +264,61 @@ def test_help_rule_card_and_a_bad_answer_on_the_screen():
         child.sendline(typed)
         child.expect_exact(expect)
         child.expect_exact(PROMPT)
-    child.sendline("q")
-    child.expect(pexpect.EOF)
+    quit_unsaved(child)
     assert "\x1b[3" not in child.before  # no colour codes with --no-color
     child.close()
     assert child.exitstatus == 0
+
+
+def test_the_prompt_edits_lines_recalls_them_and_completes_words():
+    """A prompt like a shell's (readline): the arrow keys move in the line (not '^[[D' typed in),
+    the up arrow recalls the last answer, Tab completes an option's word (issue 35)."""
+    child = spawn("--seed", "5")
+    child.expect_exact(PROMPT)
+    child.send("ed" + "\x1b[D" + "n" + "\r")  # 'ed', left arrow, 'n': 'end'
+    child.expect_exact("Buy cards")  # the Action phase ended: the Planning menu
+    child.expect_exact(PROMPT)
+    child.send("\x1b[A" + "\r")  # up arrow: 'end' again, not an option here
+    child.expect_exact("no option matches 'end'")
+    child.expect_exact(PROMPT)
+    assert "^[[" not in plain(child.before)
+    child.send("sto" + "\t" + "\r")  # Tab: 'stop' (stop buying)
+    child.expect_exact(screen.PAUSE_GO_ON)  # the Killer phase: buying stopped
+    child.sendline("")
+    while child.expect_exact([PROMPT, *PAUSES]) > 0:  # Enter at each of its pauses, to the next decision
+        child.sendline("")
+    quit_unsaved(child)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_quit_offers_to_save_and_the_saved_game_resumes(tmp_path):
+    """'quit' without --save offers to save the game; the file it names resumes with --load at the
+    same decision, its options with the same numbers (issue 35: quit lost the game)."""
+    save = tmp_path / "left.json"
+    child = spawn("--seed", str(SEED))
+    p = Player(child, Session(RS, seed=SEED))
+    p.screen()
+    for _ in range(3):
+        want = choose(p.mirror.state, {})
+        p.answer(want, next(e.key for e in p.menu() if e.option.key == want))
+        p.screen()
+    before = [(e.key, e.option.label) for e in p.menu()]
+    child.sendline("quit")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline(str(tmp_path / "no-such-folder" / "x.json"))  # a folder that is not there: asked again
+    child.expect_exact("cannot save to")
+    child.expect_exact(screen.ASK_SAVE)
+    child.sendline(str(save))
+    child.expect_exact("saved the game to")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and save.is_file()
+    child = spawn("--load", str(save))
+    kept = p.keys
+    p = Player(child, p.mirror)
+    p.keys = kept
+    text = p.screen()
+    check_screen(text, p)
+    assert [(e.key, e.option.label) for e in p.menu()] == before
+    quit_unsaved(child)

@@ -197,6 +197,45 @@ def test_no_victims_left_aims_at_the_final_girl(base):
     assert "C9.1" in rules_of(w)
 
 
+def test_victims_out_of_reach_the_action_aims_at_the_final_girl(base):
+    """C9.8 (open, the project's default: the player board's 'out of reach hunt fg'): victims all
+    out of reach (the path C–D closed to enemies), an action aimed at victims aims at the FG, and
+    the log says which victims and what bars the way."""
+    assert base.game.player_board.out_of_reach == "fg"
+    w = make_work(at(base, kloc=C, fg=A, victims=vic(e=2), barred=((2, "enemies"),)))
+    assert engine.choose_target(w, C, "victims") == A
+    said = [e.text for e in w.ctl.events if e.rule == "C9.8"]
+    assert said == ["no victim is in reach: E (2 victims): the paths there are closed to enemies; "
+                    "the action aims at the Final Girl, at A"]
+
+
+def test_no_target_in_reach_the_enemy_stays_and_says_why(base, monkeypatch):
+    """C9.8 (open): with 'out of reach stay', or with her out of reach too, the enemy stays where
+    it is, and the log names its targets and what bars the way (not a silent Killer phase)."""
+    monkeypatch.setattr(base.game, "player_board", attrs.evolve(base.game.player_board, out_of_reach="stay"))
+    w = make_work(at(base, kloc=C, fg=A, victims=vic(e=2), barred=((2, "enemies"),)))
+    engine.hunt(w, "killer", "victims", 1, 1)
+    assert kloc(w) == C and w.victims == vic(e=2)
+    assert [e.text for e in w.ctl.events if e.rule == "C9.8"] == [
+        "no target is in reach: E (2 victims): the paths there are closed to enemies; the killer stays at C"]
+
+
+def test_no_target_in_reach_seed_8_says_the_rule_that_bars_the_killer(rs):
+    """C9.8: the game of 'play --killer big-bad-wolf --scenario storybook-woods --bot random --seed 8'
+    (issue 35): a lasting event bars enemies from bridges and everyone is across one; the Killer
+    phase says why the killer does not move, naming the rule's source, where it printed nothing."""
+    state, events = api.new_game(rs, killer="big-bad-wolf", scenario="storybook-woods", seed=8)
+    bot = api.random_policy(8)
+    said: list[str] = []
+    while not state.over and not said and state.round <= 30:
+        state, events = api.apply(state, bot(state, state.choice))
+        said = [e.text for e in events if e.rule == "C9.8"]
+    assert said, "no C9.8 line in 30 rounds"
+    assert said[0].startswith("no target is in reach: ")
+    assert "enemies cannot cross bridge paths (The Troll under the Bridge)" in said[0]
+    assert said[0].endswith("; the killer stays at Willow Ford")
+
+
 def test_distance_tie_goes_to_more_victims(base):
     """C9.3"""
     w = make_work(at(base, kloc=C, fg=A, victims=vic(b=1, d=2)))

@@ -32,9 +32,9 @@ RULES_MD = ROOT / "docs" / "rules.md"
 
 # Every id of the shared rules page (docs/rules.md), in its order.
 RULES_MD_IDS = """
-C1.1 C2.1 C2.2 C2.3 C2.4 C2.5 C2.6 C3.1 C3.2 C3.3 C3.4 C3.5 C3.6 C3.7 C3.8 C3.9 C4.1
+C1.1 C1.2 C2.1 C2.2 C2.3 C2.4 C2.5 C2.6 C3.1 C3.2 C3.3 C3.4 C3.5 C3.6 C3.7 C3.8 C3.9 C4.1
 C5.1 C5.2 C5.3 C5.4 C5.5 C5.6 C5.7 C6.1 C6.2 C6.3 C6.4 C6.5 C7.1 C7.2 C7.3 C7.4 C7.5 C7.6
-C8.1 C8.2 C8.3 C9.1 C9.2 C9.3 C9.4 C9.5 C9.6 C9.7 C10.1 C10.2 C11.1 C11.2 C11.3 C11.4
+C8.1 C8.2 C8.3 C9.1 C9.2 C9.3 C9.4 C9.5 C9.6 C9.7 C9.8 C10.1 C10.2 C11.1 C11.2 C11.3 C11.4
 C13.1 C13.2 C14.1 C14.2 C14.3 C14.4 C14.5 C14.6 C15.1 C15.2 C15.3 C15.4 C15.5 C16.1 C16.2
 C17.1 C17.2 C17.3 C17.4 C18.1 C18.2 C18.3 C18.4 C18.5
 S1.1 S1.2 S1.3 S1.4 S1.5 S1.6 S1.7 S1.8 K1.1 K1.2 K1.3 K1.4 K1.5 K1.6 K1.7 K1.8
@@ -62,7 +62,7 @@ def run(capsys, *argv):
 
 # --- the page ---------------------------------------------------------------------------------------
 def test_rules_md_has_exactly_the_ids_of_the_rules_page(ref):
-    assert len(RULES_MD_IDS) == len(set(RULES_MD_IDS)) == 149
+    assert len(RULES_MD_IDS) == len(set(RULES_MD_IDS)) == 151
     assert sorted(ref.rules) == sorted(RULES_MD_IDS)
     assert sorted(ref.families) == sorted(FAMILIES)
     for rid, rule in ref.rules.items():
@@ -305,9 +305,9 @@ def test_rule_content_includes_a_fan_pack(capsys):
 def test_rule_family_lists_its_rules_and_their_citations(capsys, ref):
     code, out, _ = run(capsys, "rule", "C9")
     assert code == 0
-    assert out.splitlines()[0] == "C9 Enemy targeting, movement and attacks · 7 rules"
+    assert out.splitlines()[0] == "C9 Enemy targeting, movement and attacks · 8 rules"
     heads = [line.split()[0] for line in out.splitlines() if re.match(r"C9\.\d ", line)]
-    assert heads == [f"C9.{i}" for i in range(1, 8)]
+    assert heads == [f"C9.{i}" for i in range(1, 9)]
     code, out, _ = run(capsys, "rule", "c9", "--json")
     data = json.loads(out)
     assert data["kind"] == "family" and [r["id"] for r in data["rules"]] == list(ref.families["C9"].rules)
@@ -325,7 +325,7 @@ def test_rule_without_id_lists_every_id(capsys, ref):
     assert sum(len(f["rules"]) for f in data) == len(RULES_MD_IDS)
 
 
-@pytest.mark.parametrize("query,hint", [("C9.9", "did you mean 'C9.7'?"), ("c12", "did you mean 'C11' or 'C13'?"),
+@pytest.mark.parametrize("query,hint", [("C9.9", "did you mean 'C9.8'?"), ("c12", "did you mean 'C11' or 'C13'?"),
                                         ("V10", "did you mean 'V9'?"), ("nonsense", "'lastbreath rule' lists")])
 def test_rule_unknown_id_exits_2_with_a_hint(capsys, query, hint):
     code, out, err = run(capsys, "rule", query)
@@ -406,4 +406,4 @@ def test_rule_works_from_a_built_wheel(tmp_path):
     got = lastbreath("rule", "C9", "--json")
     data = json.loads(got.stdout.partition("\n")[2])
     assert got.returncode == 0 and data["tests"] is None and data["tests_available"] is False
-    assert len(data["rules"]) == 7
+    assert len(data["rules"]) == 8

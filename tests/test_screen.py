@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import sys
 
 import attrs
@@ -56,14 +57,52 @@ def test_a_number_typed_from_the_old_menu_never_picks_another_option():
     assert len(now) < len(menu)
 
 
-def test_a_new_menu_of_the_same_kind_starts_at_1_and_a_new_phase_renumbers():
-    s = Session(RS, seed=5)
+def test_an_option_keeps_its_number_for_the_whole_game():
+    """The same action, the same number, in every round (issue 35: 'end the Action phase' was 9,
+    then 10, 12 and 14 in later rounds)."""
+    from lastbreath.interpreter.api import random_policy
+
+    s = Session(RS, seed=8)
     keys = screen.Keys()
-    menu = keys.menu(s.state)
-    assert [e.key for e in menu] == [str(i) for i in range(1, len(menu) + 1)]
-    s.apply("end")
-    buy = keys.menu(s.state)
-    assert buy[0].key == "1"
+    bot = random_policy(8)
+    seen: dict[tuple[str, str], str] = {}
+    rounds = set()
+    while not s.over and s.state.round <= 8:
+        menu = keys.menu(s.state, notes=False, at=len(s.history) - 1)
+        assert [int(e.key) for e in menu] == sorted(int(e.key) for e in menu)
+        for e in menu:
+            assert seen.setdefault((s.choice.kind, e.option.key), e.key) == e.key, (s.state.round, e.option.label)
+        rounds.add(s.state.round)
+        s.apply(bot(s.state, s.choice))
+    assert len(rounds) >= 5 and ("action", "end") in seen
+    first = keys.menu(Session(RS, seed=8).state)  # a game's first menu is numbered from 1
+    assert [e.key for e in first][:1] == ["1"]
+
+
+def test_a_loaded_game_keeps_its_numbers_and_undo_frees_the_new_ones():
+    """--load: the history is replayed, and its decisions numbered in order, so every option has the
+    number it had when the game was saved; an undone decision's new numbers are given again."""
+    from lastbreath.interpreter.api import random_policy
+
+    s = Session(RS, seed=8)
+    keys = screen.Keys()
+    bot = random_policy(8)
+    for _ in range(40):
+        keys.menu(s.state, notes=False, at=len(s.history) - 1)
+        s.apply(bot(s.state, s.choice))
+    saved = [(e.key, e.option.key) for e in keys.menu(s.state, notes=False, at=len(s.history) - 1)]
+    loaded = Session.load(RS, s.save())
+    again = screen.Keys()
+    again.replay([st for st, _k in loaded.history[:-1]])
+    assert [(e.key, e.option.key) for e in again.menu(loaded.state, notes=False, at=len(loaded.history) - 1)] == saved
+    # undo: a number first given after the decision returned to is free again, as if never given
+    at = len(s.history) - 1
+    before = {k: dict(v) for k, v in keys._menus.items()}
+    s.apply(bot(s.state, s.choice))
+    keys.menu(s.state, notes=False, at=len(s.history) - 1)
+    s.undo()
+    keys.forget_after(at)
+    assert {k: dict(v) for k, v in keys._menus.items() if v} == {k: dict(v) for k, v in before.items() if v}
 
 
 def test_pick_by_number_engine_key_and_word_prefixes():
@@ -197,6 +236,50 @@ def test_the_tracks_say_which_faces_succeed_and_what_each_slot_gives(game):
 
 
 # --- the Killer phase ---------------------------------------------------------------------------------
+def _slot_choice(final_girl: str = "ruth-okafor") -> Session:
+    """A five-slot Final Girl's first 'which slot?' choice (the greedy bot leads a victim out)."""
+    from lastbreath.interpreter.bots import Greedy
+
+    bot = Greedy()
+    for seed in range(40):
+        s = Session(RS, seed=seed, final_girl=final_girl, killer="ratchet-lady", scenario="wolfe-asylum")
+        while not s.over and s.choice.kind != "slot":
+            s.apply(bot(s.state, s.choice))
+        if not s.over:
+            return s
+    raise AssertionError("no slot choice in 40 games")
+
+
+@pytest.mark.parametrize("size", [(80, 24), (100, 30)], ids=["80x24", "100x30"])
+def test_five_slots_show_their_rewards_in_the_header_and_the_slot_menu(size):
+    """Issue 35: 'slots □□□□□' and a slot menu with no rewards. The rewards get a line of their own
+    before they are dropped, and each slot's option keeps its reward beside it, in columns too."""
+    s = _slot_choice()
+    assert len(s.state.game.fg.slots) == 5
+    title = f"{s.state.game.fg.name} vs ... · seed {s.seed}"
+    text = screen.screen_text(screen.Parts(s.state, title, [], screen.Keys().menu(s.state), ""), *size)
+    names = screen._names(s.state)
+    rewards = [screen._short(screen.render_effects(fx, names)) for fx in s.state.game.fg.slots]
+    head = next(ln for ln in text.splitlines() if ln.startswith("slots ") or " · slots " in ln)
+    assert all(f"{i} {r}" in head for i, r in enumerate(rewards, 1)), text
+    menu = text.split("Place the rescued victim on which slot?", 1)[1]
+    free = [i for i, full in enumerate(s.state.slots, 1) if not full]
+    assert all(re.search(rf"\b{i} slot {i} {re.escape(rewards[i - 1])}", menu) for i in free), text
+    assert text.splitlines()[0].startswith(f"Round {s.state.round} · Action phase · seed {s.seed}  ")
+
+
+def test_health_past_its_start_reads_as_such():
+    """Issue 35: 'health 12/6' read like a bug; a killer that heals without a cap (K5.1) shows
+    '12 (start 6)'."""
+    assert screen.health_of(4, 6) == "4/6" and screen.health_of(6, 6) == "6/6"
+    assert screen.health_of(12, 6) == "12 (start 6)"
+    state, _ = new_game(RS, killer="ratchet-lady", scenario="wolfe-asylum", seed=1)
+    grown = settle(state, killers=(attrs.evolve(state.killers[0], health=12),))
+    top = RS.killers["ratchet-lady"].health
+    assert f"The Ratchet Lady health 12 (start {top})" in "\n".join(screen.tracks_lines(grown, 100))
+    assert f"health 12 (start {top})" in screen.board_summary(grown)
+
+
 def _killer_phase(seed: int = 5):
     s = Session(RS, seed=seed)
     while True:

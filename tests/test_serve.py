@@ -248,7 +248,7 @@ def test_subprocess_serves_through_bad_input():
         assert r["id"] == 10 and r["result"]["choices"] == 1
     finally:
         proc.stdin.close()
-        code = proc.wait(timeout=30)
+        code = proc.wait(timeout=120)  # a hang guard
         rest = proc.stdout.read()
         proc.stdout.close()
         proc.stderr.close()

@@ -152,6 +152,9 @@ def test_greedy_beats_random_on_every_pair(rs):
         assert not any(x.error for x in g + r), setup
         gw, rw = sum(x.result == "fg" for x in g), sum(x.result == "fg" for x in r)
         assert gw >= rw + 5 and wilson(gw, games)[0] > rw / games, (setup, gw, rw)
+        # issue 35: the greedy bot plays toward the goal, it does not wander: its longest game in
+        # 2,000 per pair is 47 rounds (docs/balance.md); a count of rounds, not a clock
+        assert max(x.rounds for x in g) <= 60, (setup, sorted(x.rounds for x in g)[-3:])
 
 
 def test_matrix_setups(rs):
@@ -269,6 +272,22 @@ def test_report(tmp_path, capsys):
     assert "| Odessa Marsh | The Ratchet Lady | Wolfe Asylum | 20 |" in md
     assert "](winrate.png)" in md and "](bloodlust.svg)" in md and "95%" in md
     assert (out / "winrate.png").read_bytes()[:4] == b"\x89PNG"
+    # the longest games and why (issue 35): five rows, most rounds first, each replayable by its seed
+    section = md.split("## Longest games", 1)[1].split("\n## ", 1)[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| Odessa Marsh vs The Ratchet Lady")]
+    assert len(rows) == 5
+    rounds = [int(r.split("|")[3]) for r in rows]
+    assert rounds == sorted(rounds, reverse=True)
+    assert all("the killer healed" in r and "rescued" in r for r in rows)
+
+
+def test_longest_games_say_when_the_enemies_had_no_target_in_reach(rs):
+    """C9.8 in the report: a game in which an enemy had no target in its reach says so, with how
+    many rounds (seed 8 of the random bot: a lasting event bars enemies from bridges)."""
+    from lastbreath.interpreter import report
+
+    why = report.why_long(rs, {"killer": "big-bad-wolf", "scenario": "storybook-woods"}, 8, "random")
+    assert "no target in an enemy's reach in " in why and "(C9.8)" in why
 
 
 def test_report_without_matplotlib(tmp_path, monkeypatch, capsys):

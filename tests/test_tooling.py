@@ -52,3 +52,21 @@ def test_every_type_ignore_names_its_error_code_and_why():
     bare = [where for where, line in found if not re.search(r"type: ignore\[[a-z-]+(, [a-z-]+)*\]\s+#\s*\S", line)]
     assert bare == [], "each needs [code] and a '# reason' after it"
     assert len(found) <= 15, [where for where, _ in found]
+
+
+def test_the_readmes_two_commands_are_ci_s_install_and_test_command():
+    """Issue 35: the README's set-up is one command that installs (with the extras CI installs) and
+    plays, and its test command is the one .ci/run runs, so a newcomer's suite is CI's suite."""
+    import re
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set up and play\n", 1)[1].split("\n## ", 1)[0]
+    tests = readme.split("## Run the tests\n", 1)[1].split("\n## ", 1)[0]
+    commands = [ln.strip() for ln in setup.splitlines() if ln.startswith("    ")]
+    assert len(commands) == 1 and commands[0].endswith("&& lastbreath play"), commands
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    extras = re.findall(r"pip install (?:--quiet )?-e '\.\[([a-z,]+)\]'", commands[0] + "\n" + ci)
+    assert len(extras) == 2 and extras[0] == extras[1], extras
+    run = [ln.strip() for ln in tests.splitlines() if ln.startswith("    ")]
+    assert run == [". .venv/bin/activate && python -m pytest"]
+    assert ci.rstrip().splitlines()[-1] == "python -m pytest"

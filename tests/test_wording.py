@@ -4,6 +4,7 @@ word doubled from a token's name; a flag set or cleared is said in the log."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -70,3 +71,43 @@ def test_issue_34_texts_say_what_play_does():
     choice = need(make_work(s), engine.run, fuse.effects, engine.Ctx())
     labels = [o.label for o in choice.options]
     assert labels == ["Vera in Red", "The Sackcloth Man", "Little Abel"], labels
+
+
+PACKS = Path(__file__).resolve().parent / "packs"
+
+
+def _pack_games():
+    """(ruleset, killer, scenario) of every bundled pair and of each test pack's own killers and
+    scenarios (which use tokens, tracks, decks, statuses, bodies, board changes: section 6 of
+    dsl/LANGUAGE.md)."""
+    from lastbreath.dsl import bundled_paths, load_content
+
+    out = [(RS, k, s) for k in sorted(RS.killers) for s in sorted(RS.scenarios)]
+    for folder in sorted(p for p in PACKS.iterdir() if p.is_dir()):
+        rs, diags = load_content([*bundled_paths(), folder])
+        assert rs is not None, diags
+        new_k = sorted(set(rs.killers) - set(RS.killers)) or sorted(RS.killers)[:1]
+        new_s = sorted(set(rs.scenarios) - set(RS.scenarios)) or sorted(RS.scenarios)[:1]
+        out += [(rs, k, s) for k in new_k for s in new_s]
+    return out
+
+
+def test_every_engine_line_cites_its_rule():
+    """C1.2 (issue 35: 'the killer heals to 7' and a move to where it already stood had no rule id):
+    every event of every game cites a rule id; an effect that is its text alone cites C1.2, one a
+    rule of the game shapes cites that rule (a killer healing: C17.1; a move it is told to make: C9.1)."""
+    from lastbreath.interpreter.bots import Greedy
+
+    missing: dict[str, str] = {}
+    for rs, killer, scenario in _pack_games():
+        for seed in range(2):
+            state, events = new_game(rs, killer=killer, scenario=scenario, seed=seed)
+            bot = random_policy(seed) if seed else Greedy()
+            seen = list(events)
+            while not state.over and len(seen) < 20_000:
+                state, events = apply(state, bot(state, state.choice))
+                seen.extend(events)
+            for e in seen:
+                if not e.rule:
+                    missing.setdefault(f"{e.kind}: {re.sub(r'[0-9]+', 'N', e.text)}", f"{killer} {scenario} {seed}")
+    assert missing == {}

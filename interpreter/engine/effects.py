@@ -163,7 +163,7 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
-        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "")
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
 
 
 def _minions_of(w: Work, kind: str) -> int:
@@ -211,7 +211,7 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
                       [Option("kill", f"kill {count_of(k, name)}")] +
                       [Option(f"killer:{i}", f"deal {k} damage to {body_name(w, i)}") for i in bodies])
             if key != "kill":
-                damage_killer(w, int(key[7:]), k, "")
+                damage_killer(w, int(key[7:]), k, "C3.8")
                 return
     for _ in range(k):
         idx = next((i for i, m in enumerate(w.minions) if m.kind == e.minion and m.loc == where), -1)
@@ -252,7 +252,7 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
-        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "")
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 
 def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC
@@ -274,7 +274,7 @@ def exec_add_status(w: Work, e: n.AddStatus, ctx: Ctx) -> None:
     for piece in pieces[:1] if e.who == "one" else pieces:
         update_piece(w, piece, status=piece_status(w, piece) | {e.status})
         who = body_name(w, piece[1]) if piece[0] == "killer" else f"a {w.game.minions[w.minions[piece[1]].kind].name}"
-        emit(w, "status", f"{who} is {e.status}", "")
+        emit(w, "status", f"{who} is {e.status}", "C1.2")
 
 
 def exec_clear_status(w: Work, e: n.ClearStatus, ctx: Ctx) -> None:  # clear status S
@@ -311,13 +311,13 @@ def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
 def exec_set_flag(w: Work, e: n.SetFlag, ctx: Ctx) -> None:  # set flag NAME
     if e.flag not in w.flags:
         w.flags = w.flags | {e.flag}
-        emit(w, "flag", f"the flag {e.flag} is set", "")
+        emit(w, "flag", f"the flag {e.flag} is set", "C1.2")
 
 
 def exec_clear_flag(w: Work, e: n.ClearFlag, ctx: Ctx) -> None:  # clear flag NAME
     if e.flag in w.flags:
         w.flags = w.flags - {e.flag}
-        emit(w, "flag", f"the flag {e.flag} is cleared", "")
+        emit(w, "flag", f"the flag {e.flag} is cleared", "C1.2")
 
 
 def exec_open_path(w: Work, e: n.OpenPath, ctx: Ctx) -> None:  # open path A B [for fg|victims|enemies]
@@ -379,7 +379,7 @@ def exec_choose(w: Work, e: n.Choose, ctx: Ctx) -> None:  # choose { "A" { … }
 def exec_roll(w: Work, e: n.Roll, ctx: Ctx) -> None:  # roll { on 1 2 { … } … }
     face = roll_die(w)
     if ("roll" in said) if (said := w.ctl.said) is not None else told(w, "roll"):  # (Replay.said)
-        emit(w, "roll", f"rolls {face}", "")
+        emit(w, "roll", f"rolls {face}", "C1.2")
     for row in e.rows:
         if face in row.faces:
             run(w, row.body, ctx)
@@ -393,11 +393,11 @@ def exec_end_this_phase(w: Work, e: n.EndThisPhase, ctx: Ctx) -> None:  # end th
 def exec_set_mode_now(w: Work, e: n.SetModeNow, ctx: Ctx) -> None:  # set mode NAME now
     if w.mode != e.mode or w.mode_active != e.mode:
         w.mode = w.mode_active = e.mode
-        emit(w, "mode", f"the killer turns to {e.mode} at once", "")
+        emit(w, "mode", f"the killer turns to {e.mode} at once", "K4.1")
 
 
 def exec_end_game(w: Work, e: n.EndGame, ctx: Ctx) -> None:  # end game win|lose "REASON"
-    end_game(w, "fg" if e.side == "win" else "killer", e.reason, "")
+    end_game(w, "fg" if e.side == "win" else "killer", e.reason, "C13.1")
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))

@@ -17,12 +17,12 @@ from ..state import Option
 from .asking import ask
 from .attacks import attack_fg
 from .bloodlust import kill_victim
-from .bodies import Piece, piece_status
+from .bodies import Piece, body_name, piece_status
 from .draws import rand, roll_die
 from .index import minion_of_uid
 from .killers import move_piece
 from .moves import Hop, arrived, hops_along, how_far, leaving
-from .statics import enemy_tables, fg_tables, held_in_place, modified
+from .statics import enemy_tables, fg_tables, held_in_place, modified, names_answering, shut_for
 from .telling import emit, told
 from .tracks import hidden_victims
 from .triggers import Piece as TriggerPiece
@@ -181,7 +181,23 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
             if dist[w.fg_loc] < INF:
                 near = [w.fg_loc]
     if not near:
-        return -1
+        if not some:
+            return -1
+        # (open) C9.8, a project default (the published rules are silent): every target is out of the
+        # enemy's reach. The player board says what then happens (its 'out of reach' line): an action
+        # aimed at victims aims at the Final Girl if she is in reach ('out of reach hunt fg'), as
+        # when no victims are left (C9.1); else the enemy stays where it is (C9.5: it attacks only
+        # what stands with it). The log says which targets there are and what bars the way.
+        hunt_fg = target == "victims" and fg_up and w.game.player_board.out_of_reach == "fg" and dist[w.fg_loc] < INF
+        if cands is not None and (("target" in said) if said is not None else told(w, "target")):  # (Replay.said)
+            out = cands
+            if hunt_fg:
+                emit(w, "target", lambda: f"no victim is in reach: {_out_of_reach(w, at, out, attacker)}; the action "
+                                          f"aims at the Final Girl, at {loc_name(w, w.fg_loc)}", "C9.8")
+            else:
+                emit(w, "target", lambda: f"no target is in reach: {_out_of_reach(w, at, out, attacker)}; "
+                                          f"{_who(w, attacker)} stays at {loc_name(w, at)}", "C9.8")
+        return w.fg_loc if hunt_fg else -1
     if cands is None and len(near) == 1:
         return near[0]  # no tie, and no event
     counts = victims if victims is not None else targetable_counts(w, attacker) if w.marked else w.victims
@@ -224,7 +240,50 @@ def choose_target(w: Work, at: int, target: str, attacker: tuple[str, int] = (""
     return near[0]
 
 
+def _who(w: Work, attacker: tuple[str, int]) -> str:
+    """The enemy acting, as the log names it."""
+    kind, i = attacker
+    if kind == "killer" and 0 <= i < len(w.killers):
+        return body_name(w, i)
+    if kind == "minion" and 0 <= i < len(w.minions):
+        return w.game.a_minion[w.minions[i].kind]
+    return "the enemy"
+
+
+def _out_of_reach(w: Work, at: int, locs: list[int], attacker: tuple[str, int]) -> str:
+    """C9.8: the targets an enemy at ``at`` cannot reach, and why: a rule in play bars enemies from
+    paths of a kind (naming the paths and the rule's source), a path is closed to enemies, or no
+    path leads there at all. Written only when the event is made."""
+    g = w.game
+    board = g.board
+    counts = targetable_counts(w, attacker) if w.marked else w.victims
+    free = board.tables(w.opened, _NO_TAGS, shut_for(w, "enemies"))[1][at]  # without the rules' bans
+    open_ = board.tables(w.opened)[1][at]  # without the paths closed to enemies either
+    barred: list[int] = []
+    shut: list[int] = []
+    none: list[int] = []
+    for c in locs:
+        (barred if free[c] < INF else shut if open_[c] < INF else none).append(c)
+
+    def names(cs: list[int]) -> str:
+        return ", ".join(f"{loc_name(w, c)} ({_VICTIMS[counts[c]] if counts[c] < 10 else f'{counts[c]} victims'})"
+                         if counts[c] > 0 else f"{loc_name(w, c)} (the Final Girl)" for c in cs)
+
+    parts = []
+    if barred:
+        tags = sorted(modified(w, "enemy-bans", _NO_TAGS))
+        by = names_answering(w, "enemy-bans")
+        parts.append(f"{names(barred)}: enemies cannot cross {' or '.join(tags)} paths"
+                     + (f" ({', '.join(by)})" if by else ""))
+    if shut:
+        parts.append(f"{names(shut)}: the paths there are closed to enemies")
+    if none:
+        parts.append(f"{names(none)}: no path leads there")
+    return "; ".join(parts)
+
+
 _NO_LOCS: frozenset[int] = frozenset()
+_NO_TAGS: frozenset[str] = frozenset()
 _NO_FOUND: dict[Any, Any] = {}  # no kept answers (the sources in play not yet found again): never written
 
 
@@ -390,7 +449,7 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if dest < 0 or (tables or enemy_tables(w))[1][at][dest] != 1:
         if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
-            emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "")
+            emit(w, "enemy-move", f"{name} wanders: rolls {face} and stays", "K6.4")
         return piece
     hops: list[Hop] = []
     if kind in w.game.movers_watched:  # content answers moves: it may stop this one
@@ -400,7 +459,7 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
             return piece
         leaving(w, mover, hops)
     if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
-        emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "")
+        emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "K6.4")
     moved = move_piece(w, piece, dest)
     if hops and moved is not None:
         arrived(w, _mover(w, moved), hops)

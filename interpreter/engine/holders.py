@@ -211,7 +211,7 @@ def _event(w: Work, place: str, detail: Any, how: str, k: int, token: str) -> No
 
 def exec_gain_tokens(w: Work, e: n.GainTokens, ctx: Ctx) -> None:  # gain N token T [KIND] on|at HOLDER
     if not lying(w, "supply", "", e.token, e.kind):
-        emit(w, "token", f"no {w.game.tokens[e.token].name.lower()} token is left in the supply", "")
+        emit(w, "token", f"no {w.game.tokens[e.token].name.lower()} token is left in the supply", "C1.2")
         return
     place, detail = where_of(w, e.to, ctx)
     if place == "none":
@@ -220,14 +220,14 @@ def exec_gain_tokens(w: Work, e: n.GainTokens, ctx: Ctx) -> None:  # gain N toke
     for _ in range(amount(w, e.n, ctx)):
         one = _take_one(w, "supply", "", e.token, e.kind)
         if one is None:
-            emit(w, "token", f"no {w.game.tokens[e.token].name.lower()} token is left in the supply", "")
+            emit(w, "token", f"no {w.game.tokens[e.token].name.lower()} token is left in the supply", "C1.2")
             break
         got.append((one[0], e.face != "down"))
     if not got:
         return
     _put(w, place, detail, e.token, got, e.face)
     emit(w, "token", f"{_words(len(got), e.token, w, got if e.face != 'down' else [])} "
-                     f"{'goes' if len(got) == 1 else 'go'} from the supply to {_name(w, place, detail)}", "")
+                     f"{'goes' if len(got) == 1 else 'go'} from the supply to {_name(w, place, detail)}", "C1.2")
     _event(w, place, detail, "placed", len(got), e.token)
 
 
@@ -263,7 +263,7 @@ def exec_move_tokens(w: Work, e: n.MoveTokens, ctx: Ctx) -> None:  # move N toke
     if not got:
         return
     emit(w, "token", f"{_words(len(got), e.token, w, got)} {'moves' if len(got) == 1 else 'move'} from "
-                     f"{_name(w, place, detail)} to {_name(w, dest, there)}", "")
+                     f"{_name(w, place, detail)} to {_name(w, dest, there)}", "C1.2")
     _put(w, dest, there, e.token, got)
     _event(w, place, detail, "removed", len(got), e.token)
     _event(w, dest, there, "placed", len(got), e.token)
@@ -273,7 +273,7 @@ def exec_spend_to(w: Work, e: n.SpendTo, ctx: Ctx) -> None:  # spend N token T [
     place, detail = where_of(w, e.src, ctx)
     k = amount(w, e.n, ctx)
     if len(lying(w, place, detail, e.token, e.kind)) < k:
-        emit(w, "token", f"not enough {w.game.tokens[e.token].name.lower()} tokens to spend", "")
+        emit(w, "token", f"not enough {w.game.tokens[e.token].name.lower()} tokens to spend", "C1.2")
         return
     dest, there = where_of(w, e.to, ctx)
     if dest == "none":

@@ -51,7 +51,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         emit(w, "active", f"{body_name(w, idx)} is now the active killer", "K3.2")
     k = modified(w, "damage-to-killer", k)
     if k <= 0:
-        emit(w, "damage", "the damage is reduced to nothing", "")
+        emit(w, "damage", "the damage is reduced to nothing", "C3.8")
         return
     kil = w.killers[idx]
     body = ("killer", kil.body, idx)
@@ -167,7 +167,7 @@ def _defeat(w: Work, idx: int, rule: str = "C17.1") -> None:
 def defeat_killer(w: Work, idx: int) -> None:
     """'defeat killer': defeated outright, no token flipped."""
     if 0 <= idx < len(w.killers) and w.killers[idx].alive:
-        _defeat(w, idx, "")
+        _defeat(w, idx, "C1.2")
 
 
 def flip_aside(w: Work) -> None:
@@ -223,7 +223,7 @@ def heal_killer(w: Work, k: int, idx: int = -1) -> None:
     w.killers = tuple(ks)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("health" in said) if said is not None else told(w, "health"):
-        emit(w, "health", f"{body_name(w, idx)} heals to {new}", "")
+        emit(w, "health", f"{body_name(w, idx)} heals to {new}", "C17.1")
 
 
 # --- pieces: killer bodies and minions ------------------------------------------------------
@@ -278,7 +278,7 @@ def absorb(w: Work) -> None:
             if ("absorb" in said) if (said := w.ctl.said) is not None else told(w, "absorb"):  # (Replay.said)
                 name = count_of(len(here), w.game.minions[here[0].kind].name)
                 emit(w, "absorb", f"{body_name(w, i)} takes in {name} at {loc_name(w, kil.loc)} "
-                                  f"(health {kil.health + len(here)})", "")
+                                  f"(health {kil.health + len(here)})", "K6.7")
 
 
 def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:

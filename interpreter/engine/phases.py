@@ -207,7 +207,7 @@ def step_action(w: Work) -> None:
         elif key.startswith("action:"):
             a = next(x for x in g.actions if x.id == key[7:])
             if ("action" in said) if (said := w.ctl.said) is not None else told(w, "action"):  # (Replay.said)
-                emit(w, "action", f"{a.name}", "")
+                emit(w, "action", f"{a.name}", "C1.2")
             if a.time and not a.free:
                 lose_time(w, a.time)
             run(w, a.effects, g.source_ctx[a.id])

@@ -99,7 +99,7 @@ def turn_back(w: Work, where: int, k: int, kind: str) -> None:
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         add(w, where)
-        emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "")
+        emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 
 def exec_turn_random_victims(w: Work, e: n.TurnRandomVictims, ctx: Ctx) -> None:
@@ -152,7 +152,7 @@ def exec_reveal_victims(w: Work, e: n.RevealVictims, ctx: Ctx) -> None:  # revea
         k = kind_of(w, m)
         if k is not None and k.hidden and not m.revealed:
             new = change(w, where, m, revealed=True)
-            emit(w, "kind", f"a victim at {loc_name(w, where)} is revealed: {describe(w, new)}", "")
+            emit(w, "kind", f"a victim at {loc_name(w, where)} is revealed: {describe(w, new)}", "C1.2")
 
 
 def eval_kind_at(w: Work, c: n.KindAt, ctx: Ctx) -> bool:  # KIND at PLACE
@@ -332,7 +332,7 @@ def exec_add_status_to(w: Work, e: n.AddStatusTo, ctx: Ctx) -> None:  # add stat
             name = _name(w, p)
             new = set_status(w, p, st | {e.status})
             _follow(w, p, new)
-            emit(w, "status", f"{name} is {e.status}", "")
+            emit(w, "status", f"{name} is {e.status}", "C1.2")
 
 
 def exec_clear_status_from(w: Work, e: n.ClearStatusFrom, ctx: Ctx) -> None:  # clear status S from PIECES
@@ -342,7 +342,7 @@ def exec_clear_status_from(w: Work, e: n.ClearStatusFrom, ctx: Ctx) -> None:  # 
             name = _name(w, p)
             new = set_status(w, p, st - {e.status})
             _follow(w, p, new)
-            emit(w, "status", f"{name} is no longer {e.status}", "")
+            emit(w, "status", f"{name} is no longer {e.status}", "C1.2")
 
 
 def exec_damage_pieces(w: Work, e: n.DamagePieces, ctx: Ctx) -> None:  # damage PIECES N
@@ -377,7 +377,7 @@ def hurt(w: Work, p: PieceRef, k: int) -> None:
         m = w.minions[i]
         if m.health > k:
             update_piece(w, ("minion", i), health=m.health - k)
-            emit(w, "minion", f"{_name(w, p)} loses {k} health (health {m.health - k})", "")
+            emit(w, "minion", f"{_name(w, p)} loses {k} health (health {m.health - k})", "C15.2")
         else:
             _kill(w, p)
     else:

@@ -48,7 +48,8 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
         leaving(w, mover, hops)
     update_piece(w, ("killer", i), loc=where)
     if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
-        emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}", "")
+        emit(w, "move", f"{body_name(w, i)} moves to {loc_name(w, where)}" if at != where
+             else f"{body_name(w, i)} is at {loc_name(w, where)} already", "C9.1")
     if w.game.absorbing:
         absorb(w)
     arrived(w, mover, hops)
@@ -64,7 +65,7 @@ def exec_damage_killer(w: Work, e: n.DamageKiller, ctx: Ctx) -> None:  # damage 
         i = the_killer(w)
     if i >= 0:  # K3.2: her cards and items make the body they damage the active one
         g = w.game
-        damage_killer(w, i, amount(w, e.n, ctx), "", by_fg=ctx.source in g.cards or ctx.source in g.items)
+        damage_killer(w, i, amount(w, e.n, ctx), "C3.8", by_fg=ctx.source in g.cards or ctx.source in g.items)
 
 
 def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn groups of N MINION into killers
@@ -89,7 +90,7 @@ def exec_form_killers(w: Work, e: n.FormKillers, ctx: Ctx) -> None:  # turn grou
             w.killers = w.killers + (KillerState(g.killer.id, where, len(group), 0, 0, True, frozenset(), label,
                                                  g.formed_body),)
             emit(w, "form", f"{len(group)} {g.minions[e.minion].name}s at {loc_name(w, where)} become {label} "
-                            f"(health {len(group)})", "")
+                            f"(health {len(group)})", "K6.6")
             fire(w, "forms", ("killer", g.formed_body, len(w.killers) - 1), len(group), where)
             if w.result:
                 return
@@ -157,7 +158,7 @@ def exec_killer_vanishes(w: Work, e: n.KillerVanishes, ctx: Ctx) -> None:  # kil
     if would(w, "vanishes", 0, f"{body_name(w, i)} vanishing", piece, was) is None:
         return
     update_piece(w, ("killer", i), loc=-1)
-    emit(w, "presence", f"{body_name(w, i)} vanishes from {loc_name(w, was)} (off the board)", "")
+    emit(w, "presence", f"{body_name(w, i)} vanishes from {loc_name(w, was)} (off the board)", "C1.2")
     fire(w, "vanishes", piece, 0, was)
     if w.phase == "killer":
         raise PhaseEnd()
@@ -172,7 +173,7 @@ def exec_killer_appears(w: Work, e: n.KillerAppears, ctx: Ctx) -> None:  # kille
     if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
         return
     update_piece(w, ("killer", i), loc=where)
-    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "")
+    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "C1.2")
     fire(w, "appears", piece, 0, where)
     if w.game.absorbing:
         absorb(w)
@@ -186,7 +187,7 @@ def exec_set_killer_health(w: Work, e: n.SetKillerHealth, ctx: Ctx) -> None:  # 
     kil = w.killers[i]
     top = k if k > max_health(w, kil) else kil.max_health  # above its maximum: that is its maximum now
     update_piece(w, ("killer", i), health=k, max_health=top)
-    emit(w, "health", f"{body_name(w, i)} now has {k} health", "")
+    emit(w, "health", f"{body_name(w, i)} now has {k} health", "C17.1")
 
 
 def exec_set_killer_max_health(w: Work, e: n.SetKillerMaxHealth, ctx: Ctx) -> None:  # set killer max health N
@@ -195,7 +196,7 @@ def exec_set_killer_max_health(w: Work, e: n.SetKillerMaxHealth, ctx: Ctx) -> No
         return
     k = max(1, amount(w, e.n, ctx))
     update_piece(w, ("killer", i), max_health=k)
-    emit(w, "health", f"{body_name(w, i)} may now have up to {k} health", "")
+    emit(w, "health", f"{body_name(w, i)} may now have up to {k} health", "C17.1")
 
 
 def exec_defeat_killer(w: Work, e: n.DefeatKiller, ctx: Ctx) -> None:  # defeat killer [BODY]

@@ -135,40 +135,47 @@ def _abilities(w: Work) -> tuple[n.Abilities, ...]:
            tuple(h.id for h in (*w.held, *w.pack) if h.id in ia) if ia and (w.held or w.pack) else ())
     got = g.abilities_cache.get(key)
     if got is None:
-        srcs = [g.killer.abilities, g.scenario.abilities]
-        if w.dark_revealed:
-            srcs.append(g.dark_powers[w.dark_power].abilities)
-        if w.finale_revealed:
-            srcs.append(g.finales[w.finale].abilities)
-        srcs.extend(g.events[e].abilities for e in w.events_active)
-        if w.secondary:
-            srcs.append(g.terror[w.secondary].abilities)
-        if w.flipped:
-            srcs.append(g.fg.flipped)
-        srcs.extend(g.items[h.id].abilities for h in (*w.held, *w.pack))
-        srcs.extend(g.deck_cards[c].abilities for c in w.kept)
+        srcs = [a for _key, _name, a in sources_named(w)]
         got = tuple(s for s in srcs if s)
         g.abilities_cache[key] = got
     return got
 
 
+def sources_named(w: Work) -> list[tuple[str, str, n.Abilities]]:
+    """Every source of abilities in play, in the fixed order of ``abilities``: each with the key its
+    coming into play is noted by (``arrivals``) and its name (for the log)."""
+    g = w.game
+    out: list[tuple[str, str, n.Abilities]] = [("killer", g.killer.name, g.killer.abilities),
+                                               ("scenario", g.scenario.name, g.scenario.abilities)]
+    if w.dark_revealed:
+        dark = g.dark_powers[w.dark_power]
+        out.append(("dark:" + w.dark_power, dark.name, dark.abilities))
+    if w.finale_revealed:
+        finale = g.finales[w.finale]
+        out.append(("finale:" + w.finale, finale.name, finale.abilities))
+    out.extend(("event:" + e, g.events[e].name, g.events[e].abilities) for e in w.events_active)
+    if w.secondary:
+        out.append(("secondary:" + w.secondary, g.terror[w.secondary].name, g.terror[w.secondary].abilities))
+    if w.flipped:
+        out.append(("flipped", g.fg.name, g.fg.flipped))
+    out.extend(("item:" + h.id, g.items[h.id].name, g.items[h.id].abilities) for h in (*w.held, *w.pack))
+    out.extend(("kept:" + c, g.deck_cards[c].name, g.deck_cards[c].abilities) for c in w.kept)
+    return out
+
+
 def _sources_keyed(w: Work) -> list[tuple[str, n.Abilities]]:
     """The sources in play with modifications, besides the killer and the scenario, each with the
     key its coming into play is noted by (``arrivals``), in the fixed order of ``abilities``."""
-    g = w.game
-    out: list[tuple[str, n.Abilities]] = []
-    if w.dark_revealed:
-        out.append(("dark:" + w.dark_power, g.dark_powers[w.dark_power].abilities))
-    if w.finale_revealed:
-        out.append(("finale:" + w.finale, g.finales[w.finale].abilities))
-    out.extend(("event:" + e, g.events[e].abilities) for e in w.events_active)
-    if w.secondary:
-        out.append(("secondary:" + w.secondary, g.terror[w.secondary].abilities))
-    if w.flipped:
-        out.append(("flipped", g.fg.flipped))
-    out.extend(("item:" + h.id, g.items[h.id].abilities) for h in (*w.held, *w.pack))
-    out.extend(("kept:" + c, g.deck_cards[c].abilities) for c in w.kept)
-    return [(k, a) for k, a in out if a.modifications]
+    return [(k, a) for k, _name, a in sources_named(w)[2:] if a and a.modifications]
+
+
+def names_answering(w: Work, query: str) -> list[str]:
+    """The names of the sources in play with a rule answering ``query`` (for the log)."""
+    out: list[str] = []
+    for _key, name, a in sources_named(w):
+        if a and any(QUERY_OF[type(r)] == query for r in a.rules) and name not in out:
+            out.append(name)
+    return out
 
 
 def _arrived(before: tuple[str, ...], now: list[str]) -> tuple[str, ...]:

@@ -26,10 +26,10 @@ def place_token(w: Work, token: str, loc: int) -> None:
             w.supply = w.supply[:i] + w.supply[i + 1:]
             w.tokens = w.tokens + ((token, kind, loc),)
             if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
-                emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "")
+                emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "C1.2")
             fire(w, "token-placed", None, 1, loc, extra=token)
             return
-    emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "")
+    emit(w, "token", f"no {w.game.tokens[token].name.lower()} token is left in the supply", "C1.2")
 
 
 def collect_token(w: Work, token: str, loc: int) -> None:
@@ -47,7 +47,7 @@ def collect_token(w: Work, token: str, loc: int) -> None:
     if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
         name = w.game.tokens[token].name.lower()
         what = kind if kind == name or name.startswith(kind + " ") else f"{kind} {name}"  # not "a pass pass"
-        emit(w, "token", f"collects {a_or_an(what)} {what}", "")
+        emit(w, "token", f"collects {a_or_an(what)} {what}", "C1.2")
     fire(w, "token-removed", None, 1, loc, extra=token)
 
 
@@ -90,10 +90,11 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
     have = tuple(sorted(k for tok, k in w.collected if tok == token))
     choices = _sub_multisets(have, low, high)
     if not choices:
-        emit(w, "token", "not enough tokens collected", "")
+        emit(w, "token", "not enough tokens collected", "C1.2")
         return ()
     if len(choices) >= MAX_SPEND_OPTIONS:
-        emit(w, "token", f"too many ways to spend them: the first {MAX_SPEND_OPTIONS} (fewest first) are offered", "")
+        emit(w, "token", f"too many ways to spend them: the first {MAX_SPEND_OPTIONS} (fewest first) are offered",
+             "C1.2")
     key = ask(w, "spend", "Spend which tokens?",
               lambda: [opt(w, "spend:" + "+".join(c), ", ".join(c)) for c in choices])
     spent = tuple(key[6:].split("+"))
@@ -102,7 +103,7 @@ def spend_tokens(w: Work, token: str, low: int, high: int) -> tuple[str, ...]:
         col.remove((token, k))
     w.collected = tuple(col)
     if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
-        emit(w, "token", f"spends {', '.join(spent)}", "")
+        emit(w, "token", f"spends {', '.join(spent)}", "C1.2")
     w.token_discard = w.token_discard + tuple((token, k) for k in spent)
     if not any(tok == token for tok, _k in w.supply):
         back = [t for t in w.token_discard if t[0] == token]

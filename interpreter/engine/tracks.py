@@ -66,10 +66,10 @@ def move_track(w: Work, track: str, to: int) -> None:
     old = track_value(w, track)
     new = max(t.low, min(t.high, to))
     if new == old:
-        emit(w, "track", f"the {t.name} track stays on {_space(t, old)}", "")
+        emit(w, "track", f"the {t.name} track stays on {_space(t, old)}", "C1.2")
         return
     w.tracks = tuple((tid, new if tid == track else v) for tid, v in w.tracks)
-    emit(w, "track", f"the {t.name} track moves {'up' if new > old else 'back'} to {_space(t, new)}", "")
+    emit(w, "track", f"the {t.name} track moves {'up' if new > old else 'back'} to {_space(t, new)}", "C1.2")
     if new < old:
         return
     for step in t.steps:
@@ -200,7 +200,7 @@ def exec_unload_victims(w: Work, e: n.UnloadVictims, ctx: Ctx) -> None:  # unloa
     _set_held(w, e.holding, held(w, e.holding) - k)
     set_victims(w, where, w.victims[where] + k)
     emit(w, "hold", f"{count_of(k, 'victim')} on {w.game.holdings[e.holding].name} go{'es' if k == 1 else ''} back "
-                    f"to {loc_name(w, where)}", "")
+                    f"to {loc_name(w, where)}", "C1.2")
 
 
 def amount_held_victims(w: Work, a: n.HeldVictims, ctx: Ctx) -> int:  # count victims on H
@@ -215,7 +215,7 @@ def exec_delayed_trigger(w: Work, e: n.DelayedTrigger, ctx: Ctx) -> None:  # at 
     if len(w.delayed) >= MAX_DELAYED:
         over_budget(w, "effects kept for a coming phase", len(w.delayed) + 1, MAX_DELAYED)
     w.delayed = w.delayed + ((index, w.scope.it, ctx.that),)
-    emit(w, "delayed", f"kept for the {e.edge} of the next {e.phase.capitalize()} phase", "")
+    emit(w, "delayed", f"kept for the {e.edge} of the next {e.phase.capitalize()} phase", "C1.2")
 
 
 def eval_in_phase(w: Work, c: n.InPhase, ctx: Ctx) -> bool:  # phase PHASE
@@ -241,7 +241,7 @@ def close_path(w: Work, a: int, z: int, who: str = "") -> None:
     add = {(k, m) for m in (n.MOVERS if not who else (who,))} - barred
     if add:
         w.barred = tuple(sorted(barred | add))
-        emit(w, "board", f"the path between {loc_name(w, a)} and {loc_name(w, z)} closes{_FOR[who]}", "")
+        emit(w, "board", f"the path between {loc_name(w, a)} and {loc_name(w, z)} closes{_FOR[who]}", "C18.1")
 
 
 def open_path(w: Work, a: int, z: int, who: str = "") -> None:
@@ -262,7 +262,7 @@ def open_path(w: Work, a: int, z: int, who: str = "") -> None:
         changed = True
     if changed:
         w.barred = tuple(sorted(barred))
-        emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}{_FOR[who]}", "")
+        emit(w, "board", f"a path opens between {loc_name(w, a)} and {loc_name(w, z)}{_FOR[who]}", "C18.1")
 
 
 def exec_close_path(w: Work, e: n.ClosePath, ctx: Ctx) -> None:  # close path A B [for fg|victims|enemies]
@@ -312,7 +312,7 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
             arrived(w, piece, hops)
         if said:
             emit(w, "victims-move", f"{' and '.join(said)} move{'s' if len(said) == 1 else ''} from "
-                                    f"{loc_name(w, src)} to {loc_name(w, dst)}", "C5.3" if e.follow else "")
+                                    f"{loc_name(w, src)} to {loc_name(w, dst)}", "C5.3" if e.follow else "C1.2")
         return
     if hops:
         if not how_far(w, PLAIN_VICTIM, hops, "a victim"):
@@ -322,7 +322,7 @@ def exec_move_victims(w: Work, e: n.MoveVictims, ctx: Ctx) -> None:
     set_victims(w, src, w.victims[src] - k)
     set_victims(w, dst, w.victims[dst] + k)
     emit(w, "victims-move", f"{count_of(k, 'victim')} move{'s' if k == 1 else ''} from {loc_name(w, src)} to "
-                            f"{loc_name(w, dst)}", "C5.3" if e.follow else "")
+                            f"{loc_name(w, dst)}", "C5.3" if e.follow else "C1.2")
     for _ in range(k if hops else 0):
         arrived(w, PLAIN_VICTIM, hops)
 

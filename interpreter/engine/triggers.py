@@ -257,7 +257,8 @@ def fire_delayed(w: Work, kind: str) -> None:
         at = w.delayed.index(d)
         w.delayed = w.delayed[:at] + w.delayed[at + 1:]  # once: gone before it resolves
         node = g.delayed[index]
-        emit(w, "delayed", f"an effect kept for the {node.edge} of this {node.phase.capitalize()} phase resolves", "")
+        emit(w, "delayed", f"an effect kept for the {node.edge} of this {node.phase.capitalize()} phase resolves",
+             "C1.2")
         saved = scope.it
         scope.it = it
         try:
@@ -292,7 +293,7 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
             continue
         ctx = _ctx(w, h)
         if rep.cond is None or _with_it(w, h, condition, w, rep.cond, ctx):
-            emit(w, "replace", f"instead of {what}", "", "replacement")
+            emit(w, "replace", f"instead of {what}", "C1.2", "replacement")
             _with_it(w, h, run, w, rep.body, ctx)
             return None
     for mod in mods:
@@ -304,14 +305,14 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
         scope = w.scope
         outer, scope.node = scope.node, mod
         if mod.how == "prevent":
-            emit(w, "modify", f"{what} is prevented", "")
+            emit(w, "modify", f"{what} is prevented", "C1.2")
             scope.node = outer
             return None
         k = _with_it(w, h, amount, w, mod.n, ctx)
         new = {"reduce": max(0, h.number - k), "increase": h.number + k, "at-most": min(h.number, k),
                "at-least": max(h.number, k)}[mod.how]
         if new != h.number:
-            emit(w, "modify", f"{what}: {h.number} becomes {new}", "")
+            emit(w, "modify", f"{what}: {h.number} becomes {new}", "C1.2")
             h.number = new
         scope.node = outer
     return h.number

@@ -88,7 +88,7 @@ def set_up_zones(w: Work) -> None:
                 w.cards_aside = w.cards_aside + (f"{d.id}/{c.id}",) * c.copies
             elif c.start == "table":  # face up in play from the start: like a kept card
                 set_kept(w, w.kept + (f"{d.id}/{c.id}",) * c.copies)
-                emit(w, "setup", f"{c.name} lies face up on the table, in play", "")
+                emit(w, "setup", f"{c.name} lies face up on the table, in play", "C1.2")
 
 
 def deck_cards_at_setup(d: n.Deck) -> list[str]:
@@ -156,7 +156,7 @@ def exec_put_item_on_table(w: Work, e: n.PutItemOnTable, ctx: Ctx) -> None:  # p
 def exec_set_aside_item(w: Work, e: n.SetAsideItem, ctx: Ctx) -> None:  # set aside item ID
     if _held_copy(w, e.item) or _take_from(w, "table", e.item):
         w.aside = w.aside + (e.item,)
-        emit(w, "item", f"{w.game.items[e.item].name} is set aside", "")
+        emit(w, "item", f"{w.game.items[e.item].name} is set aside", "C1.2")
 
 
 def _discardable_held(w: Work) -> list[str]:
@@ -257,9 +257,9 @@ def after_resolving(w: Work, deck: n.Deck, card: n.DeckCard) -> None:
     elif fate == "return":
         left = next((cards for d, cards in w.decks if d == deck.id), ())
         _set_deck(w, deck.id, shuffled(w, left + (card.id,)))
-        emit(w, "deck", f"{card.name} is shuffled back into the {deck.name} deck", "")
+        emit(w, "deck", f"{card.name} is shuffled back into the {deck.name} deck", "C1.2")
     else:
-        emit(w, "deck", f"{card.name} is removed from the game", "")
+        emit(w, "deck", f"{card.name} is removed from the game", "C1.2")
 
 
 def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # shuffle card CARD into DECK
@@ -277,11 +277,11 @@ def exec_shuffle_card_into(w: Work, e: n.ShuffleCardInto, ctx: Ctx) -> None:  # 
         i = w.kept.index(key)
         set_kept(w, w.kept[:i] + w.kept[i + 1:])
     else:
-        emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "")
+        emit(w, "deck", f"{card.name} is not set aside, discarded or in play: nothing is shuffled in", "C1.2")
         return
     left = next((cards for d, cards in w.decks if d == e.deck), ())
     _set_deck(w, e.deck, shuffled(w, left + (e.card,)))
-    emit(w, "deck", f"{card.name} is shuffled into the {deck.name} deck", "")
+    emit(w, "deck", f"{card.name} is shuffled into the {deck.name} deck", "C1.2")
 
 
 def amount_card_number(w: Work, a: n.CardNumber, ctx: Ctx) -> int:  # card number (K1.6)
@@ -314,13 +314,13 @@ def draw_card(w: Work, deck_id: str) -> None:
     decks = dict(w.decks)
     cards = decks.get(deck_id, ())
     if not cards:
-        emit(w, "deck", f"the {deck.name} deck is empty", "")
+        emit(w, "deck", f"the {deck.name} deck is empty", "C18.5")
         return
     cid = cards[0]
     decks[deck_id] = cards[1:]
     w.decks = tuple(decks.items())
     card = w.game.deck_cards[f"{deck_id}/{cid}"]
-    emit(w, "deck", f"draws {card.name} from {deck.name}", "")
+    emit(w, "deck", f"draws {card.name} from {deck.name}", "C18.5")
     if card.keep:
         came_into_play(w)
         set_kept(w, w.kept + (f"{deck_id}/{cid}",))
