@@ -1702,6 +1702,9 @@ def build_player_board(b: Builder, line: Line) -> Optional[n.PlayerBoard]:
     def out(b: Builder, line: Line, acc: dict) -> None:
         # C9.8: 'out of reach hunt fg' or 'out of reach stay' (what an enemy does with no target in reach)
         words = [w.value for w in line.words()]
+        if "out_of_reach" in acc:
+            b.error(line.span, "E206", "'out of reach' is given twice in this player_board", "keep one")
+            return
         if words == ["out", "of", "reach", "hunt", "fg"]:
             acc["out_of_reach"] = "fg"
         elif words == ["out", "of", "reach", "stay"]:

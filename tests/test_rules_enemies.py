@@ -628,3 +628,23 @@ def test_every_minion_keeps_its_turn_when_another_dies(base):
         patch_engine(mp, "enemy_act", spy)
         engine.hunt(w, "minions", "fg", 1, 0)
     assert acted == [1, 2]
+
+
+@pytest.mark.parametrize("lines, code, needle", [
+    ("out of reach stay\n  out of reach hunt fg", "E206", "given twice"),
+    ("out of reach wander", "E205", "out of reach stay"),
+])
+def test_C9_8_the_player_boards_out_of_reach_line_is_checked(tmp_path, lines, code, needle):
+    """C9.8: the player board says once, in one of two ways, what an enemy with no target in reach
+    does; anything else is a located diagnostic, and 'stay' is read as written."""
+    from lastbreath.dsl import load_content
+
+    board = ('player_board other-board {\n  side normal {\n    time reset 6\n    time range -1 10\n'
+             '    fear range 0 9\n    zone 0 9 dice 2\n  }\n  last breath 0 0 1\n  ' + lines + '\n}\n')
+    f = tmp_path / "board.fg"
+    f.write_text(board, encoding="utf-8")
+    rs, diags = load_content([f])
+    assert rs is None and [d.code for d in diags] == [code] and needle in diags[0].message + diags[0].hint
+    f.write_text(board.replace(lines, "out of reach stay"), encoding="utf-8")
+    rs, diags = load_content([f])
+    assert diags == [] and rs.player_boards["other-board"].out_of_reach == "stay"
