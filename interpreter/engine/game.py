@@ -191,6 +191,14 @@ class Game:
         self.delayed_kinds = tuple(f"{x.edge}:{x.phase}" for x in self.delayed)
         self.listens = self.listens | frozenset(self.delayed_kinds)
         self.shut_cache: dict[tuple[Any, str], frozenset[int]] = {}  # (barred paths, mover) -> path indices
+        # pieces that travel with her (engine/conveyances.py): the scenario's, where each may go, the menu's options
+        self.conveyances: tuple[n.Conveyance, ...] = scenario.conveyances
+        self.conveyance_index = {c.id: i for i, c in enumerate(self.conveyances)}
+        self.conveyance_enters = tuple(
+            frozenset(i for i, tags in enumerate(self.board.tags) if not c.enters or tags & frozenset(c.enters))
+            for c in self.conveyances)
+        self.conveyance_never = tuple(frozenset(c.never_crosses) for c in self.conveyances)
+        self.ride_opts: dict[tuple[Any, ...], Option] = {}  # her moves with conveyances there (conveyances.py)
 
     @property
     def ids(self) -> dict[str, Any]:
