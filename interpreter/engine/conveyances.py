@@ -85,7 +85,7 @@ def move_options(w: Work, moves: list[tuple[int, int, str]]) -> list[Option]:
         always = [i for i in mine if g.conveyances[i].taken == "always"]
         going = tuple(i for i in always if may_go(w, i, d, tags))
         staying = tuple(i for i in always if i not in going)
-        key = (d, how, going, staying)
+        key: tuple[object, ...] = ("move", d, how, going, staying)
         o = made.get(key)
         if o is None:
             label = f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else "")
@@ -97,7 +97,7 @@ def move_options(w: Work, moves: list[tuple[int, int, str]]) -> list[Option]:
         out.append(o)
         for i in mine:
             if g.conveyances[i].taken == "chosen" and may_go(w, i, d, tags):
-                ck = (d, how, (i,), ("taken",))
+                ck = ("with", d, how, i, going)
                 o = made.get(ck)
                 if o is None:
                     o = made[ck] = Option(f"move:{g.board.ids[d]}:{g.conveyances[i].id}",

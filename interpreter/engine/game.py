@@ -198,7 +198,7 @@ class Game:
             frozenset(i for i, tags in enumerate(self.board.tags) if not c.enters or tags & frozenset(c.enters))
             for c in self.conveyances)
         self.conveyance_never = tuple(frozenset(c.never_crosses) for c in self.conveyances)
-        self.ride_opts: dict[tuple[Any, ...], Option] = {}  # her moves with conveyances there (conveyances.py)
+        self.ride_opts: dict[tuple[object, ...], Option] = {}  # her moves with conveyances there (conveyances.py)
 
     def _movers(self, ref: n.PieceRef, scenario: n.Scenario) -> frozenset[str]:
         """The kinds of piece a piece of an event may be in this game: one named by its id is the
