@@ -229,6 +229,11 @@ def _check_scenario(s: n.Scenario, err) -> None:
             pass  # allowed, though unusual
         if not su.victims:
             err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
+    for c in s.conveyances:  # a piece that travels with her and can never go anywhere does nothing
+        if c.enters and not any(set(c.enters) & set(loc.tags) for loc in s.locations):
+            err(c.span, "E210", f"no location of '{s.id}' has the tag{'s' if len(c.enters) > 1 else ''} "
+                f"{', '.join(c.enters)}: the conveyance '{c.id}' could never go anywhere",
+                "tag the locations it may enter, or drop its 'enters' line")
     ids: set[str] = set()
     parts: tuple[n.EventCard | n.Terror | n.SetupCard, ...] = (*s.events, *s.terror, *s.setups)
     for c in parts:
@@ -653,6 +658,15 @@ def _conveyances(tables: dict, scenarios: dict, err) -> dict[str, n.Conveyance]:
             err(c.span, "E203", f"'{c.id}' is {what} and a conveyance",
                 "a piece is named by its id alone ('when ID moves', 'ID at PLACE'): give them different ids")
         out[c.id] = c
+    if any(not c.start for c in out.values()):  # one that starts off the board needs 'move ID to PLACE'
+        moved = {x.conveyance for x in n.walk((*scenarios.values(), *tables["killers"].values(),
+                                               *tables["modules"].values(), *tables["items"].values(),
+                                               *tables["cards"].values(), *tables["final_girls"].values()))
+                 if isinstance(x, n.MoveConveyance)}
+        for c in out.values():
+            if not c.start and c.id not in moved:
+                err(c.span, "E210", f"the conveyance '{c.id}' starts off the board and nothing puts it on it",
+                    f"give it 'start at LOC', or put it somewhere with 'move {c.id} to PLACE'")
     return out
 
 

@@ -334,6 +334,22 @@ def test_the_checker_refuses_misuse_with_a_hint(tmp_path, old, new, code, needle
     assert hint in got[0].hint, got[0]
 
 
+def test_a_conveyance_that_could_never_play_a_part_is_refused(tmp_path):
+    """Nothing the checker accepts is a silent no-op: a conveyance whose tags no location has, or one
+    off the board that nothing ever puts on it (E210)."""
+    text = _HOST.replace("tags outdoor indoor", "tags outdoor indoor attic").replace("enters tag outdoor",
+                                                                                      "enters tag attic")
+    (tmp_path / "yard.fg").write_text(text, encoding="utf-8")
+    _rs, diags = load_content([*bundled_paths(), tmp_path])
+    got = [d for d in diags if d.code == "E210"]
+    assert got and "no location of 'cv-depot' has the tag attic" in got[0].message, [d.message for d in diags]
+    assert "tag the locations" in got[0].hint
+    errors = _check(tmp_path, "conveyance cv-trolley {", 'conveyance cv-crate { name "Crate" }\n  conveyance cv-trolley {')
+    got = [d for d in errors if d.code == "E210"]
+    assert got and "'cv-crate' starts off the board and nothing puts it on it" in got[0].message
+    assert "move cv-crate to PLACE" in got[0].hint
+
+
 def test_a_conveyance_id_is_shared_with_minions_and_victim_kinds_and_declared_once(tmp_path):
     errors = _check(tmp_path, "conveyance cv-trolley {", "conveyance zombie {")
     assert any(d.code == "E203" and "'zombie' is a minion and a conveyance" in d.message for d in errors)
