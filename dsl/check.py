@@ -229,10 +229,10 @@ def _check_scenario(s: n.Scenario, err) -> None:
             pass  # allowed, though unusual
         if not su.victims:
             err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
-    for c in s.conveyances:  # a piece that travels with her and can never go anywhere does nothing
-        if c.enters and not any(set(c.enters) & set(loc.tags) for loc in s.locations):
-            err(c.span, "E210", f"no location of '{s.id}' has the tag{'s' if len(c.enters) > 1 else ''} "
-                f"{', '.join(c.enters)}: the conveyance '{c.id}' could never go anywhere",
+    for cv in s.conveyances:  # a piece that travels with her and can never go anywhere does nothing
+        if cv.enters and not any(set(cv.enters) & set(loc.tags) for loc in s.locations):
+            err(cv.span, "E210", f"no location of '{s.id}' has the tag{'s' if len(cv.enters) > 1 else ''} "
+                f"{', '.join(cv.enters)}: the conveyance '{cv.id}' could never go anywhere",
                 "tag the locations it may enter, or drop its 'enters' line")
     ids: set[str] = set()
     parts: tuple[n.EventCard | n.Terror | n.SetupCard, ...] = (*s.events, *s.terror, *s.setups)
