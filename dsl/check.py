@@ -449,7 +449,10 @@ def _ref_recipe_makes(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> N
 def _ref_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A minion or a victim kind, where either goes ('count ID', 'when ID dies')."""
     minions, kinds = at.tables["minions"], at.tables["victim_kinds"]
-    if r.name not in minions and r.name not in kinds:
+    if r.name in at.tables["conveyances"]:  # one piece, not a kind of them: it is where it stands, not counted
+        at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
+               f"'{r.name}' is a conveyance, a single piece: '{r.name} at PLACE' says where it stands")
+    elif r.name not in minions and r.name not in kinds:
         at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
                P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
 

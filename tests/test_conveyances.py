@@ -361,7 +361,8 @@ def test_count_reads_minions_and_victim_kinds_not_conveyances(tmp_path):
     """'count ID' counts minions and victims of a kind; a conveyance is one piece, read by
     'ID at PLACE': 'count cv-cart' is refused rather than always 0."""
     errors = _check(tmp_path, "effect { move cv-cart to cv-dock }", "effect { lose (count cv-cart) time }")
-    assert any(d.code == "E204" and "cv-cart" in d.message for d in errors), [d.message for d in errors]
+    got = [d for d in errors if d.code == "E204" and "cv-cart" in d.message]
+    assert got and "'cv-cart at PLACE' says where it stands" in got[0].hint, [d.message for d in errors]
 
 
 def test_a_module_adds_and_replaces_a_conveyance(tmp_path):
