@@ -66,8 +66,14 @@ def with_her(w: Work, here: int) -> list[int]:
     return [i for i, at in enumerate(w.conveyances) if at == here and worked(w, i)]
 
 
+def the(w: Work, i: int) -> str:
+    """The conveyance as the log and the menu say it: "the Handcart" ("The Ark" as it is)."""
+    name = w.game.conveyances[i].name
+    return name if name[:4].lower() == "the " else f"the {name}"
+
+
 def _names(w: Work, taking: list[int]) -> str:
-    names = [f"the {w.game.conveyances[i].name}" for i in taking]
+    names = [the(w, i) for i in taking]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
@@ -125,7 +131,7 @@ def set_out(w: Work, taking: list[int], hops: list[Hop]) -> list[int]:
     """Those of ``taking`` that content lets go (moves.py: a prevented or replaced move stays)."""
     if not taking or "conveyance" not in w.game.movers_watched:
         return taking
-    return [i for i in taking if how_far(w, piece_of(w, i), hops, f"the {w.game.conveyances[i].name}")]
+    return [i for i in taking if how_far(w, piece_of(w, i), hops, the(w, i))]
 
 
 def riders(w: Work, taking: list[int], lim: int, here: int, dest: int, how: str) -> int:
@@ -181,21 +187,21 @@ def exec_move_conveyance(w: Work, e: n.MoveConveyance, ctx: Ctx) -> None:  # mov
     if to < 0:  # a place that names no location: it stays (LANGUAGE.md 4.3)
         return
     at = w.conveyances[i]
-    name = g.conveyances[i].name
+    name = the(w, i)
     if at == to:
-        emit(w, "move", f"the {name} is at {loc_name(w, to)} already", "C1.2")
+        emit(w, "move", f"{name} is at {loc_name(w, to)} already", "C1.2")
         return
     piece = piece_of(w, i)
     hops = jump(at, to)
     watched = "conveyance" in g.movers_watched
-    if watched and not how_far(w, piece, hops, f"the {name}"):
+    if watched and not how_far(w, piece, hops, name):
         return
     if watched:
         leaving(w, piece, hops)
     places = list(w.conveyances)
     places[i] = to
     w.conveyances = tuple(places)
-    emit(w, "move", f"the {name} is moved to {loc_name(w, to)}", "C1.2")
+    emit(w, "move", f"{name} is moved to {loc_name(w, to)}", "C1.2")
     if watched:
         arrived(w, piece, hops)
 
