@@ -1466,7 +1466,10 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
         nums: list[tuple[int, ...]] = []
         if ok:
             for g in (atoms[2], atoms[4]):
-                vals = g.items
+                vals = [v for v in g.items if isinstance(v, Atom)]
+                for blk in (v for v in g.items if isinstance(v, Block)):
+                    b.error(blk.span, "E102", "a block cannot stand inside '( )' here: panic numbers are die faces",
+                            "write the die faces alone: (1 2 3)")
                 if any(v.kind != "number" or not 1 <= v.num <= 6 for v in vals):
                     b.error(g.span, "E209", "panic numbers are die faces 1–6", "")
                 nums.append(tuple(v.num for v in vals if v.kind == "number"))

@@ -80,7 +80,8 @@ card shout {
     ErrorInfo(
         "E102", "a block or symbol where it cannot stand",
         "A '{' block follows the words of its line: it cannot start a line (put '{' at the end of "
-        "the line above) and cannot stand inside '( )'.",
+        "the line above); inside '( )' (a condition's all { … } in a place's 'where') it stands on one "
+        "line, its parts separated by ';'.",
         """\
 card shout
 {

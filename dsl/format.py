@@ -124,6 +124,9 @@ def _number(raw: str) -> str:
 def _atom_text(node: Tree) -> str:
     if node.data == "group":
         return "(" + " ".join(_atom_text(c) for c in node.children if isinstance(c, Tree)) + ")"
+    if node.data == "iblock":  # a block inside a group: on one line, '{ a b; c }'
+        lines = [" ".join(_atom_text(p) for p in ln.children) for ln in node.children if isinstance(ln, Tree)]
+        return "{ " + "; ".join(lines) + " }" if lines else "{ }"
     raw = str(node.children[0])
     if node.data == "number":
         return _number(raw)
@@ -264,7 +267,7 @@ def syntax_shape(lines: tuple[Line, ...], text: str) -> tuple:
 
     def atom(a: Atom):
         if a.kind == "group":
-            return ("group", tuple(atom(x) for x in a.items))
+            return ("group", tuple(part(x) for x in a.items))
         if a.kind == "number":
             plus = src[a.span.line - 1][a.span.col - 1] == "+"
             return ("number", a.value, plus)

@@ -34,7 +34,7 @@ MAX_DIGITS = 9  # digits in a number: a longer one is refused before it is conve
 class Atom:
     span: Span
     kind: str  # name | number | string | join | group
-    value: Union[str, int, tuple[Atom, ...]]  # a name, string or '--' | a number | a group's atoms
+    value: Union[str, int, tuple[Union[Atom, Block], ...]]  # a name, string or '--' | a number | a group's parts
 
     @property
     def num(self) -> int:
@@ -44,15 +44,15 @@ class Atom:
         return self.value
 
     @property
-    def items(self) -> tuple[Atom, ...]:
-        """The atoms of a group."""
+    def items(self) -> tuple[Union[Atom, Block], ...]:
+        """The parts of a group: atoms, and the one-line blocks of a condition (``all { … }``)."""
         if not isinstance(self.value, tuple):
             raise TypeError(f"not a group: {self.text()}")
         return self.value
 
     def text(self) -> str:
         if self.kind == "group":
-            return "(" + " ".join(a.text() for a in self.items) + ")"
+            return "(" + " ".join(a.text() if isinstance(a, Atom) else "{…}" for a in self.items) + ")"
         if self.kind == "string":
             return '"' + str(self.value) + '"'
         return str(self.value)
@@ -122,7 +122,7 @@ def _number(path: str, span: Span, raw: str, bad: list[Diagnostic]) -> int:
 def _part(path: str, node: Tree, bad: list[Diagnostic]) -> Union[Atom, Block]:
     """A part of a line: a block, or an atom (a name, number, string, '--' or group); numbers out of
     range go to ``bad``."""
-    if node.data == "block":
+    if node.data in ("block", "iblock"):  # (an iblock: a block inside a group, on one line)
         kids = node.children  # LBRACE, the lines, RBRACE
         return Block(_span(path, kids[0], kids[-1]), tuple(_line(path, c, bad) for c in kids[1:-1]))
     return _atom(path, node, bad)
@@ -138,7 +138,7 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
     data = node.data
     if data == "group":
         kids = node.children  # LPAR, the atoms, RPAR
-        return Atom(_span(path, kids[0], kids[-1]), "group", tuple(_atom(path, c, bad) for c in kids[1:-1]))
+        return Atom(_span(path, kids[0], kids[-1]), "group", tuple(_part(path, c, bad) for c in kids[1:-1]))
     tok = node.children[0]
     span = _span(path, tok)
     if data == "name":
@@ -311,8 +311,9 @@ def _syntax_diagnostic(path: str, text: str, err: UnexpectedInput) -> Diagnostic
                           "delete it, or look above for a block closed too early")
     if tok.type == "RPAR":
         return Diagnostic(span, "E103", "unexpected ')': no '(' is open here", "delete it, or add the '(' it closes")
-    if tok.type == "LBRACE":
-        return Diagnostic(span, "E102", "a block cannot stand inside '( )'", "close the group with ')' before the '{'")
+    if tok.type == "_NL" and inner is not None and inner.char == "{" and any(o.char == "(" for o in stack):
+        return Diagnostic(span, "E102", "a block inside '( )' stands on one line",
+                          "separate its parts with ';': (any where all { it is exit; it has tag river } random)")
     return Diagnostic(span, "E102", f"unexpected {str(tok)!r}", "check the line above for a missing '}' or ')'")
 
 

@@ -154,3 +154,46 @@ def test_a_selector_that_matches_nothing_and_conditions_read_left_to_right(game)
     engine.run(w, fx("if all { fear at least 99; (any random) is exit } { set flag e }\n"
                      "if any { fear at least 0; (any random) is exit } { set flag f }"), Ctx())
     assert w.flags == frozenset({"f"}) and w.rng == drawn  # neither random pick was read
+
+
+def test_K2_1_all_and_any_inside_a_selector_filter(game):
+    """Issue #33 item 9: 'where all { … }' and 'where any { … }' inside a place in '( )' (a block in
+    a group stands on one line, its parts after ';'): the filter keeps the locations every / some
+    part holds for, 'it' the candidate; the same set as the 'for each' form."""
+    from conftest import fx
+    from lastbreath.interpreter.engine import Ctx
+
+    board = game.game.board
+    start = game.killers[0].loc
+    exits = set(board.exits)
+
+    def placed(line):
+        w = make_work(engine.replace(game, victims=(0,) * len(game.victims)))
+        engine.run(w, fx(line), Ctx())
+        return {i for i, v in enumerate(w.victims) if v}
+
+    both = placed("for each any where all { it is exit; it is not killer-start } { place 1 victims at it }")
+    assert both == exits - {start}
+    one = placed("place 1 victims at (any where all { it is exit; it is not killer-start } random)")
+    assert len(one) == 1 and one <= both
+    either = placed("for each 9 of any where any { it is exit; it is killer-start } random { place 1 victims at it }")
+    assert either == exits | {start}
+    first = placed("place 1 victims at (any where any { it is killer-start; it is exit })")
+    assert first == {min(exits | {start})}  # no pick: the first in map order
+    nested = placed("place 1 victims at (any where not any { it is exit; all { it is killer-start } } random)")
+    assert len(nested) == 1 and not nested & (exits | {start})
+
+
+def test_a_block_inside_a_group_stays_on_one_line_and_formats(tmp_path):
+    """A block inside '( )' is on one line (E102 with the way to write it, at the line end); the
+    formatter keeps it on one line in the canonical spacing."""
+    from lastbreath.dsl.format import format_text
+
+    card = ('card sel-card {{\n  name "Sel"\n  cost 1\n  success {{ move killer to (any where all {body} random) }}\n}}\n')
+    rs, diags = _diags(tmp_path, card.format(body="{it is exit\n it is not killer-start }"))
+    assert rs is None and [(d.code, d.span.line) for d in diags] == [("E102", 4)]
+    assert "on one line" in diags[0].message and "';'" in diags[0].hint
+    text, diags = format_text(card.format(body="{it is exit ;; it is not killer-start}"))
+    assert diags == [] and "(any where all { it is exit; it is not killer-start } random)" in text
+    rs, diags = _diags(tmp_path, text)
+    assert rs is not None and diags == []
