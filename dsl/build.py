@@ -83,7 +83,8 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
-            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD"}
+            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD",
+            "conveyance": "CONVEYANCE"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -246,7 +247,7 @@ class Builder:
         if kind == "card":  # an action card (of the core deck, a killer's or a scenario's)
             refs.append(Ref("hand-card", word, atom.span, self.scope))
             return True, word
-        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding"):
+        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding", "conveyance"):
             refs.append(Ref(kind, word, atom.span, self.scope))
             return True, word
         if kind == "name":
@@ -768,7 +769,8 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not",
+                  "conveyance"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
@@ -1577,7 +1579,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "tags": tags, "location": location,
                                   "path": path, "link": link, "setup": setup, "item": item, "event": event,
                                   "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS,
-                                  "rules": _rules_group({"link": link})}
+                                  "rules": _rules_group({"link": link}),
+                                  "conveyance": lambda b, line, acc: _read_conveyance(b, line, acc)}
     if part is not None:
         return _part(b, line, n.Scenario, readers, part, ("name",))
     acc = _read_body(b, "scenario", head[1], readers, abilities=True)
@@ -1592,7 +1595,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
                       groups=tuple(acc.get("groups", ())),
                       tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
-                      victim_kinds=tuple(acc.get("victim_kinds", ())))
+                      victim_kinds=tuple(acc.get("victim_kinds", ())),
+                      conveyances=tuple(acc.get("conveyances", ())))
 
 
 
@@ -2003,7 +2007,7 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
                           groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"),
-                          victim_kinds=got("victim_kinds"))
+                          victim_kinds=got("victim_kinds"), conveyances=got("conveyances"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
                     items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
@@ -2149,3 +2153,90 @@ def _read_victim_kind(b: Builder, line: Line, acc: dict) -> None:
     acc.setdefault("victim_kinds", []).append(
         n.VictimKind(line.span, vid, sub.get("name", vid), sub.get("unrescuable", False), sub.get("panics", False),
                      tuple(sub.get("untargeted", ())), sub.get("hidden", False)))
+
+
+# --- pieces that travel with her (issue #33 item 2; V4–V9, S1.7) ------------------------------------
+def _read_conveyance(b: Builder, line: Line, acc: dict) -> None:
+    """conveyance ID { name "…"; start at LOC; goes when taken | goes always; enters tag TAG…;
+    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot; needs item ID }"""
+    def names(l: Line, lead: list[str]) -> Optional[list[Any]]:
+        """The name atoms after the lead words, or None when the line is not written so."""
+        atoms = l.words()
+        k = len(lead)
+        ok = (len(l.parts) == len(atoms) > k and all(a.kind == "name" for a in atoms)
+              and [str(a.value) for a in atoms[:k]] == lead)
+        return list(atoms[k:]) if ok else None
+
+    def start(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["start", "at"])
+        if got is None or len(got) != 1:
+            b.error(l.span, "E205", "write 'start at LOC'", "without it the piece starts off the board, until "
+                    "'move ID to PLACE' puts it somewhere")
+            return
+        s["start"] = str(got[0].value)
+        b.refs.append(Ref("loc", s["start"], got[0].span, b.scope))
+
+    def goes(b: Builder, l: Line, s: dict) -> None:
+        words = [str(a.value) for a in l.words()]
+        if words == ["goes", "always"] and len(l.parts) == 2:
+            s["taken"] = "always"
+        elif words == ["goes", "when", "taken"] and len(l.parts) == 3:
+            s["taken"] = "chosen"
+        else:
+            b.error(l.span, "E205", "write 'goes when taken' or 'goes always'",
+                    "'goes when taken' (the default): she chooses at each move whether to take it; 'goes always': "
+                    "it goes with her whenever it may")
+
+    def enters(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["enters", "tag"])
+        if got is None:
+            b.error(l.span, "E205", "write 'enters tag TAG …'", "the location tags it may enter, one of them enough")
+            return
+        for a in got:
+            b.refs.append(Ref("tag", str(a.value), a.span, b.scope))
+        s["enters"] = tuple(dict.fromkeys(str(a.value) for a in got))
+
+    def never(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["never", "crosses"])
+        if got is None:
+            b.error(l.span, "E205", "write 'never crosses PATHTAG …'", "the path tags it never goes along")
+            return
+        for a in got:
+            b.refs.append(Ref("pathtag", str(a.value), a.span, b.scope))
+        s["never"] = tuple(dict.fromkeys(str(a.value) for a in got))
+
+    def victims(b: Builder, l: Line, s: dict) -> None:
+        atoms = l.words()
+        words = [str(a.value) for a in atoms]
+        if len(l.parts) != len(atoms):
+            words = []
+        if words == ["victims", "follow", "on", "foot"]:
+            s["riders"] = n.ON_FOOT
+        elif words == ["victims", "ride", "any"]:
+            s["riders"] = n.ANY_RIDERS
+        elif len(atoms) == 3 and words[:2] == ["victims", "ride"] and atoms[2].kind == "number":
+            if atoms[2].num < 0:
+                b.error(atoms[2].span, "E209", f"'victims ride' must be at least 0, not {atoms[2].value}", "")
+            elif b.limit(atoms[2].span, "victims ride", atoms[2].num, MAX_PIECES):
+                s["riders"] = atoms[2].num
+        else:
+            b.error(l.span, "E205", "write 'victims ride N', 'victims ride any' or 'victims follow on foot'",
+                    "how victims come along when she moves with it: up to N (or any number) whatever the path lets "
+                    "follow, or as they follow her on foot (C5.3, the default)")
+
+    def needs(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["needs", "item"])
+        if got is None or len(got) != 1:
+            b.error(l.span, "E205", "write 'needs item ID'", "she must hold the item to take it along")
+            return
+        s["needs"] = str(got[0].value)
+        b.refs.append(Ref("item", s["needs"], got[0].span, b.scope))
+
+    got = _named(b, line, "conveyance", {"start": start, "goes": goes, "enters": enters, "never": never,
+                                         "victims": victims, "needs": needs}, abilities=False)
+    if got is None:
+        return
+    cid, sub = got
+    acc.setdefault("conveyances", []).append(
+        n.Conveyance(line.span, cid, sub.get("name", cid), sub.get("start", ""), sub.get("taken", "chosen"),
+                     sub.get("enters", ()), sub.get("never", ()), sub.get("riders", n.ON_FOOT), sub.get("needs", "")))

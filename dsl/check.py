@@ -115,6 +115,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
 
     # victim kinds (issue #16 item 3): declared once, never a minion's id; read by the references below
     tables["victim_kinds"] = _victim_kinds(tables, killers, scenarios, err)
+    tables["conveyances"] = _conveyances(tables, scenarios, err)
     # modules (section 10): checked against the hosts as each leaves them; a name one of its lines
     # uses is resolved in each host its section applies to, as the module leaves it
     mods = check_modules(tables["modules"], tables, refs, err, warn, pack, reachable, _check_scenario, _check_killer)
@@ -228,6 +229,11 @@ def _check_scenario(s: n.Scenario, err) -> None:
             pass  # allowed, though unusual
         if not su.victims:
             err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
+    for cv in s.conveyances:  # a piece that travels with her and can never go anywhere does nothing
+        if cv.enters and not any(set(cv.enters) & set(loc.tags) for loc in s.locations):
+            err(cv.span, "E210", f"no location of '{s.id}' has the tag{'s' if len(cv.enters) > 1 else ''} "
+                f"{', '.join(cv.enters)}: the conveyance '{cv.id}' could never go anywhere",
+                "tag the locations it may enter, or drop its 'enters' line")
     ids: set[str] = set()
     parts: tuple[n.EventCard | n.Terror | n.SetupCard, ...] = (*s.events, *s.terror, *s.setups)
     for c in parts:
@@ -443,9 +449,36 @@ def _ref_recipe_makes(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> N
 def _ref_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A minion or a victim kind, where either goes ('count ID', 'when ID dies')."""
     minions, kinds = at.tables["minions"], at.tables["victim_kinds"]
-    if r.name not in minions and r.name not in kinds:
+    if r.name in at.tables["conveyances"]:  # one piece, not a kind of them: it is where it stands, not counted
+        at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
+               f"'{r.name}' is a conveyance, a single piece: '{r.name} at PLACE' says where it stands")
+    elif r.name not in minions and r.name not in kinds:
         at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
                P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
+
+
+@checks("piece")
+def _ref_piece(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """A piece named by its id ('when ID moves', 'ID at PLACE'): a minion kind, a victim kind or a
+    conveyance."""
+    minions, kinds, conveyances = at.tables["minions"], at.tables["victim_kinds"], at.tables["conveyances"]
+    if r.name not in minions and r.name not in kinds and r.name not in conveyances:
+        what = "minion, victim kind or conveyance" if conveyances else "minion or victim kind"
+        known = "minions, victim kinds and conveyances" if conveyances else "minions and victim kinds"
+        at.err(r.span, "E204", f"unknown {what} '{r.name}'",
+               P(_hint_or_known, r.name, (*minions, *kinds, *conveyances), known))
+
+
+@checks("conveyance")
+def _ref_conveyance(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'move ID to PLACE': a conveyance of the same scenario (elsewhere: of any scenario loaded)."""
+    host = scenarios.get(r.scope)
+    declared = {c.id for c in host.conveyances} if host is not None else set(at.tables["conveyances"])
+    if r.name not in declared:
+        where = f"in '{r.scope}'" if host is not None else "in any scenario"
+        at.err(r.span, "E204", f"unknown conveyance '{r.name}' {where}",
+               P(_or, P(_hint, r.name, tuple(sorted(declared))),
+                 "declare it in the scenario: 'conveyance ID { name \"…\"; start at LOC }'"))
 
 
 @checks("victim-kind")
@@ -513,7 +546,8 @@ def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
 
 
 # --- events a piece never has --------------------------------------------------------------------
-_PIECE_WORDS = {"fg": "the Final Girl", "killer": "a killer", "minion": "a minion", "victim": "a victim"}
+_PIECE_WORDS = {"fg": "the Final Girl", "killer": "a killer", "minion": "a minion", "victim": "a victim",
+                "conveyance": "a conveyance"}
 
 
 def _listed(pieces: frozenset[str]) -> str:
@@ -525,15 +559,16 @@ def _listed(pieces: frozenset[str]) -> str:
 def _check_piece_events(decls: list, tables: dict, err) -> None:
     """E215: a trigger, a replacement or a modification answering an event its piece never has
     (nodes.PIECE_EVENT_PIECES): it would check clean and never resolve."""
-    kinds, minions = tables["victim_kinds"], tables["minions"]
+    kinds, minions, conveyances = tables["victim_kinds"], tables["minions"], tables["conveyances"]
     for x in n.walk(tuple(decls)):
         if not isinstance(x, (n.Trigger, n.Replacement, n.Modification)) or not isinstance(x.event, n.PieceEvent):
             continue
         e = x.event
         ref = e.piece
         pieces = n.pieces_of(ref)
-        if ref.kind == "minion" and ref.minion:  # a kind: of minion or of victim, as the content declares it
-            pieces = frozenset({"minion"} if ref.minion in minions else {"victim"} if ref.minion in kinds else pieces)
+        if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim, or a conveyance, as declared
+            pieces = frozenset({"minion"} if ref.minion in minions else {"victim"} if ref.minion in kinds else
+                               {"conveyance"} if ref.minion in conveyances else pieces)
         before = not isinstance(x, n.Trigger)
         allowed = n.PIECE_EVENT_PIECES[e.what][1 if before else 0]
         if pieces & allowed:
@@ -609,6 +644,33 @@ def _victim_kinds(tables: dict, killers: dict, scenarios: dict, err) -> dict[str
                 "a kind of piece is named by its id alone ('count ID', 'when ID dies'): give them different ids")
         kinds[v.id] = v
     return kinds
+
+
+def _conveyances(tables: dict, scenarios: dict, err) -> dict[str, n.Conveyance]:
+    """Pieces that travel with her (issue #33 item 2): each declared once, never with the id of a
+    minion or a victim kind (a piece is named by its id alone: 'when ID moves', 'ID at PLACE')."""
+    out: dict[str, n.Conveyance] = {}
+    hosts = [*scenarios.values(), *(sec.adds for m in tables["modules"].values() for sec in m.sections)]
+    for c in (c for h in hosts for c in getattr(h, "conveyances", ())):
+        first = out.get(c.id)
+        if first is not None and first is not c and first.span != c.span:
+            err(c.span, "E203", f"duplicate conveyance '{c.id}'", f"first declared at {first.span}")
+            continue
+        if c.id in tables["minions"] or c.id in tables["victim_kinds"]:
+            what = "a minion" if c.id in tables["minions"] else "a victim kind"
+            err(c.span, "E203", f"'{c.id}' is {what} and a conveyance",
+                "a piece is named by its id alone ('when ID moves', 'ID at PLACE'): give them different ids")
+        out[c.id] = c
+    if any(not c.start for c in out.values()):  # one that starts off the board needs 'move ID to PLACE'
+        moved = {x.conveyance for x in n.walk((*scenarios.values(), *tables["killers"].values(),
+                                               *tables["modules"].values(), *tables["items"].values(),
+                                               *tables["cards"].values(), *tables["final_girls"].values()))
+                 if isinstance(x, n.MoveConveyance)}
+        for c in out.values():
+            if not c.start and c.id not in moved:
+                err(c.span, "E210", f"the conveyance '{c.id}' starts off the board and nothing puts it on it",
+                    f"give it 'start at LOC', or put it somewhere with 'move {c.id} to PLACE'")
+    return out
 
 
 def _check_made_and_taken(tables: dict, killers: dict, scenarios: dict, warn) -> None:

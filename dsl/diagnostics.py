@@ -469,7 +469,8 @@ card brood {
         "a victim never takes damage (an attack kills it), the Final Girl never kills, only a killer "
         "forms, appears or vanishes, and 'would be defeated' is asked only before a defeat, for a "
         "replacement. Such a line would check clean and never resolve. Every piece moves, enters, "
-        "leaves and crosses, whatever moves it. The hint names the pieces the event happens to.",
+        "leaves and crosses, whatever moves it; a conveyance (a piece that travels with her) does nothing "
+        "else. The hint names the pieces the event happens to.",
         """\
 item charm {
   name "Charm"

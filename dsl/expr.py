@@ -59,7 +59,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.CausedBy: ("the cause is card|item|action|event|terror ID",),
     n.ItemIn: ("item ITEM on table", "item ITEM aside"),
     n.InPhase: ("phase PHASE",),
-    n.KindAt: ("KIND at PLACE",),
+    n.KindAt: ("KIND at PLACE", "CONVEYANCE at PLACE"),
     n.HasStatus: ("it has status NAME", "fg has status NAME", "killer has status NAME"),
     n.TokenOn: ("token TOKEN on HOLDER", "token TOKEN in supply|discard"),
     # amounts
@@ -91,7 +91,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.GameStarts: ("game starts",),
     n.TrackReaches: ("track TRACK reaches N",),
     # pieces
-    n.PieceRef: ("fg", "killer", "killer BODY", "victim", "minion", "MINION", "enemy"),
+    n.PieceRef: ("fg", "killer", "killer BODY", "victim", "minion", "MINION", "enemy", "CONVEYANCE"),
 }
 _SLOT_OF = {n.Condition: "condition", n.Amount: "amount", n.Place: "place", n.Event: "event", n.Piece: "piece"}
 # what each slot type accepts, for hints: the forms of its node classes, in the table's order
@@ -422,7 +422,7 @@ class _Build(Transformer):
     def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
         tok = c[-1]
         if tok.type == "NAME":
-            self._ref("kind", tok)  # a minion kind or a victim kind
+            self._ref("piece", tok)  # a minion kind, a victim kind or a conveyance
             return n.PieceRef(self._span(meta), "minion", str(tok))
         return n.PieceRef(self._span(meta), str(tok))
 
@@ -521,8 +521,8 @@ class _Build(Transformer):
 
 
     # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) -----------
-    def kind_at(self, meta: Any, c: list[Any]) -> n.KindAt:  # KIND at PLACE
-        self._ref("kind", c[0])
+    def kind_at(self, meta: Any, c: list[Any]) -> n.KindAt:  # KIND at PLACE (a conveyance too)
+        self._ref("piece", c[0])
         return n.KindAt(self._span(meta), str(c[0]), c[1])
 
     def has_status(self, meta: Any, c: list[Any]) -> n.HasStatus:  # it has status S / fg has status S

@@ -56,4 +56,5 @@ SLOTS: dict[str, tuple[object, object]] = {
     "the spaces of a track (`spaces LOW to HIGH`)": (0, MAX_TRACK),
     "a holding area's `capacity`": (1, MAX_PIECES),
     "a location's `number NAME N`": (0, MAX_AMOUNT),
+    "the N of a conveyance's `victims ride N`": (0, MAX_PIECES),
 }

@@ -1159,7 +1159,7 @@ class PieceEvent(Event):
 # or a modification can change it for, before it happens). The engine makes every one of them
 # (tests/test_events.py plays each); the builder refuses the others (E215). "victim" includes the
 # victim kinds, "minion" the minion kinds.
-_EVERY_PIECE = frozenset({"fg", "killer", "minion", "victim"})
+_EVERY_PIECE = frozenset({"fg", "killer", "minion", "victim", "conveyance"})
 PIECE_EVENT_PIECES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "takes-damage": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
     "loses-health": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
@@ -1176,11 +1176,11 @@ PIECE_EVENT_PIECES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 
 def pieces_of(ref: PieceRef) -> frozenset[str]:
-    """The kinds of piece a piece reference may be: fg, killer, minion, victim."""
+    """The kinds of piece a piece reference may be: fg, killer, minion, victim, conveyance."""
     if ref.kind == "enemy":
         return frozenset({"killer", "minion"})
-    if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim (their ids differ)
-        return frozenset({"minion", "victim"})
+    if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim, or a conveyance (their ids differ)
+        return frozenset({"minion", "victim", "conveyance"})
     return frozenset({ref.kind})
 
 
@@ -1623,6 +1623,7 @@ class Scenario(Decl):
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
+    conveyances: tuple[Conveyance, ...] = ()  # pieces that travel with her (V4–V9, S1.7)
 
 
 @attrs.frozen(repr=False)
@@ -2135,7 +2136,8 @@ class RevealVictims(Effect):
 
 @attrs.frozen(repr=False)
 class KindAt(Condition):
-    """``KIND at PLACE``: a victim of that kind, or a minion of that kind, stands there."""
+    """``KIND at PLACE``: a victim of that kind, or a minion of that kind, stands there; a conveyance
+    (``ID at PLACE``): it stands there."""
 
     span: Span
     kind: str
@@ -2310,6 +2312,44 @@ class TokenOn(Condition):
 
 EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,
                                DamagePieces, KillPieces)
+
+
+# --- pieces that travel with her (issue #33 item 2; V4–V9, S1.7) -----------------------------------
+ON_FOOT = -1  # Conveyance.riders: victims follow her as they would on foot (C5.3)
+ANY_RIDERS = -2  # Conveyance.riders: every victim there may ride along
+TAKEN = ("chosen", "always")  # Conveyance.taken: she chooses at each move to take it | it goes whenever it may
+
+
+@attrs.frozen(repr=False)
+class Conveyance(Decl):
+    """``conveyance ID { name "…"; start at LOC; goes when taken | goes always; enters tag TAG…;
+    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot; needs item ID }``:
+    a piece that travels with the Final Girl (a vehicle, a cart, a boat: content names it). When she
+    moves away from where it stands, holding the item it needs, it goes with her, always or when she
+    takes it, to a location with one of the tags it may enter (any location without ``enters``) and
+    along no path with a tag it never crosses; otherwise it stays. Victims follow her as on foot, or
+    ride with it up to a number whatever the path lets follow (C5.3 otherwise)."""
+
+    span: Span
+    id: str
+    name: str
+    start: str = ""  # the location it starts at ("" = off the board until 'move ID to PLACE')
+    taken: str = "chosen"  # one of TAKEN
+    enters: tuple[str, ...] = ()  # location tags it may enter (one of them is enough); none: every location
+    never_crosses: tuple[str, ...] = ()  # path tags it never goes along
+    riders: int = ON_FOOT  # victims that come along as she moves with it: ON_FOOT, ANY_RIDERS or up to N
+    needs: str = ""  # an item she must hold (in hand or backpack) to take it ("" = none)
+
+
+@attrs.frozen(repr=False)
+class MoveConveyance(Effect):
+    """``move ID to PLACE``: the conveyance goes there at once, along no path (from off the board
+    too): it answers ``moves``, ``leaves`` and ``enters`` as any piece moved by an effect."""
+
+    span: Span
+    conveyance: str
+    loc: Loc
+    PHRASES: ClassVar = ("move {conveyance:conveyance} to {loc:loc}",)
 
 
 # every effect and rule class with phrases is matched: one the lists above do not name is added at

@@ -53,6 +53,7 @@ class Names:
     bodies: Mapping[str, str] = attrs.field(factory=dict)
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
     ingredients: frozenset[str] = frozenset()  # items some recipe needs: kept used up (S3.4)
+    conveyances: Mapping[str, str] = attrs.field(factory=dict)  # pieces that travel with her (issue #33 item 2)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
@@ -66,7 +67,8 @@ class Names:
                    {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
                    {b.id: b.name for k in rs.killers.values() for b in k.bodies},
                    {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())},
-                   frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs))
+                   frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs),
+                   {c.id: c.name for s in rs.scenarios.values() for c in s.conveyances})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
@@ -87,7 +89,9 @@ class Names:
             tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
             holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
             victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
-        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims, self.ingredients)
+        conveyances = {**self.conveyances, **{c.id: c.name for c in getattr(decl, "conveyances", ())}}
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims, self.ingredients,
+                     conveyances)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
@@ -112,7 +116,9 @@ class Names:
         return self.tokens.get(token, token)
 
     def kind(self, kind: str) -> str:
-        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), or the id."""
+        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), "Handcart" (a conveyance), or the id."""
+        if kind in self.conveyances:
+            return self.conveyances[kind]
         if kind in self.victims:
             return f"{self.victims[kind]} victim"
         return f"{self.minion(kind)} minion"
@@ -899,6 +905,8 @@ _PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a
 
 
 def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
+    if node.kind == "minion" and node.minion in r.conveyances:
+        return f"the {r.conveyances[node.minion]}"
     if node.kind == "minion" and node.minion:
         return _a(f"{r.victims[node.minion]} victim") if node.minion in r.victims else f"a {r.minion(node.minion)}"
     if node.body:
@@ -1220,6 +1228,7 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Tracks", [_clause(t, r) for t in getattr(node, "tracks", ())])
     lines += _section("Holding areas", [_clause(h, r) for h in getattr(node, "holdings", ())])
     lines += _section("Victim kinds", [_clause(v, r) for v in getattr(node, "victim_kinds", ())])
+    lines += _section("Pieces that travel with you", [_clause(c, r) for c in getattr(node, "conveyances", ())])
     return lines
 
 
@@ -2124,6 +2133,8 @@ def _render_reveal_victims(node: n.RevealVictims, r: Names) -> str:
 
 
 def _render_kind_at(node: n.KindAt, r: Names, neg: bool = False) -> str:
+    if node.kind in r.conveyances:
+        return f"the {r.conveyances[node.kind]} is {'not ' if neg else ''}at {r.loc(node.loc)}"
     what = r.kind(node.kind)
     return f"there is {'no' if neg else _a(what).split(' ', 1)[0]} {what} at {r.loc(node.loc)}"
 
@@ -2314,3 +2325,28 @@ def _render_token_on(node: n.TokenOn, r: Names, neg: bool = False) -> str:
 def _dsl_token_on(node: n.TokenOn, indent: str) -> str:
     prep = "in" if node.on.kind in ("supply", "discard") else "on"
     return f"token {node.token} {prep} {_dsl_holder(node.on)}"
+
+
+# --- pieces that travel with her (issue #33 item 2) -------------------------------------------------
+def _render_conveyance(node: n.Conveyance, r: Names) -> str:
+    where = f"it starts at {r.loc(node.start)}" if node.start else "it starts off the board"
+    when = ("it goes with you whenever you move from its location" if node.taken == "always" else
+            "when you move from its location you may take it with you")
+    facts = [where, when]
+    if node.needs:
+        facts.append(f"only while you hold {r.item(node.needs)}")
+    if node.enters:
+        facts.append(f"it enters only {' or '.join(node.enters)} locations")
+    if node.never_crosses:
+        facts.append(f"it never crosses a {' or '.join(node.never_crosses)} path")
+    if node.riders == n.ANY_RIDERS:
+        facts.append("any number of victims ride with it")
+    elif node.riders == 0:
+        facts.append("no victim follows you when you take it")
+    elif node.riders > 0:
+        facts.append(f"up to {_count(node.riders, 'victim')} ride with it, whatever the path lets follow")
+    return f"{node.name} [{node.id}] (a piece that travels with you): " + "; ".join(facts)
+
+
+def _render_move_conveyance(node: n.MoveConveyance, r: Names) -> str:
+    return f"move the {r.conveyances.get(node.conveyance, node.conveyance)} to {r.loc(node.loc)}"

@@ -72,6 +72,7 @@ class Ruleset:
     caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
     modules: dict[str, n.Module] = attrs.field(factory=dict)  # switched on per game (LANGUAGE.md section 10)
     victim_kinds: dict[str, n.VictimKind] = attrs.field(factory=dict)  # declared in scenarios, killers, modules
+    conveyances: dict[str, n.Conveyance] = attrs.field(factory=dict)  # pieces that travel with her, by id
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))

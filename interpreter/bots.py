@@ -492,7 +492,10 @@ class Greedy:
         for k in keys:
             if not k.startswith("move:"):
                 continue
-            sc = self.place_score(state, board.index[k[5:]], True, goal, hunting)
+            dest, _, piece = k[5:].partition(":")  # move:DEST, or move:DEST:ID with a conveyance she takes along
+            sc = self.place_score(state, board.index[dest], True, goal, hunting)
+            if piece:
+                sc -= 0.01  # the same place, and the piece with her (victims may ride with it): taken along
             if sc < best_score - 1e-9:
                 best_key, best_score = k, sc
         return best_key

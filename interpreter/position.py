@@ -108,6 +108,7 @@ LINES: dict[str, str] = {
     "round": "round N",
     "dice": "dice FACE…",
     "phase": "phase action|planning|killer|panic|upkeep [start]",
+    "conveyance": "conveyance ID at LOCATION | conveyance ID off board",
 }
 SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed",
                "modules")
@@ -600,6 +601,18 @@ class _PositionReader:
         self.r.once(f"track:{tid}", ln, f"the track {tid}")
         self.spec.setdefault("tracks", {})[tid] = v
 
+    def line_conveyance(self, ln: Line, a: list[Atom]) -> None:  # conveyance ID at LOCATION | … off board
+        u = LINES["conveyance"]
+        cid = self.r.ref(a, 1, ln, u, self.game.conveyance_index, f"conveyance of {self.game.scenario.name}")
+        if self.r.ref(a, 2, ln, u, ("at", "off"), "word") == "at":
+            where = self.loc(a, 3, ln, u)
+        else:
+            self.r.ref(a, 3, ln, u, ("board",), "word")
+            where = -1
+        self.r.end(a, 4, u)
+        self.r.once(f"conveyance:{cid}", ln, f"the place of {cid}")
+        self.spec.setdefault("conveyances", {})[cid] = where
+
     def line_slots(self, ln: Line, a: list[Atom]) -> None:  # slots N… | slots none
         u = LINES["slots"]
         n_slots = len(self.fresh.slots)
@@ -1065,6 +1078,8 @@ class _PositionReader:
             self._compose_tokens_on(f, base)
         if "tracks" in s:  # track TRACK N
             f["tracks"] = tuple((tid, s["tracks"].get(tid, v)) for tid, v in base.tracks)
+        if "conveyances" in s:  # conveyance ID at LOCATION | conveyance ID off board
+            f["conveyances"] = tuple(s["conveyances"].get(c.id, at) for c, at in zip(g.conveyances, base.conveyances))
         if "slots" in s:  # slots N…: the slots of her card's start side filled (C5.5)
             filled = s["slots"]
             flipped = s.get("flipped", base.flipped)

@@ -88,6 +88,7 @@ FACTS: dict[str, str] = {
     "phase": "phase NAME", "round": "round N", "result": "result fg|killer|none",
     "choice": "choice KIND|none", "option": "option WORD…", "options": 'options "KEY"… | options none',
     "log": 'log "TEXT"…',
+    "conveyance": "conveyance ID at LOCATION | conveyance ID off board",
 }
 STEPS = {"play": "play CARD", "answer": 'answer WORD… | answer "KEY"', "expect": "expect [not] FACT",
          "stop": "stop after killer-start|killer-action|terror-card|killer-phase|panic-phase"}
@@ -420,6 +421,17 @@ class _Facts:
                 name = (k.label or k.body or "the killer") if k is not None else "none"
                 return k is not None and (k.label == who or (k.body == who and not k.label)), f"{name} is active"
             return active
+        if head == "conveyance":  # conveyance ID at LOCATION | conveyance ID off board
+            cid = self.ref(i + 1, u, g.conveyance_index, f"conveyance of {g.scenario.name}")
+            k = g.conveyance_index[cid]
+            if self.word(i + 2, u, ("at", "off")) == "at":
+                where = self.loc(i + 3, u)
+            else:
+                self.word(i + 3, u, ("board",))
+                where = -1
+            self.end(i + 4, u)
+            return lambda st, log: (st.conveyances[k] == where,
+                                    f"the {g.conveyances[k].name} is {_where(st, st.conveyances[k])}")
         if head == "track":  # track TRACK N
             tid = self.ref(i + 1, u, g.tracks, "track")
             return number(lambda st: dict(st.tracks).get(tid, 0), lambda v: f"the {tid} track is on {v}", at=i + 2)
@@ -897,3 +909,7 @@ def verify(rs: Ruleset, files: Sequence[Path]) -> tuple[list[Outcome], list[Diag
 def counts(outcomes: Sequence[Outcome]) -> Counter[str]:
     return Counter("passed" if o.ok else "failed" for o in outcomes)
 
+
+def _where(st: GameState, at: int) -> str:
+    """A piece's place in a fact's answer: "at Yard", or "off the board"."""
+    return f"at {_loc_name(st, at)}" if at >= 0 else "off the board"

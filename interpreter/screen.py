@@ -256,6 +256,10 @@ def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
                        for i, _it, _that in state.delayed if 0 <= i < len(g.delayed))
         out.append(("Kept for later", ", ".join(f"{k} at the {when}" if k > 1 else f"one at the {when}"
                                                 for when, k in kept.items())))
+    for c, at in zip(g.conveyances, state.conveyances):  # pieces that travel with her (issue #33 item 2)
+        how = "goes with you always" if c.taken == "always" else "goes with you when you take it"
+        needs = f"; needs {_name(g.items, c.needs)}" if c.needs else ""
+        out.append((c.name, f"{'at ' if at >= 0 else ''}{_where(state, at)} ({how}{needs})"))
     if state.barred:
         closed: dict[int, list[str]] = {}
         for k, who in state.barred:
@@ -513,6 +517,9 @@ def map_rows(state: GameState) -> list[MapRow]:
     tokens: dict[int, Counter] = {}
     for tok, _kind, loc in state.tokens:
         tokens.setdefault(loc, Counter())[_token_name(state, tok)] += 1
+    riding: dict[int, list[str]] = {}  # pieces that travel with her, where they stand
+    for c, at in zip(g.conveyances, state.conveyances):
+        riding.setdefault(at, []).append(c.name)
     rows = []
     for i in range(board.n):
         facts = []
@@ -531,6 +538,7 @@ def map_rows(state: GameState) -> list[MapRow]:
             here.append(f"{k} {name}")
         if state.victims[i]:
             here.append(_plural(state.victims[i], "victim"))
+        here += riding.get(i, [])
         for name, k in tokens.get(i, Counter()).items():
             here.append(f"{name}" + (f" x{k}" if k > 1 else ""))
         paths = []
@@ -955,6 +963,9 @@ def _short_here(state: GameState, r: MapRow) -> str:
     t = sum(1 for _tok, _kind, loc in state.tokens if loc == i)
     if t:
         parts.append(f"{t}t")
+    c = sum(1 for at in state.conveyances if at == i)
+    if c:
+        parts.append(f"{c}c")
     return " ".join(parts)
 
 
@@ -985,7 +996,9 @@ def _map_grid(state: GameState, width: int, occupied_only: bool = False):
     for i in range(nrows):
         grid.add_row(*[cells[c * nrows + i] if c * nrows + i < len(cells) else Text("") for c in range(cols)])
     legend = ["YOU you"] + [word for word, there in (("K killer", state.killers), ("v victims", any(state.victims)),
-                                                     ("m minions", state.minions), ("t tokens", state.tokens)) if there]
+                                                     ("m minions", state.minions), ("t tokens", state.tokens),
+                                                     ("c " + ", ".join(c.name for c in state.game.conveyances),
+                                                      state.conveyances)) if there]
     if not occupied_only:
         legend += [f"{m} {t}" for t, m in marks.items()] + (["✗ closed"] if any(
             p[5] for p in state.game.board.paths) else [])

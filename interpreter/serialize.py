@@ -60,7 +60,8 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              # victim kinds, statuses, tokens on things (issue #16 items 3-5)
                              "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
                              "victims_taken": 0,  # the victim supply (C5.7, issue #34)
-                             "arrivals": (), "cards_gone": ()}
+                             "arrivals": (), "cards_gone": (),
+                             "conveyances": ()}  # pieces that travel with her (issue #33 item 2)
 # cattrs' generated functions for the records, found once (a call through the converter dispatches each time)
 _UNSTRUCTURE = {cls: _conv.get_unstructure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
 _STRUCTURE = {cls: _conv.get_structure_hook(cls) for cls in (*_RECORDS.values(), Choice)}

@@ -215,6 +215,9 @@ class GameState:
     delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
     barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
     cards_gone: tuple[str, ...] = ()  # action cards removed from the game ('remove card'); never back
+    # pieces that travel with her (issue #33 item 2): where each of Game.conveyances stands, -1 off the
+    # board; () in a game whose scenario declares none
+    conveyances: tuple[int, ...] = ()
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

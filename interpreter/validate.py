@@ -274,6 +274,8 @@ def _tracks_and_paths(state: GameState, f: Any) -> None:
         _str(f(f"barred[{i}]"), b[1], MOVERS, "fg, victims or enemies")
     if list(state.barred) != sorted(set(state.barred)):
         raise _fail(f("barred"), "is not sorted, or has repeats")
+    # pieces that travel with her (issue #33 item 2): one place for each of the game's, on the board or off (-1)
+    _ints(f("conveyances"), state.conveyances, -1, g.board.n - 1, len(g.conveyances))
 
 
 def _statuses(field: str, v: Any) -> None:

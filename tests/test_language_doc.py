@@ -40,7 +40,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent", "pile", "recipe", "rules", "track", "holding"}
+                  "prevent", "pile", "recipe", "rules", "track", "holding", "conveyance"}
 
 HOST = """\
 killer doc-host-killer {
@@ -190,7 +190,7 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
                 "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
                 "HOLDING": "doc-hold", "VKIND": "doc-victim", "ACTION": "doc-action", "EVENTCARD": "doc-event",
-                "TERRORCARD": "doc-terror", "ACTIONCARD": "walk"}
+                "TERRORCARD": "doc-terror", "ACTIONCARD": "walk", "CONVEYANCE": "doc-cart"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
@@ -205,6 +205,7 @@ PHRASE_HOST_SCENARIO = """\
   location doc-place { name "Doc Place"; number hunting 1 }
   path cottage (4) -- () doc-place
   victim doc-victim { name "Doc Victim" }
+  conveyance doc-cart { name "Doc Cart"; start at cottage }
   when game starts { turn 1 random victims into doc-victim; gain 1 token pill at cottage }
 """
 SLOT = re.compile(r"<!-- slot: (\w+) -->")

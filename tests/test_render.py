@@ -333,6 +333,9 @@ AMOUNT_SAMPLES.update({n.TokenCount: ["count tokens pass on card repair", "count
                                       "count tokens pass on items"]})
 AMOUNT_SAMPLES[n.Count].append("count exposed at here")
 PIECE_SAMPLES[n.PieceRef].append("an exposed")
+# pieces that travel with her (issue #33 item 2)
+EFFECT_SAMPLES[n.MoveConveyance] = ["move cart to here", "move cart to (any with victims nearest to fg)"]
+CONDITION_SAMPLES[n.KindAt].append("cart at (exit nearest to fg)")
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
            **RULE_SAMPLES, **ABILITY_SAMPLES}
 ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),
@@ -511,7 +514,7 @@ NO_PICK = {  # each does one thing to what it names (every piece of a set, the t
     n.Each, n.EndActionPhase, n.EndGame, n.EndThisPhase, n.ForEach, n.ForEachPiece, n.FormKillers, n.GainCard, n.GainItem,
     n.GainTime, n.GainTokens, n.Heal, n.HealKiller, n.Hunt, n.If, n.KillMinions, n.KillPieces, n.KillerAppears,
     n.KillerVanishes, n.LoseHealth, n.LoseTime, n.LowerBloodlust, n.LowerFear, n.MakeActive, n.ModeBlock,
-    n.MoveKillerTo, n.OpenPath, n.PanicAt, n.PlaceVictims, n.PreventDamage, n.PutItemOnTable, n.RaiseBloodlust,
+    n.MoveConveyance, n.MoveKillerTo, n.OpenPath, n.PanicAt, n.PlaceVictims, n.PreventDamage, n.PutItemOnTable, n.RaiseBloodlust,
     n.RaiseFear, n.RemoveCard, n.Repeat, n.RescueHeld, n.RetreatTrack, n.RevealDarkPower, n.RevealFinale, n.RevealVictims,
     n.SearchTake, n.SetAsideItem, n.SetFlag, n.SetKillerHealth, n.SetKillerMaxHealth, n.SetMode, n.SetModeNow,
     n.SetTrack, n.ShuffleCardInto, n.SpawnMinions, n.SwitchActive, n.TakeItem, n.UnloadVictims,

@@ -128,6 +128,7 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "tracks", "holding", "delayed", "barred",  # tracks: tests/test_tracks.py
          "marked", "fg_status", "token_on",  # victim kinds, statuses, tokens on things: tests/test_pieces.py
          "cards_gone",  # action cards removed from the game: tests/test_cards_gained.py
+         "conveyances",  # pieces that travel with her, where they stand: tests/test_conveyances.py
          "victims_taken"}  # the victims left in the supply (C5.7)
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player

@@ -91,6 +91,7 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.delayed = d["delayed"]
     w.barred = d["barred"]
     w.cards_gone = d["cards_gone"]
+    w.conveyances = d["conveyances"]
     w.choice = d["choice"]
     w.answers = d["answers"]
     w.checkpoint = d["checkpoint"]
@@ -174,6 +175,7 @@ def copy_out(w: Work) -> dict[str, Any]:
         "delayed": w.delayed,
         "barred": w.barred,
         "cards_gone": w.cards_gone,
+        "conveyances": w.conveyances,
         "choice": w.choice,
         "answers": w.answers,
         "checkpoint": w.checkpoint,

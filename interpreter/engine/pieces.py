@@ -19,6 +19,7 @@ from lastbreath.dsl import nodes as n
 from ..state import MinionState
 from .bloodlust import kill_victim
 from .bodies import body_index, body_name, piece_status, the_killer
+from .conveyances import conveyance_at
 from .draws import rand
 from .final_girl import fg_damage
 from .index import minion_of_uid
@@ -155,8 +156,10 @@ def exec_reveal_victims(w: Work, e: n.RevealVictims, ctx: Ctx) -> None:  # revea
             emit(w, "kind", f"a victim at {loc_name(w, where)} is revealed: {describe(w, new)}", "C1.2")
 
 
-def eval_kind_at(w: Work, c: n.KindAt, ctx: Ctx) -> bool:  # KIND at PLACE
+def eval_kind_at(w: Work, c: n.KindAt, ctx: Ctx) -> bool:  # KIND at PLACE (a conveyance: ID at PLACE)
     where = loc(w, c.loc, ctx)
+    if c.kind in w.game.conveyance_index:
+        return conveyance_at(w, c.kind, where)
     if c.kind in w.game.victim_kinds:
         return any(m.loc == where and m.kind == c.kind for m in w.marked)
     return any(m.loc == where and m.kind == c.kind for m in w.minions)

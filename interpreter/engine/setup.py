@@ -134,6 +134,8 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     # tracks on their starting spaces, holding areas empty
     w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
     w.holding = tuple((h.id, 0) for h in game.holdings.values())
+    if game.conveyances:  # pieces that travel with her, where they start (-1: off the board)
+        w.conveyances = tuple(board.index[c.start] if c.start else -1 for c in game.conveyances)
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)

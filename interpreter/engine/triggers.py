@@ -27,7 +27,7 @@ from .telling import emit
 if TYPE_CHECKING:
     from .working import Work
 
-Piece = tuple[str, str, int]  # (fg | killer | victim | minion, the minion's kind, index or location)
+Piece = tuple[str, str, int]  # (fg | killer | victim | minion | conveyance, its kind or id, index or location)
 FG: Piece = ("fg", "", -1)
 
 
@@ -74,8 +74,8 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
     kind = ref.kind
     if kind == "enemy":
         return piece[0] in ("killer", "minion")
-    if kind == "minion" and ref.minion:  # a kind of minion, or of victim (their ids differ)
-        return piece[1] == ref.minion and piece[0] in ("minion", "victim")
+    if kind == "minion" and ref.minion:  # a kind of minion, or of victim, or a conveyance (their ids differ)
+        return piece[1] == ref.minion and piece[0] in ("minion", "victim", "conveyance")
     if ref.body:
         return piece[0] == "killer" and piece[1] == ref.body
     return piece[0] == kind

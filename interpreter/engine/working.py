@@ -131,6 +131,7 @@ class Work:
     delayed: tuple[tuple[int, int, int], ...]
     barred: tuple[tuple[int, str], ...]
     cards_gone: tuple[str, ...]
+    conveyances: tuple[int, ...]
     choice: Optional[Choice]
     answers: tuple[str, ...]
     checkpoint: Optional[GameState]
