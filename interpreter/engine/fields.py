@@ -91,6 +91,8 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.delayed = d["delayed"]
     w.barred = d["barred"]
     w.cards_gone = d["cards_gone"]
+    w.item_seq = d["item_seq"]
+    w.tokens_down = d["tokens_down"]
     w.choice = d["choice"]
     w.answers = d["answers"]
     w.checkpoint = d["checkpoint"]
@@ -174,6 +176,8 @@ def copy_out(w: Work) -> dict[str, Any]:
         "delayed": w.delayed,
         "barred": w.barred,
         "cards_gone": w.cards_gone,
+        "item_seq": w.item_seq,
+        "tokens_down": w.tokens_down,
         "choice": w.choice,
         "answers": w.answers,
         "checkpoint": w.checkpoint,

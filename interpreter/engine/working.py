@@ -131,6 +131,8 @@ class Work:
     delayed: tuple[tuple[int, int, int], ...]
     barred: tuple[tuple[int, str], ...]
     cards_gone: tuple[str, ...]
+    item_seq: int
+    tokens_down: tuple[tuple[str, str, int], ...]
     choice: Optional[Choice]
     answers: tuple[str, ...]
     checkpoint: Optional[GameState]
