@@ -403,9 +403,9 @@ def _check_copies(state: GameState, f: Any) -> None:
     for name in ("table", "aside"):
         for i, x in enumerate(getattr(state, name)):
             iid, sep, k = x.partition("#")
-            if sep and not k.isdigit():
-                raise _fail(f(f"{name}[{i}]"), f"is {x[:60]!r}: a card's number is written 'ID#N'")
-            card(f(f"{name}[{i}]"), iid, int(k) if sep and len(k) < 10 else 0)
+            if sep and (not k.isdigit() or len(k) > 9 or k.startswith("0")):
+                raise _fail(f(f"{name}[{i}]"), f"is {x[:60]!r}: a card's number is written 'ID#N' (N from 1)")
+            card(f(f"{name}[{i}]"), iid, int(k) if sep else 0)
     in_play = {f"item:{h.id}#{h.copy}" for h in (*state.held, *state.pack) if h.copy}
     in_play |= {f"item:{x}" for x in (*state.table, *state.aside) if "#" in x}
     for i, on in enumerate(state.token_on):
