@@ -153,6 +153,15 @@ def test_S1_2_a_card_put_on_the_table_keeps_its_tokens_and_she_picks_the_card_sh
     assert cards_of(w, "tk-pass-card") == [card] and on(w, card) == 1
 
 
+def test_a_card_set_aside_keeps_its_tokens_and_comes_back_with_them(ship):
+    """A card set aside is not discarded: its tokens stay on it, and it comes back with them."""
+    (card,) = cards_of(ship, "tk-pass-card")
+    w = run(ship, "set aside item tk-pass-card\nif count tokens tk-pass on item tk-pass-card is 1 { set flag still }")
+    assert w.aside == (card[5:],) and on(w, card) == 1 and "still" in w.flags
+    w = run(w.freeze(), "take item tk-pass-card from aside")
+    assert cards_of(w, "tk-pass-card") == [card] and on(w, card) == 1
+
+
 def test_S1_3_a_cards_own_lines_read_that_card_its_use_offered_per_card(ship):
     """S1.3: inside the item's own lines 'item ID' is that card: its use is offered for each card that
     differs (its label says what it holds) while its own 'usable while' holds of it, and spends its
