@@ -395,6 +395,8 @@ class Builder:
             return self._roll(line, blocks[0])
         if head in ("gain", "remove", "move", "spend") and len(atoms) > 2 and atoms[2].value == "token":
             return self._token_line(line, blocks)
+        if head == "reveal" and len(atoms) > 1 and atoms[1].value == "tokens":  # reveal tokens T at|on HOLDER
+            return self._token_line(line, blocks)
         if head == "spend":
             return self._spend(line, atoms, blocks)
         if head == "for" and len(atoms) > 2 and atoms[2].value in _PIECE_WORDS:
@@ -582,6 +584,16 @@ class Builder:
                                                          dest.kind in ("supply", "discard"))):
             self.error(dest.span, "E205", f"tokens cannot be put {'on the items' if dest.kind == 'items' else 'there'}",
                        "put them on one holder: 'item ID', 'card CARD', a place, 'collection', 'it'")
+            return None
+        if isinstance(node, n.GainTokens) and node.face and dest is not None and dest.kind == "collection":
+            self.error(dest.span, "E216", "her collection shows its tokens: they lie there face up",
+                       f"leave out 'face {node.face}', or put them on a place, 'item ID' or 'card CARD'")
+            return None
+        if isinstance(node, n.RevealTokens) and node.at.kind in ("supply", "discard", "collection"):
+            lie = "of her collection lie face up" if node.at.kind == "collection" else "there lie face down for good"
+            self.error(node.at.span, "E216", f"the tokens {lie}: there is nothing to reveal there",
+                       "reveal them where they may lie face down: at a place, on 'item ID', 'card CARD', 'items' "
+                       "or 'it'")
             return None
         return node
 
@@ -973,7 +985,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
                   acc.get("keep", False) or acc.get("cannot", False), b.abilities(acc), owner,
                   acc.get("copies", 1), acc.get("start", ""), acc.get("pile", ""), acc.get("returns", False),
-                  acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False))
+                  acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False),
+                  acc.get("discarded_tokens", ""))
 
 
 def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
@@ -1537,23 +1550,26 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                 return
             s.setdefault("victims", []).append((str(atoms[2].value), atoms[3].num))
 
-        def tokens(b: Builder, l: Line, s: dict) -> None:
+        def tokens(b: Builder, l: Line, s: dict) -> None:  # tokens TOKEN [face down] at LOC LOC …
             atoms = l.words()
-            if len(atoms) < 4 or atoms[1].kind != "name" or atoms[2].value != "at" or any(
-                    a.kind != "name" for a in atoms[3:]):
-                b.error(l.span, "E205", "write 'tokens TOKEN at LOC LOC …'", "")
+            down = [str(a.value) for a in atoms[2:4]] == ["face", "down"]
+            at = 4 if down else 2
+            if len(atoms) < at + 2 or atoms[1].kind != "name" or atoms[at].value != "at" or any(
+                    a.kind != "name" for a in atoms[at + 1:]):
+                b.error(l.span, "E205", "write 'tokens TOKEN at LOC LOC …' or 'tokens TOKEN face down at LOC …'", "")
                 return
             b.refs.append(Ref("token", str(atoms[1].value), atoms[1].span, sid))
-            for a in atoms[3:]:
+            for a in atoms[at + 1:]:
                 b.refs.append(Ref("loc", str(a.value), a.span, sid))
-                s.setdefault("tokens", []).append((str(atoms[1].value), str(a.value)))
+                s.setdefault("tokens_down" if down else "tokens", []).append((str(atoms[1].value), str(a.value)))
 
         sub.update(_read_body(b, "setup", blk, {"killer": at("killer"), "fg": at("fg"), "victims": victims,
                                                  "tokens": tokens}))
         sub["victims"] = sub.get("victims", [])
         _require(b, sub, line.span, "setup", {"killer": "killer at LOC", "fg": "fg at LOC"})
         acc.setdefault("setups", []).append(n.SetupCard(line.span, cid, sub.get("killer", ""), sub.get("fg", ""),
-                                                        tuple(sub["victims"]), tuple(sub.get("tokens", ()))))
+                                                        tuple(sub["victims"]), tuple(sub.get("tokens", ())),
+                                                        tuple(sub.get("tokens_down", ()))))
 
     def item(b: Builder, line: Line, acc: dict) -> None:
         it = build_item(b, line, owner=sid)
@@ -1838,9 +1854,25 @@ def _cannot(b: Builder, line: Line, acc: dict) -> None:
             acc["keep_cond"] = cond
 
 
+_DISCARDED_TOKENS = {"its tokens go to the supply when discarded": "",
+                     "its tokens go to the discard when discarded": "discard",
+                     "its tokens stay on it when discarded": "stay"}
+
+
+def _discarded_tokens(b: Builder, line: Line, acc: dict) -> None:
+    """its tokens go to the supply | go to the discard | stay on it, when discarded (S1.3, open)"""
+    words = " ".join(str(a.value) for a in line.words())
+    if words not in _DISCARDED_TOKENS or len(line.parts) != len(line.words()):
+        b.error(line.span, "E205", "write 'its tokens go to the supply when discarded', 'its tokens go to the "
+                "discard when discarded' or 'its tokens stay on it when discarded'",
+                "without the line a discarded card's tokens go back to the supply (S1.3)")
+        return
+    acc["discarded_tokens"] = _DISCARDED_TOKENS[words]
+
+
 ITEM_ZONE_PARTS: dict[str, Reader] = {
     "copies": _count("copies", 1, MAX_COPIES), "start": _item_start, "usable": _usable, "cannot": _cannot,
-    "returns": _words_flag("returns", "returns to the table when discarded")}
+    "returns": _words_flag("returns", "returns to the table when discarded"), "its": _discarded_tokens}
 
 
 def _after(b: Builder, line: Line, acc: dict) -> None:

@@ -698,7 +698,7 @@ def _check_token_flow(host, warn) -> None:
     """W240: a token type of this host that its token lines take from somewhere (``spend``, ``remove``,
     ``move N token …``) but that nothing puts anywhere (a setup card, ``place token``, ``gain N token
     …``) never leaves the supply."""
-    placed: set[str] = {t for su in getattr(host, "setups", ()) for t, _loc in su.tokens}
+    placed: set[str] = {t for su in getattr(host, "setups", ()) for t, _loc in (*su.tokens, *su.tokens_down)}
     taken: dict[str, Span] = {}
     for x in n.walk(host):
         t = type(x)

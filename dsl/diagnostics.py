@@ -656,6 +656,36 @@ scenario pale-dock {
   when game starts { turn 1 random victims into stranger }
 }
 """, severity="warning"),
+    ErrorInfo(
+        "E216", "a token's face or kind where it cannot be read",
+        "Tokens in the supply and the token discard lie face down for good, and her collection lies "
+        "face up: a line that reads the kinds or faces of the supply or the discard ('token T KIND in "
+        "supply', 'count tokens T face down in discard'), reveals tokens there or in her collection, or "
+        "reads or puts a face-down token in her collection would check clean and never do anything. "
+        "Kinds are read where tokens may lie face up: at a place, on 'item ID', 'card CARD', 'items', "
+        "'collection' or 'it' (a face-down token's kind is read by nothing until it is revealed).",
+        """\
+scenario dim-dock {
+  name "Dim Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2; tokens clue face down at shed }
+  token clue { name "Clue"; kinds true false; supply true 2 false 2 }
+  when fg enters shed { reveal tokens clue in supply }
+}
+""",
+        """\
+scenario dim-dock {
+  name "Dim Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2; tokens clue face down at shed }
+  token clue { name "Clue"; kinds true false; supply true 2 false 2 }
+  when fg enters shed { reveal tokens clue at here }
+}
+"""),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
     ErrorInfo(
         "E300", "the game cannot be set up or cannot go on",

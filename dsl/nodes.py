@@ -909,9 +909,14 @@ class MinionsAt(Condition):
 
 @attrs.frozen(repr=False)
 class TokenAt(Condition):
+    """``token T at PLACE``; ``token T KIND at PLACE`` (a face-up one of the kind: a face-down token's
+    kind is read by nothing); ``token T face down at PLACE`` / ``face up`` (issue #33 item 4)."""
+
     span: Span
     token: str
     loc: Loc
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
 
 
 @attrs.frozen(repr=False)
@@ -1217,7 +1222,7 @@ class TokenEvent(Event):
 
     span: Span
     token: str
-    how: str  # placed | removed | spent
+    how: str  # placed | removed | spent | revealed
 
 
 @attrs.frozen(repr=False)
@@ -1372,6 +1377,9 @@ class Item(Decl):
     keep_cond: Optional[Condition] = None  # cannot be discarded while CONDITION ("keep" alone: always)
     usable: Optional[Condition] = None  # usable while CONDITION: its use is offered only while it holds (K2.5)
     hand_only: bool = False  # 'hand only': held in hand, one hand (a weapon: its own), never in the backpack (S1.7)
+    # what becomes of the tokens on a card of it that is discarded (S1.3, open; issue #33 item 3):
+    # "" the supply (the default) | discard (the token discard) | stay (on the card: back to the table with it)
+    discarded_tokens: str = ""
 
 
 @attrs.frozen(repr=False)
@@ -1584,6 +1592,7 @@ class SetupCard(Decl):
     fg_at: str
     victims: tuple[tuple[str, int], ...]
     tokens: tuple[tuple[str, str], ...] = ()  # (token type, location): one random token from the supply each
+    tokens_down: tuple[tuple[str, str], ...] = ()  # 'tokens T face down at …': the same, face down (issue #33)
 
 
 @attrs.frozen(repr=False)
@@ -2294,20 +2303,36 @@ class SpendTo(Control):
 
 @attrs.frozen(repr=False)
 class TokenCount(Amount):
-    """``count tokens T on HOLDER`` (``in supply``): the tokens of a type lying there."""
+    """``count tokens T on HOLDER`` (``in supply``): the tokens of a type lying there; ``count tokens T
+    KIND at|on HOLDER`` the face-up ones of a kind, ``… T face down at|on HOLDER`` (issue #33 item 4)."""
 
     span: Span
     token: str
     on: TokenHolder
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
 
 
 @attrs.frozen(repr=False)
 class TokenOn(Condition):
-    """``token T on HOLDER``: at least one token of the type lies there."""
+    """``token T on HOLDER``: at least one token of the type lies there (``token T KIND on HOLDER``: a
+    face-up one of the kind; ``token T face down on HOLDER``)."""
 
     span: Span
     token: str
     on: TokenHolder
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
+
+
+@attrs.frozen(repr=False)
+class RevealTokens(Effect):
+    """``reveal tokens T at PLACE`` / ``on HOLDER``: the face-down tokens of the type there turn face up,
+    their kinds said (issue #33 item 4)."""
+
+    span: Span
+    token: str
+    at: TokenHolder
 
 
 EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,

@@ -781,7 +781,18 @@ def _render_has_item(node: n.HasItem, r: Names, neg: bool = False) -> str:
 
 
 def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
-    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token at {r.loc(node.loc)}"
+    return f"there is {'no' if neg else 'a'} {_token_kind_face(node, r)} at {r.loc(node.loc)}"
+
+
+def _token_kind_face(node: Any, r: Names) -> str:
+    """'pill token', 'face-up red pill token' (a kind is read face up only), 'face-down pill token'."""
+    if node.kind:
+        return f"face-up {node.kind} {r.token(node.token)} token"
+    return f"face-{node.face} {r.token(node.token)} token" if node.face else f"{r.token(node.token)} token"
+
+
+def _kind_face_text(node: Any) -> str:
+    return f" {node.kind}" if node.kind else f" face {node.face}" if node.face else ""
 
 
 def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> str:
@@ -953,6 +964,8 @@ def _render_fear_changes(node: n.FearChanges, r: Names) -> str:
 
 
 def _render_token_event(node: n.TokenEvent, r: Names) -> str:
+    if node.how == "revealed":
+        return f"face-down {r.token(node.token)} tokens are turned face up"
     return f"a {r.token(node.token)} token is {node.how}"
 
 
@@ -1302,6 +1315,10 @@ def _render_setup_card(node: n.SetupCard, r: Names) -> str:
     tokens = getattr(node, "tokens", ())
     if tokens:
         text += "; a random token at each of: " + ", ".join(f"{r.loc(loc)} ({r.token(t)})" for t, loc in tokens)
+    down = getattr(node, "tokens_down", ())
+    if down:
+        text += "; a random token face down at each of: " + ", ".join(f"{r.loc(loc)} ({r.token(t)})"
+                                                                      for t, loc in down)
     return text
 
 
@@ -1728,7 +1745,7 @@ def _dsl_minions_at(node: n.MinionsAt, indent: str) -> str:
 
 
 def _dsl_token_at(node: n.TokenAt, indent: str) -> str:
-    return f"token {node.token} at {_place_text(node.loc)}"
+    return f"token {node.token}{_kind_face_text(node)} at {_place_text(node.loc)}"
 
 
 def _dsl_flag_set(node: n.FlagSet, indent: str) -> str:
@@ -1879,6 +1896,9 @@ def _item_zone_facts(node: n.Item, r: Names) -> list[str]:
         facts.append(_ITEM_STARTS[node.start])
     if node.returns:
         facts.append("returns to the table when discarded")
+    if node.discarded_tokens:
+        facts.append({"discard": "the tokens on a card of it discarded go to the token discard",
+                      "stay": "the tokens on a card of it stay on it when it is discarded"}[node.discarded_tokens])
     return facts
 
 
@@ -2310,21 +2330,25 @@ def _dsl_spend_to(node: n.SpendTo, indent: str) -> str:
 
 
 def _render_token_count(node: n.TokenCount, r: Names) -> str:
-    return f"the number of {r.token(node.token)} tokens {_onto(node.on, r).replace('into', 'in')}"
+    return f"the number of {_token_kind_face(node, r)}s {_onto(node.on, r).replace('into', 'in')}"
+
+
+def _holder_prep(h: n.TokenHolder) -> str:
+    return "in" if h.kind in ("supply", "discard") else "at" if h.kind == "at" and h.loc != "it" else "on"
 
 
 def _dsl_token_count(node: n.TokenCount, indent: str) -> str:
-    prep = "in" if node.on.kind in ("supply", "discard") else "on"
-    return f"count tokens {node.token} {prep} {_dsl_holder(node.on)}"
+    prep = _holder_prep(node.on) if node.kind or node.face else "in" if node.on.kind in ("supply", "discard") else "on"
+    return f"count tokens {node.token}{_kind_face_text(node)} {prep} {_dsl_holder(node.on)}"
 
 
 def _render_token_on(node: n.TokenOn, r: Names, neg: bool = False) -> str:
-    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token {_onto(node.on, r).replace('into', 'in')}"
+    return f"there is {'no' if neg else 'a'} {_token_kind_face(node, r)} {_onto(node.on, r).replace('into', 'in')}"
 
 
 def _dsl_token_on(node: n.TokenOn, indent: str) -> str:
     prep = "in" if node.on.kind in ("supply", "discard") else "on"
-    return f"token {node.token} {prep} {_dsl_holder(node.on)}"
+    return f"token {node.token}{_kind_face_text(node)} {prep} {_dsl_holder(node.on)}"
 
 
 # --- pieces that travel with her (issue #33 item 2) -------------------------------------------------
@@ -2350,3 +2374,11 @@ def _render_conveyance(node: n.Conveyance, r: Names) -> str:
 
 def _render_move_conveyance(node: n.MoveConveyance, r: Names) -> str:
     return f"move the {r.conveyances.get(node.conveyance, node.conveyance)} to {r.loc(node.loc)}"
+
+
+def _render_reveal_tokens(node: n.RevealTokens, r: Names) -> str:
+    return f"turn the face-down {r.token(node.token)} tokens {_onto(node.at, r)} face up (their kinds are seen)"
+
+
+def _dsl_reveal_tokens(node: n.RevealTokens, indent: str) -> str:
+    return f"reveal tokens {node.token} {_holder_prep(node.at)} {_dsl_holder(node.at)}"

@@ -452,7 +452,7 @@ class Greedy:
                     v -= 0.4 * max(1.0, ex["cost"])
                 scores[k] = v
             elif k.startswith("use:"):
-                it = g.items[k[4:]]
+                it = g.items[k[4:].partition("#")[0]]  # ('use:ID#N': a card that carries tokens apart)
                 heals = sum(_amount(e.n) for e in _walk(it.use.effects if it.use else ()) if isinstance(e, n.Heal))
                 scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals else 0.4
             elif k.startswith("action:"):

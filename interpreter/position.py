@@ -91,8 +91,8 @@ LINES: dict[str, str] = {
     "victims": "victims at LOCATION N | victims none",
     "victim": "victim [KIND] at LOCATION [status NAME…] | victim supply N",
     "dead": "dead N | dead this round N",
-    "tokens": "tokens TOKEN KIND at LOCATION | tokens TOKEN KIND on item ITEM|killer [BODY]|victim at LOCATION|"
-              "minion KIND at LOCATION [face down] | tokens none",
+    "tokens": "tokens TOKEN KIND at LOCATION [face down] | tokens TOKEN KIND on item ITEM [copy N]|killer [BODY]|"
+              "victim at LOCATION|minion KIND at LOCATION [face down] | tokens none",
     "bloodlust": "bloodlust LEVEL",
     "finale": "finale ID [revealed]",
     "dark_power": "dark_power ID [revealed]",
@@ -728,16 +728,24 @@ class _PositionReader:
         if r.name(a, 3, ln, u) != "at":
             raise r.error(a[3].span, "E404", f"'at' or 'on' is needed here, not {a[3].text()}", u)
         where = self.loc(a, 4, ln, u)
-        r.end(a, 5, u)
-        self.spec.setdefault("tokens", []).append((token, kind, where, ln.span))
+        down = False
+        if len(a) > 5:  # face down on the board (issue #33 item 4)
+            if r.name(a, 5, ln, u) != "face" or r.ref(a, 6, ln, u, ("down", "up"), "face") == "":
+                raise r.error(a[5].span, "E404", f"unexpected {a[5].text()}", u)
+            down = a[6].value == "down"
+            r.end(a, 7, u)
+        self.spec.setdefault("tokens", []).append((token, kind, where, down, ln.span))
 
     def _token_on(self, ln: Line, a: list[Atom], u: str, token: str, kind: str) -> None:
         r, g = self.r, self.game
         what = r.ref(a, 4, ln, u, ("item", "killer", "victim", "minion"), "holder")
         i = 5
-        if what == "item":
-            holder: tuple[Any, ...] = ("item", r.ref(a, 5, ln, u, g.items, "item"))
+        if what == "item":  # the first card of it in play, or 'copy N': the Nth (hands, backpack, table, aside)
+            holder: tuple[Any, ...] = ("item", r.ref(a, 5, ln, u, g.items, "item"), 1)
             i = 6
+            if i < len(a) and a[i].kind == "name" and a[i].value == "copy":
+                holder = (*holder[:2], r.number(a, i + 1, ln, u, 1, MAX_COUNT, "the card's place among hers"))
+                i += 2
         elif what == "killer":
             bodies = [b.id for b in g.killer.bodies if not b.formed]
             body = ""
@@ -962,16 +970,35 @@ class _PositionReader:
                     if iid not in have:
                         raise self.r.error(span, "E406", f"she has no {iid}",
                                            "give it to her with 'hands' or 'backpack'")
-                f["held"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.held)
-                f["pack"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.pack)
+                f["held"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0], h.copy) for h in base.held)
+                f["pack"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0], h.copy) for h in base.pack)
             return
         held = held if held is not None else tuple(h.id for h in base.held)
         pack = pack if pack is not None else tuple(h.id for h in base.pack)
         for iid, (_v, span) in uses.items():
             if iid not in held and iid not in pack:
                 raise self.r.error(span, "E406", f"she has no {iid}", "give it to her with 'hands' or 'backpack'")
-        f["held"] = tuple(HeldItem(i, uses.get(i, (g.items[i].uses,))[0]) for i in held)
-        f["pack"] = tuple(HeldItem(i, uses.get(i, (g.items[i].uses,))[0]) for i in pack)
+        # a card of an item whose cards carry tokens apart keeps the number of a card of it she had in the
+        # fresh game, in order, else takes a new one; tokens on a card of hers she no longer has go back
+        # to the supply (engine/copies.py)
+        numbers = {iid: [h.copy for h in (*base.held, *base.pack) if h.id == iid and h.copy] for iid in g.items}
+        seq = base.item_seq
+
+        def card(i: str) -> HeldItem:
+            nonlocal seq
+            k = numbers[i].pop(0) if numbers[i] else 0
+            if not k and i in g.copy_items:
+                seq += 1
+                k = seq
+            return HeldItem(i, uses.get(i, (g.items[i].uses,))[0], k)
+
+        f["held"] = tuple(card(i) for i in held)
+        f["pack"] = tuple(card(i) for i in pack)
+        f["item_seq"] = seq
+        gone = {f"item:{iid}#{k}" for iid, ks in numbers.items() for k in ks}
+        if gone and any(t[0] in gone for t in base.token_on):
+            f["supply"] = base.supply + tuple((t, k) for h, t, k, _up in base.token_on if h in gone)
+            f["token_on"] = tuple(t for t in base.token_on if t[0] not in gone)
         # items she has are taken out of the piles (one copy each)
         piles = [list(p) for p in base.piles]
         touched: set[int] = set()
@@ -1057,22 +1084,24 @@ class _PositionReader:
         if "tokens_none" in s and "tokens" in s:
             raise self.fail("tokens_none", "'tokens none' and a tokens line together", "keep one")
         if "tokens" in s or "tokens_none" in s or "collected" in s:
-            supply = list(base.supply)
+            supply = list(f.get("supply", base.supply))
             board = list(base.tokens)
+            down = list(base.tokens_down)
             collected = list(base.collected)
             if "tokens" in s or "tokens_none" in s:
-                supply += [(t, k) for t, k, _loc in board]
-                board = []
+                supply += [(t, k) for t, k, _loc in (*board, *down)]
+                board, down = [], []
             if "collected" in s:
                 supply += collected
                 collected = []
-            for token, kind, where, span in s.get("tokens", []):
+            for token, kind, where, face_down, span in s.get("tokens", []):
                 self._take(supply, token, kind, span)
-                board.append((token, kind, where))
+                (down if face_down else board).append((token, kind, where))
             for token, kind, span in s.get("collected", []):
                 self._take(supply, token, kind, span)
                 collected.append((token, kind))
             f["supply"], f["tokens"], f["collected"] = tuple(supply), tuple(board), tuple(sorted(collected))
+            f["tokens_down"] = tuple(down)
 
         if "tokens_on" in s:
             self._compose_tokens_on(f, base)
@@ -1160,7 +1189,7 @@ class _PositionReader:
         """tokens TOKEN KIND on …: from the supply (after the board's and her collection's)."""
         g = self.game
         supply = list(f.get("supply", base.supply))
-        token_on = list(base.token_on)
+        token_on = list(f.get("token_on", base.token_on))
         marked = list(f.get("marked", base.marked))
         seq = f.get("victim_seq", base.victim_seq)
         victims = f.get("victims", base.victims)
@@ -1170,7 +1199,7 @@ class _PositionReader:
             self._take(supply, token, kind, span)
             what = holder[0]
             if what == "item":
-                key = f"item:{holder[1]}"
+                key = self._card(f, base, holder[1], holder[2], span)
             elif what == "killer":
                 body = holder[1]
                 k = next((k for k in ks if k.alive and (k.body == body or not body)), None)
@@ -1195,6 +1224,33 @@ class _PositionReader:
             token_on.append((key, token, kind, up))
         f["supply"], f["token_on"] = tuple(supply), tuple(token_on)
         f["marked"], f["victim_seq"] = tuple(marked), seq
+
+    def _card(self, f: dict[str, Any], base: GameState, iid: str, nth: int, span: Span) -> str:
+        """The holder of the nth card of an item in play (hands, backpack, table, aside), numbered now if
+        it has no number yet (engine/copies.py)."""
+        g = self.game
+        places: list[tuple[str, int, int]] = []  # (field, index, number)
+        for name in ("held", "pack"):
+            places += [(name, i, h.copy) for i, h in enumerate(f.get(name, getattr(base, name))) if h.id == iid]
+        for name in ("table", "aside"):
+            places += [(name, i, int(x.partition("#")[2] or 0)) for i, x in enumerate(getattr(base, name))
+                       if x.partition("#")[0] == iid]
+        if len(places) < nth:
+            raise self.r.error(span, "E406", f"no card {nth} of {g.items[iid].name} is in play to hold it"
+                               if nth > 1 else f"no card of {g.items[iid].name} is in play to hold it",
+                               "give her one with 'hands' or 'backpack'")
+        name, i, k = places[nth - 1]
+        if not k:
+            k = f["item_seq"] = f.get("item_seq", base.item_seq) + 1
+            if name in ("held", "pack"):
+                cards = list(f.get(name, getattr(base, name)))
+                cards[i] = HeldItem(cards[i].id, cards[i].uses, k)
+                f[name] = tuple(cards)
+            else:
+                cards = list(f.get(name, getattr(base, name)))
+                cards[i] = f"{iid}#{k}"
+                f[name] = tuple(cards)
+        return f"item:{iid}#{k}"
 
     def _take(self, supply: list[tuple[str, str]], token: str, kind: str, span: Span) -> None:
         if (token, kind) not in supply:

@@ -503,8 +503,8 @@ class _Facts:
             if self.name(i + 2, u) != "at":
                 raise self.r.error(self.a[i + 2].span, "E404", f"'at' is needed here, not {self.a[i + 2].text()}", u)
             where = self.loc(i + 3, u)
-            return number(lambda st: sum(1 for t, _k, at in st.tokens if t == token and at == where),
-                          lambda v: f"{v} there", at=i + 4)
+            return number(lambda st: sum(1 for t, _k, at in (*st.tokens, *st.tokens_down)  # face down too
+                                         if t == token and at == where), lambda v: f"{v} there", at=i + 4)
         if head == "collected":
             token = self.ref(i + 1, u, g.tokens, "token")
             return number(lambda st: sum(1 for t, _k in st.collected if t == token),
@@ -655,7 +655,10 @@ class _Facts:
         if what == "item":
             iid = self.ref(j, u, g.items, "item")
             j += 1
-            holders: Callable[[GameState], set[str]] = lambda st: {f"item:{iid}"}  # noqa: E731
+            # every card of the item in play (engine/copies.py: 'item:ID#N')
+            holders: Callable[[GameState], set[str]] = lambda st: (  # noqa: E731
+                {f"item:{iid}#{h.copy}" for h in (*st.held, *st.pack) if h.id == iid}
+                | {f"item:{x}" for x in (*st.table, *st.aside) if x.partition("#")[0] == iid})
         elif what == "killer":
             bodies = [b.id for b in g.killer.bodies if not b.formed]
             body = ""

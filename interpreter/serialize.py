@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 import attrs
 import cattrs
+import cattrs.gen
 from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
@@ -61,7 +62,12 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
                              "victims_taken": 0,  # the victim supply (C5.7, issue #34)
                              "arrivals": (), "cards_gone": (),
-                             "conveyances": ()}  # pieces that travel with her (issue #33 item 2)
+                             "conveyances": (),  # pieces that travel with her (issue #33 item 2)
+                             # item cards that carry tokens apart, tokens face down on the board (issue #33)
+                             "item_seq": 0, "tokens_down": ()}
+# a held item's card number is saved only when it has one (saves made before numbers stay equal)
+_conv.register_unstructure_hook(HeldItem, cattrs.gen.make_dict_unstructure_fn(
+    HeldItem, _conv, copy=cattrs.gen.override(omit_if_default=True)))
 # cattrs' generated functions for the records, found once (a call through the converter dispatches each time)
 _UNSTRUCTURE = {cls: _conv.get_unstructure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
 _STRUCTURE = {cls: _conv.get_structure_hook(cls) for cls in (*_RECORDS.values(), Choice)}

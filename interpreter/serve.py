@@ -175,6 +175,10 @@ def public_state(state: GameState) -> dict[str, Any]:
     s["piles"] = [[c if up else None for c, up in pile] for pile in state.piles]
     if "supply" in s:  # content tokens face down on the table: how many
         s["supply"] = len(s["supply"])
+    if "tokens_down" in s:  # face down on the board: their type and place, not their kind (issue #33 item 4)
+        s["tokens_down"] = [[t, None, at] for t, _k, at in s["tokens_down"]]
+    if "token_on" in s:  # on cards and pieces: a face-down one's kind is not seen
+        s["token_on"] = [[h, t, k if up else None, up] for h, t, k, up in s["token_on"]]
     if "decks" in s:  # content decks: how many cards are left in each
         s["decks"] = {deck: len(cards) for deck, cards in s["decks"]}
     return s

@@ -124,6 +124,7 @@ class MarkedVictim:
 class HeldItem:
     id: str
     uses: int  # uses left; 0 for items without uses
+    copy: int = 0  # which card it is, for an item whose cards carry tokens apart (S1.3; 0: not numbered)
 
 
 @attrs.frozen(slots=False, eq=False)
@@ -218,6 +219,9 @@ class GameState:
     # pieces that travel with her (issue #33 item 2): where each of Game.conveyances stands, -1 off the
     # board; () in a game whose scenario declares none
     conveyances: tuple[int, ...] = ()
+    # tokens that belong to one item card, tokens face down on the board (issue #33 items 3-4; engine/copies.py)
+    item_seq: int = 0  # the last number given to a card of an item whose cards carry tokens apart ('item:ID#N')
+    tokens_down: tuple[tuple[str, str, int], ...] = ()  # face down on the board: (token type, kind, location)
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

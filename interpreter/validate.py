@@ -228,6 +228,7 @@ def check_values(state: GameState, where: str = "") -> None:
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _check_zones(state, f)
     _check_pieces(state, f)
+    _check_copies(state, f)
     _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
     if not all(type(a) is str and len(a) <= MAX_TEXT for a in state.answers):
@@ -350,8 +351,14 @@ def _check_zones(state: GameState, f: Any) -> None:
     """Item and card zones (issue #16 item 6): items of this game on the table, set aside, in named
     piles and on the item piles; the discards of its decks; cards set aside; the last card's number."""
     g = state.game
-    _ids(f("table"), state.table, g.items, "an item")
-    _ids(f("aside"), state.aside, g.items, "an item")
+    for name in ("table", "aside"):  # an item's id, or 'ID#N': a card of an item whose cards carry tokens apart
+        cards = getattr(state, name)
+        if type(cards) is tuple and all(type(x) is str and x in g.items for x in cards):
+            continue
+        _seq(f(name), cards)
+        for i, x in enumerate(cards):
+            _str(f(f"{name}[{i}]"), x)
+            _str(f(f"{name}[{i}]"), x.partition("#")[0], g.items, "an item")
     _seq(f("item_piles"), state.item_piles)
     piles = {p.id for p in (*g.scenario.piles, *g.killer.piles)}
     for i, pile in enumerate(state.item_piles):
@@ -370,6 +377,49 @@ def _check_zones(state: GameState, f: Any) -> None:
         _ids(f(f"deck_discards[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("cards_aside"), state.cards_aside, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _int(f("card_number"), state.card_number, 0, MAX_AMOUNT)
+
+
+def _check_copies(state: GameState, f: Any) -> None:
+    """Item cards that carry tokens apart, tokens face down on the board (issue #33 items 3-4): each
+    card of such an item in play has a number, given out and its own (a card of another item has one
+    only where a position put tokens on it); tokens lie on a numbered card in play; face-down tokens on
+    the board are of this game."""
+    g = state.game
+    _int(f("item_seq"), state.item_seq, 0, MAX_COUNT)
+    seen: set[int] = set()
+
+    def card(field: str, iid: str, k: int) -> None:
+        if type(k) is not int or isinstance(k, bool):
+            raise _fail(field, f"is not a whole number (got {type(k).__name__})")
+        if iid in g.copy_items and k == 0:
+            raise _fail(field, f"is 0, but the cards of '{iid}' carry tokens apart: each in play has a number")
+        if k:
+            _int(field, k, 1, state.item_seq)
+            if k in seen:
+                raise _fail(field, f"is {k}, which another card has")
+            seen.add(k)
+
+    for name in ("held", "pack"):
+        for i, h in enumerate(getattr(state, name)):
+            card(f(f"{name}[{i}].copy"), h.id, h.copy)
+    for name in ("table", "aside"):
+        for i, x in enumerate(getattr(state, name)):
+            iid, sep, k = x.partition("#")
+            if sep and (not k.isdigit() or len(k) > 9 or k.startswith("0")):
+                raise _fail(f(f"{name}[{i}]"), f"is {x[:60]!r}: a card's number is written 'ID#N' (N from 1)")
+            card(f(f"{name}[{i}]"), iid, int(k) if sep else 0)
+    in_play = {f"item:{h.id}#{h.copy}" for h in (*state.held, *state.pack) if h.copy}
+    in_play |= {f"item:{x}" for x in (*state.table, *state.aside) if "#" in x}
+    for i, on in enumerate(state.token_on):
+        if on[0].startswith("item:") and on[0] not in in_play:
+            raise _fail(f(f"token_on[{i}]"), f"lies on {on[0][:60]!r}, which is no card in play (a card of an item "
+                                             "is 'item:ID#N': one she holds, on the table or set aside)")
+    _seq(f("tokens_down"), state.tokens_down)
+    locs = g.board.n
+    for i, down in enumerate(state.tokens_down):
+        _seq(f(f"tokens_down[{i}]"), down, 3)
+        _token(f(f"tokens_down[{i}]"), g, down[0], down[1])
+        _int(f(f"tokens_down[{i}]"), down[2], 0, locs - 1)
 
 
 def _check_pieces(state: GameState, f: Any) -> None:

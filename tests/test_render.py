@@ -336,6 +336,15 @@ PIECE_SAMPLES[n.PieceRef].append("an exposed")
 # pieces that travel with her (issue #33 item 2)
 EFFECT_SAMPLES[n.MoveConveyance] = ["move cart to here", "move cart to (any with victims nearest to fg)"]
 CONDITION_SAMPLES[n.KindAt].append("cart at (exit nearest to fg)")
+# tokens that belong to one item card, tokens with kinds and faces (issue #33 items 3-4)
+EFFECT_SAMPLES[n.RevealTokens] = ["reveal tokens clue at here", "reveal tokens pass on card repair",
+                                  "reveal tokens pass on item pass-card", "reveal tokens clue at (any with token clue)"]
+CONDITION_SAMPLES[n.TokenAt] += ["token pill red at here", "token clue face down at (any with token clue)",
+                                 "token clue face up at here"]
+CONDITION_SAMPLES[n.TokenOn] += ["token pill red on card repair", "token pass face down on items"]
+AMOUNT_SAMPLES[n.TokenCount] += ["count tokens pill red at here", "count tokens clue face down at here",
+                                 "count tokens pill blue on item pass-card", "count tokens pill red on collection"]
+EVENT_SAMPLES[n.TokenEvent].append("token clue is revealed")
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
            **RULE_SAMPLES, **ABILITY_SAMPLES}
 ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),
@@ -518,6 +527,7 @@ NO_PICK = {  # each does one thing to what it names (every piece of a set, the t
     n.RaiseFear, n.RemoveCard, n.Repeat, n.RescueHeld, n.RetreatTrack, n.RevealDarkPower, n.RevealFinale, n.RevealVictims,
     n.SearchTake, n.SetAsideItem, n.SetFlag, n.SetKillerHealth, n.SetKillerMaxHealth, n.SetMode, n.SetModeNow,
     n.SetTrack, n.ShuffleCardInto, n.SpawnMinions, n.SwitchActive, n.TakeItem, n.UnloadVictims,
+    n.RevealTokens,  # every face-down token of the type there (issue #33 item 4)
 }
 HOW_MANY = re.compile(r"\b(\d+|X|one|a|an|every|up to|twice)\b")
 

@@ -92,6 +92,8 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.barred = d["barred"]
     w.cards_gone = d["cards_gone"]
     w.conveyances = d["conveyances"]
+    w.item_seq = d["item_seq"]
+    w.tokens_down = d["tokens_down"]
     w.choice = d["choice"]
     w.answers = d["answers"]
     w.checkpoint = d["checkpoint"]
@@ -176,6 +178,8 @@ def copy_out(w: Work) -> dict[str, Any]:
         "barred": w.barred,
         "cards_gone": w.cards_gone,
         "conveyances": w.conveyances,
+        "item_seq": w.item_seq,
+        "tokens_down": w.tokens_down,
         "choice": w.choice,
         "answers": w.answers,
         "checkpoint": w.checkpoint,

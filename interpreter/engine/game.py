@@ -148,6 +148,11 @@ class Game:
         # then the source resolving is kept as effects resolve (resolve.run, Scope.source)
         self.causes_read = any(isinstance(x, n.CausedBy)
                                for x in n.walk((killer, scenario, *self.items.values(), *self.cards.values())))
+        # items whose cards carry tokens apart (issue #33 item 3): those some line names as a token holder
+        # ('item ID'); their cards are numbered as they come into play (engine/copies.py), no other is
+        self.copy_items = frozenset(
+            x.name for x in n.walk((killer, scenario, final_girl, *self.items.values(), *self.cards.values()))
+            if isinstance(x, n.TokenHolder) and x.kind == "item")
         self.movers_watched = frozenset(
             p for a in sources for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
                                          *(m.event for m in a.modifications))

@@ -83,7 +83,8 @@ def _holds(w: Work, h: n.Holding, where: int) -> bool:
         return any(k.alive and k.loc == where for k in w.killers)
     if what == "enemies":
         return any(m.loc == where for m in w.minions) or any(k.alive and k.loc == where for k in w.killers)
-    return any(tok == h.token and at == where for tok, _k, at in w.tokens)
+    return any(tok == h.token and at == where for tok, _k, at in w.tokens) or (
+        bool(w.tokens_down) and any(tok == h.token and at == where for tok, _k, at in w.tokens_down))
 
 
 def candidates(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:

@@ -129,6 +129,8 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     w.supply = shuffled(w, plan[5])
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
+    for token, loc in setup.tokens_down:  # face down (issue #33 item 4)
+        place_token(w, token, board.index[loc], True)
     set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
     w.decks = tuple((d.id, shuffled(w, cards)) for d, cards in zip(game.decks.values(), plan[6]))
     # tracks on their starting spaces, holding areas empty

@@ -120,7 +120,7 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("asking", "body", "defeat", "depth", "it", "node", "piece", "source")
+    __slots__ = ("asking", "body", "copy", "defeat", "depth", "it", "node", "piece", "source")
 
     def __init__(self) -> None:
         self.node: Any = None
@@ -133,15 +133,18 @@ class Scope:
         # the source (a card, item, action, event, terror card …) whose effects are resolving, kept only
         # where content reads the cause of what they make happen ('the cause is card ID': Game.causes_read)
         self.source = ""
+        # inside an item's own lines (its use, 'when gained', …): the card they are about, as its token
+        # holder ('item:ID#N', engine/copies.py), for an item whose cards carry tokens apart; else ""
+        self.copy = ""
 
 
 # a step starts with no content node (an exception may have left a resolution midway): _advance
-# sets node, depth, it, defeat, asking, body, piece, source to these after a step cut short
-_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "")
+# sets node, depth, it, defeat, asking, body, piece, source, copy to these after a step cut short
+_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "", "")
 
 
 def reset_scope(scope: Scope) -> None:
     """The scope as a step starts: no content node, depth 0, no 'it', no defeat, no questions, …"""
     (scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece,
-     scope.source) = _SCOPE_START
+     scope.source, scope.copy) = _SCOPE_START
 

@@ -132,6 +132,8 @@ class Work:
     barred: tuple[tuple[int, str], ...]
     cards_gone: tuple[str, ...]
     conveyances: tuple[int, ...]
+    item_seq: int
+    tokens_down: tuple[tuple[str, str, int], ...]
     choice: Optional[Choice]
     answers: tuple[str, ...]
     checkpoint: Optional[GameState]

@@ -21,11 +21,12 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import HeldItem
-from .asking import ask, opt
+from .asking import ask
+from .copies import base, entry_of, in_zone, key_of, new_number, number, pick
 from .draws import rand, shuffled
 from .fields import SETTERS, set_held, set_kept, set_pack
 from .final_girl import lose_time
-from .items import discard_item, discardable, gain_item, hands_of, hands_used
+from .items import card_options, discard_item, discardable, gain_item, hands_of, hands_used
 from .resolve import condition, run
 from .statics import came_into_play
 from .steps import PhaseEnd
@@ -53,8 +54,9 @@ def set_up_zones(w: Work) -> None:
         laid = g.own_items = tuple(it for it in (*g.scenario.items, *g.killer.items, *own)
                                    if it.start in ("table", "aside", "held", "on-piles"))
     for it in laid:
-        if it.start in ("table", "aside"):
-            (table if it.start == "table" else aside).extend([it.id] * it.copies)
+        if it.start in ("table", "aside"):  # (a card of an item whose cards carry tokens apart is numbered)
+            (table if it.start == "table" else aside).extend(entry_of(it.id, new_number(w, it.id))
+                                                             for _ in range(it.copies))
             # the rule cited: an item that returns to the table when discarded is of the kind S3.1 lays
             # out (S3.3); any other one lying on the table or set aside at setup, as S1.1's
             emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
@@ -73,7 +75,7 @@ def set_up_zones(w: Work) -> None:
                  for _ in range(it.copies)]
         deck = shuffled(w, cards)
         row = deck[:p.row]
-        table.extend(row)
+        table.extend(entry_of(i, new_number(w, i)) for i in row)
         named.append((p.id, deck[p.row:]))
         if row:
             emit(w, "setup", f"from the {p.name} pile, face up on the table: "
@@ -99,7 +101,7 @@ def deck_cards_at_setup(d: n.Deck) -> list[str]:
 def _hold(w: Work, it: n.Item) -> None:
     """An item she starts with: a weapon in her hands while they have room, else the backpack; one
     held only in hand in her hands (S1.7: it never goes to the backpack, whatever the room)."""
-    new = HeldItem(it.id, it.uses)
+    new = HeldItem(it.id, it.uses, new_number(w, it.id))
     hands = hands_of(it)
     if it.hand_only or (hands and hands_used(w) + hands <= 2):
         set_held(w, w.held + (new,))
@@ -114,75 +116,89 @@ def usable(w: Work, cond: Optional[n.Condition]) -> bool:
 
 
 # --- the table and the set-aside cards ---------------------------------------------------------------
-def _take_from(w: Work, zone: str, iid: str) -> bool:
+def _take_from(w: Work, zone: str, iid: str) -> str:
+    """Take a card of the item from the table (or the set-aside cards): its entry there ("" if none lies
+    there). Of cards that carry tokens apart and differ, the player picks (S1.2: token and all)."""
     cards = w.table if zone == "table" else w.aside
-    if iid not in cards:
-        return False
-    i = cards.index(iid)
+    if iid in w.game.copy_items:
+        there = [e for e in cards if base(e) == iid]
+        if not there:
+            return ""
+        got = pick(w, ["item:" + e for e in there], f"Which card of {w.game.items[iid].name}?")[5:]
+    elif iid in cards:
+        got = iid
+    else:
+        return ""
+    i = cards.index(got)
     rest = cards[:i] + cards[i + 1:]
     if zone == "table":
         w.table = rest
     else:
         w.aside = rest
-    return True
+    return got
 
 
-def _held_copy(w: Work, iid: str) -> bool:
-    """Remove one copy she holds (hands first), without discarding it; False if she holds none."""
-    for attr in ("held", "pack"):
-        items = getattr(w, attr)
-        for i, h in enumerate(items):
-            if h.id == iid:
-                SETTERS[attr](w, items[:i] + items[i + 1:])
-                return True
-    return False
+def _held_copy(w: Work, iid: str) -> str:
+    """Remove one card she holds (hands first; of cards that carry tokens apart and differ, her pick),
+    without discarding it: its entry for the table or the set-aside cards ("" if she holds none)."""
+    found = [(attr, i, h) for attr in ("held", "pack") for i, h in enumerate(getattr(w, attr)) if h.id == iid]
+    if not found:
+        return ""
+    if len(found) > 1 and found[0][2].copy:
+        got = pick(w, [key_of(iid, h.copy) for _a, _i, h in found], f"Which card of {w.game.items[iid].name}?")
+        found = [f for f in found if key_of(iid, f[2].copy) == got]
+    attr, i, h = found[0]
+    items = getattr(w, attr)
+    SETTERS[attr](w, items[:i] + items[i + 1:])
+    return entry_of(iid, h.copy)
 
 
 def exec_take_item(w: Work, e: n.TakeItem, ctx: Ctx) -> None:  # take item ID from table|aside
     name = w.game.items[e.item].name
-    if not _take_from(w, e.zone, e.item):
+    got = _take_from(w, e.zone, e.item)
+    if not got:
         emit(w, "item", f"{name} is not {'on the table' if e.zone == 'table' else 'set aside'}: nothing is taken",
              "S1.2")
         return
-    gain_item(w, e.item, "from the table" if e.zone == "table" else "from the set-aside cards")
+    gain_item(w, e.item, "from the table" if e.zone == "table" else "from the set-aside cards", number(got))
 
 
 def exec_put_item_on_table(w: Work, e: n.PutItemOnTable, ctx: Ctx) -> None:  # put item ID on table
-    if _held_copy(w, e.item):
-        w.table = w.table + (e.item,)
+    got = _held_copy(w, e.item)
+    if got:  # (its tokens go with it: engine/copies.py)
+        w.table = w.table + (got,)
         emit(w, "item", f"{w.game.items[e.item].name} goes back to the table", "S1.7")
 
 
 def exec_set_aside_item(w: Work, e: n.SetAsideItem, ctx: Ctx) -> None:  # set aside item ID
-    if _held_copy(w, e.item) or _take_from(w, "table", e.item):
-        w.aside = w.aside + (e.item,)
+    got = _held_copy(w, e.item) or _take_from(w, "table", e.item)
+    if got:
+        w.aside = w.aside + (got,)
         emit(w, "item", f"{w.game.items[e.item].name} is set aside", "C1.2")
 
 
-def _discardable_held(w: Work) -> list[str]:
-    return list(dict.fromkeys(h.id for h in (*w.held, *w.pack) if discardable(w, h.id)))
-
-
 def exec_discard_chosen_item(w: Work, e: n.DiscardChosenItem, ctx: Ctx) -> None:  # discard an item
-    ids = _discardable_held(w)
-    if not ids:
+    cards = [h for h in (*w.held, *w.pack) if discardable(w, h.id, h)]
+    if not cards:
         emit(w, "item", "no item can be discarded", "S1.3")
         return
-    key = ask(w, "discard-item", "Discard which item?",
-              [opt(w, f"discard-item:{i}", w.game.items[i].name) for i in ids])
-    discard_item(w, key.split(":", 1)[1])
+    offered = card_options(w, cards, "discard-item")
+    key = ask(w, "discard-item", "Discard which item?", [o for o, _h in offered])
+    card = next(h for o, h in offered if o.key == key)
+    discard_item(w, card.id, card if card.copy else None)
 
 
 def exec_discard_random_item(w: Work, e: n.DiscardRandomItem, ctx: Ctx) -> None:  # discard a random item
-    held = [h.id for h in (*w.held, *w.pack) if discardable(w, h.id)]  # each copy as likely as any other
+    held = [h for h in (*w.held, *w.pack) if discardable(w, h.id, h)]  # each copy as likely as any other
     if not held:
         emit(w, "item", "no item can be discarded", "S1.3")
         return
-    discard_item(w, held[rand(w, len(held))])
+    card = held[rand(w, len(held))]
+    discard_item(w, card.id, card if card.copy else None)
 
 
 def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / item ID aside
-    return c.item in (w.table if c.zone == "table" else w.aside)
+    return in_zone(w, c.item, w.table if c.zone == "table" else w.aside)
 
 
 # --- recipes (S3.4) --------------------------------------------------------------------------------
@@ -195,8 +211,12 @@ def can_make(w: Work, r: n.Recipe, held: Optional[list[str]] = None) -> bool:
     for iid in needs:  # the cheapest test first (the menu asks of every recipe at every action)
         if iid not in held:
             return False
-    if r.makes not in w.table or not usable(w, r.usable):
+    if not in_zone(w, r.makes, w.table) or not usable(w, r.usable):
         return False
+    if w.game.copy_items:  # (a card that carries tokens apart may go or not on its own: each is read)
+        cards = (*w.held, *w.pack)
+        return all(sum(1 for h in cards if h.id == iid and discardable(w, iid, h)) >= needs.count(iid)
+                   for iid in dict.fromkeys(needs))
     return all(held.count(iid) >= needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(needs))
 
 
@@ -208,8 +228,9 @@ def make(w: Work, r: n.Recipe) -> None:
         discard_item(w, iid)
     if r.time:
         lose_time(w, r.time)
-    if _take_from(w, "table", r.makes):
-        gain_item(w, r.makes, "made")
+    got = _take_from(w, "table", r.makes)
+    if got:
+        gain_item(w, r.makes, "made", number(got))
 
 
 # --- named decks: fates, halves, numbers -------------------------------------------------------------
