@@ -84,7 +84,7 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
             "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD",
-            "conveyance": "CONVEYANCE"}
+            "conveyance": "CONVEYANCE", "bodydeck": "DECK", "miniondeck": "DECK"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -122,6 +122,8 @@ class Builder:
         self.refs: list[Ref] = []
         self.scope = ""
         self.in_for = 0  # depth of 'for each' blocks and event handlers being built ('it' means something)
+        self.in_card = ""  # the deck whose card's effects are being built: 'it' is the place it is drawn at
+        self.deck = ""  # the deck whose card is being read
         self.expr = Expressions(path, text)
         self.repeats = 1  # the counts of the 'repeat' blocks being built, multiplied (MAX_REPEAT_WORK)
 
@@ -195,6 +197,9 @@ class Builder:
             return None
         if its and not (self.in_for or it_ok):
             for sp in its:
+                if self.in_card:  # the place the card is drawn at: every draw of its deck must give one
+                    found.append(Ref("card-place", self.in_card, sp, self.scope))
+                    continue
                 self.error(sp, "E204", "'it' means nothing here",
                            "'it' is the location of a 'for each', the candidate of a place's 'where' and picks, "
                            "or where the event of a 'when' or 'instead of' line happens")
@@ -237,7 +242,9 @@ class Builder:
             refs.append(Ref("body", word, atom.span, self.scope))
             return True, word
         if kind == "loc":
-            if word == "it" and not self.in_for:
+            if word == "it" and not self.in_for and self.in_card:  # the place the card is drawn at
+                refs.append(Ref("card-place", self.in_card, atom.span, self.scope))
+            elif word == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
                            "'it' is the location of a 'for each' (write 'for each exit { … at it }'), or where "
                            "the event of a 'when' or 'instead of' line happens; or name the location")
@@ -249,6 +256,9 @@ class Builder:
             return True, word
         if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding", "conveyance"):
             refs.append(Ref(kind, word, atom.span, self.scope))
+            return True, word
+        if kind in ("bodydeck", "miniondeck"):  # a deck each card of which names a body / a minion kind
+            refs.append(Ref("body-deck" if kind == "bodydeck" else "minion-deck", word, atom.span, self.scope))
             return True, word
         if kind == "name":
             return True, word
@@ -529,7 +539,9 @@ class Builder:
     def _pieces(self, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
         """A pieces slot: ``it``, ``fg`` or a piece set in parentheses, ``(victims at tag outdoor)``."""
         if atom.kind == "name" and atom.value in ("it", "fg"):
-            if atom.value == "it" and not self.in_for:
+            if atom.value == "it" and not self.in_for and self.in_card:  # the pieces at the card's place
+                refs.append(Ref("card-place", self.in_card, atom.span, self.scope))
+            elif atom.value == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
                            "'it' is the piece of a 'for each victim …' (or the location of a 'for each')")
             return True, n.PieceSet(atom.span, str(atom.value))
@@ -1182,13 +1194,18 @@ def _read_deck(b: Builder, line: Line, acc: dict) -> None:
     cards: list[n.DeckCard] = []
 
     def card(b: Builder, l: Line, s: dict) -> None:
-        got = _named(b, l, "deck card", {"effect": _effects("effect"), "keep": _flag("keep"), **DECK_CARD_PARTS})
+        b.deck = did  # its effects (and its halves'): 'it' is the place it is drawn at
+        try:
+            got = _named(b, l, "deck card", {"effect": _card_effects, "keep": _flag("keep"), **DECK_CARD_PARTS})
+        finally:
+            b.deck = ""
         if got is None:
             return
         cid, sub = got
         cards.append(n.DeckCard(l.span, cid, sub.get("name", cid), sub.get("effect", ()), sub.get("keep", False),
                                 b.abilities(sub), sub.get("copies", 1), sub.get("number", 0), sub.get("after", ""),
-                                tuple(sub.get("halves", ())), sub.get("start", "")))
+                                tuple(sub.get("halves", ())), sub.get("start", ""), sub.get("body", ""),
+                                sub.get("minion", "")))
 
     sub = _read_body(b, "deck", block, {"name": _set("name", "string", "string"), "card": card, **DECK_PARTS})
     _require(b, sub, line.span, "deck", {"name": 'name "…"'})
@@ -1918,7 +1935,7 @@ def _card_half(b: Builder, line: Line, acc: dict) -> None:
         b.error(line.span, "E205", "write 'half NAME { effect { … } }'", "")
         return
     name = str(atoms[1].value)
-    sub = _read_body(b, "half", blk, {"effect": _effects("effect"), "number": _count("number", 0)})
+    sub = _read_body(b, "half", blk, {"effect": _card_effects, "number": _count("number", 0)})
     if any(h.name == name for h in acc.get("halves", ())):
         b.error(line.span, "E206", f"the half '{name}' is given twice on this card", "")
         return
@@ -1934,8 +1951,35 @@ def _card_start(b: Builder, line: Line, acc: dict) -> None:
         acc["start"] = value
 
 
+def _card_effects(b: Builder, line: Line, acc: dict) -> None:
+    """effect { … } on a deck card or its half: 'it' there is the place the card is drawn at (the
+    checker holds every draw of its deck to give one); anywhere else in the card it means nothing."""
+    b.in_card = b.deck
+    try:
+        _effects("effect")(b, line, acc)
+    finally:
+        b.in_card = ""
+
+
+def _card_names(kind: str) -> Reader:
+    """body BODY | minion MINION (on a deck card): the piece the card names, read by the forms that
+    draw an identity (a deck of bodies, of minion kinds: K2.7)."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "name", "body" if kind == "body" else "minion kind")
+        if value is None:
+            return
+        if "body" in acc or "minion" in acc:
+            b.error(line.span, "E206", "a card names one piece: a 'body' or a 'minion' line, once",
+                    "a deck of bodies and a deck of minion kinds are two decks")
+            return
+        b.refs.append(Ref(kind, str(value), line.words()[1].span, b.scope))
+        acc[kind] = str(value)
+    return reader
+
+
 DECK_CARD_PARTS: dict[str, Reader] = {"copies": _count("copies", 1, MAX_COPIES), "number": _count("number", 0),
-                                      "after": _after, "half": _card_half, "start": _card_start}
+                                      "after": _after, "half": _card_half, "start": _card_start,
+                                      "body": _card_names("body"), "minion": _card_names("minion")}
 
 
 def _check_halves(b: Builder, halves, cards: list) -> None:

@@ -138,6 +138,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     _check_piles(killers, scenarios, err)
     _check_made_and_taken(tables, killers, scenarios, warn)
     _check_piece_events(decls, tables, err)
+    _check_drawn(killers, scenarios, err)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -543,6 +544,66 @@ def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A module section's host: checked with the module (modules.check_modules), which keeps these
     references from the loop that calls the other checkers."""
     raise AssertionError(f"a {r.kind} reference reached the checkers: modules.check_modules resolves it")
+
+
+@checks("card-place")
+def _ref_card_place(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'it' in the effects of a deck card is the place the card is drawn at (issue #33 item 7): every
+    'draw card DECK' of its deck gives one ('at PLACE'); the forms drawing an identity always do."""
+    owner = _owner(r, killers, scenarios)
+    if owner is None:
+        return  # (a deck outside a killer or scenario: its 'deck' reference says so)
+    bare = next((x for x in n.walk(owner) if isinstance(x, n.DrawCard) and x.deck == r.name and not x.loc), None)
+    if bare is not None:
+        where = f"line {bare.span.line}" if bare.span.path == r.span.path else f"{bare.span.path}:{bare.span.line}"
+        at.err(r.span, "E204", f"'it' in a card of the deck '{r.name}' is the place the card is drawn at, but "
+               f"'draw card {r.name}' at {where} gives it none",
+               f"write 'draw card {r.name} at PLACE' there (every draw of the deck gives its cards a place), "
+               "or name the location here ('here' is hers when a card is drawn at no place)")
+
+
+@checks("body-deck", "minion-deck")
+def _ref_identity_deck(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'a killer drawn from DECK' / 'minions of a kind drawn from DECK': a deck of the same killer or
+    scenario each card of which names a body ('body BODY') / a minion kind ('minion MINION')."""
+    owner = _owner(r, killers, scenarios)
+    decks = {d.id: d for d in owner.decks} if owner is not None else {}
+    what, line = ("bodies", "body BODY") if r.kind == "body-deck" else ("minion kinds", "minion MINION")
+    deck = decks.get(r.name)
+    if deck is None:
+        where = f"in '{r.scope}'" if owner is not None else "outside a killer or scenario"
+        at.err(r.span, "E204", f"unknown deck '{r.name}' {where}",
+               P(_or, P(_hint, r.name, tuple(decks)), "declare it with 'deck ID { … }' in the same killer or scenario"))
+        return
+    blank = [c.id for c in deck.cards if not (c.body if r.kind == "body-deck" else c.minion)]
+    if blank:
+        at.err(r.span, "E210", f"the deck '{r.name}' is not a deck of {what}: its card '{blank[0]}' names none",
+               f"give each of its cards a '{line}' line (what the card turns up)")
+
+
+def _check_drawn(killers: dict, scenarios: dict, err) -> None:
+    """Lines of issue #33 item 8 that would do nothing (a line that checks clean does something in
+    play): 'killer catches up with bloodlust' / '… with track TRACK' where no bloodlust level above the
+    first of the killer has a one-time effect, or no step of the track stands above its start space;
+    'spawn N minions of a random kind' in a killer with no minion kind."""
+    for host in (*killers.values(), *scenarios.values()):
+        for x in n.walk(host):
+            if isinstance(x, n.SpawnDrawn) and not x.deck and isinstance(host, n.Killer) and not host.minions:
+                err(x.span, "E210", f"'{host.id}' has no minion kind: no minion of a random kind can be spawned",
+                    "declare one, 'minion ID { … }', or name a kind: 'spawn N MINION at PLACE'")
+            if not isinstance(x, n.CatchUp):
+                continue
+            if not x.track:
+                if isinstance(host, n.Killer) and not any(lvl.effects for lvl in host.bloodlust[1:]):
+                    err(x.span, "E210", f"no bloodlust level of '{host.id}' above the first has a one-time effect: "
+                        "catching up with it does nothing", "give a level one, 'level move 1 damage 1 { … }', "
+                        "or drop the line")
+                continue
+            t = next((t for t in host.tracks if t.id == x.track), None)
+            if t is not None and not any(st.at > t.start for st in t.steps):
+                err(x.span, "E210", f"the track '{t.id}' has no 'at N' step above its start space {t.start}: "
+                    "catching up with it does nothing", f"give it a step, 'at {min(t.start + 1, t.high)} {{ … }}', "
+                    "or drop the line")
 
 
 # --- events a piece never has --------------------------------------------------------------------

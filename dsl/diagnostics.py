@@ -372,7 +372,9 @@ card windfall {
         "or in two, a scenario without an exit, a location no path reaches, a panic number used "
         "twice at one location, fewer slots than rescues, a named pile no item starts in or smaller "
         "than its row, a recipe making an item that never lies on the table, an 'open path' or 'close "
-        "path' between two locations of the scenario that no path joins.",
+        "path' between two locations of the scenario that no path joins, a deck an identity is drawn "
+        "from whose cards do not each name a body (a minion kind), a catch-up with nothing to resolve "
+        "again.",
         """\
 player_board gappy {
   side normal {

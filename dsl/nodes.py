@@ -567,11 +567,13 @@ class PlaceToken(Effect):
 
 @attrs.frozen(repr=False)
 class DrawCard(Effect):
-    """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
+    """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play. ``at
+    PLACE``: the card resolves at that place (``here`` and ``it`` in its effects are it, K2.4)."""
 
     span: Span
     deck: str
-    PHRASES: ClassVar = ("draw card {deck:deck}",)
+    loc: Loc = ""  # "" = at no place of its own: 'here' is hers
+    PHRASES: ClassVar = ("draw card {deck:deck}", "draw card {deck:deck} at {loc:loc}")
 
 
 @attrs.frozen(repr=False)
@@ -1536,6 +1538,8 @@ class DeckCard(Decl):
     after: str = ""  # what becomes of it once resolved: "" its deck's rule | discard | return | remove
     halves: tuple[CardHalf, ...] = ()  # two-sided cards: the half its deck reads resolves too (K1.6)
     start: str = ""  # "" in its deck | aside (out until 'shuffle card … into …') | table (in play, like kept)
+    body: str = ""  # 'body BODY': the killer body the card names (a deck of bodies, K2.7); "" = none
+    minion: str = ""  # 'minion MINION': the minion kind it names (a deck of minion kinds); "" = none
 
 
 @attrs.frozen(repr=False)
@@ -2333,6 +2337,65 @@ class RevealTokens(Effect):
     span: Span
     token: str
     at: TokenHolder
+
+
+# --- a place handed to a drawn card, drawn identities, catching up with a track (issue #33 items 7-8) ---
+@attrs.frozen(repr=False)
+class DrawnKillerAppears(Effect):
+    """``a random killer appears at PLACE``: a living body off the board, picked at random, is placed
+    there. ``a killer drawn from DECK appears at PLACE``: the top card of a deck of bodies is drawn;
+    the body it names appears there, then the card resolves at that place with ``the killer`` that
+    body (K2.7: the body card a test result turns up)."""
+
+    span: Span
+    loc: Loc
+    deck: str = ""  # "" = a body picked at random
+    PHRASES: ClassVar = ("a random killer appears at {loc:loc}",
+                         "a killer drawn from {deck:bodydeck} appears at {loc:loc}")
+
+
+@attrs.frozen(repr=False)
+class ReplaceVictimDrawn(Effect):
+    """``replace KIND at PLACE with a random killer`` / ``… with a killer drawn from DECK``: as
+    ``replace KIND at PLACE with a killer`` (K2.7), the body that takes the victim's place picked at
+    random among those off the board, or named by the top card of a deck of bodies (which then
+    resolves at that place)."""
+
+    span: Span
+    kind: str
+    loc: Loc
+    deck: str = ""  # "" = a body picked at random
+    PHRASES: ClassVar = ("replace {kind:victimkind} at {loc:loc} with a random killer",
+                         "replace {kind:victimkind} at {loc:loc} with a killer drawn from {deck:bodydeck}")
+
+
+@attrs.frozen(repr=False)
+class SpawnDrawn(Effect):
+    """``spawn N minions of a random kind at PLACE``: N minions of one kind, picked at random among the
+    kinds with a token left; ``… of a kind drawn from DECK at PLACE``: of the kind the top card of a
+    deck of minion kinds names (the card then resolves at that place). The place is picked once."""
+
+    span: Span
+    n: Num
+    loc: Loc
+    deck: str = ""  # "" = a kind picked at random
+    PHRASES: ClassVar = ("spawn {n:amount} minions of a random kind at {loc:loc}",
+                         "spawn {n:amount} minions of a kind drawn from {deck:miniondeck} at {loc:loc}")
+
+
+@attrs.frozen(repr=False)
+class CatchUp(Effect):
+    """``killer catches up with bloodlust``: the one-time effects of the bloodlust levels above the
+    first, up to the level the marker stands on, resolve again, lowest first, with ``the killer``
+    that body (K2.7: a body that comes late). ``… with track TRACK``: the ``at N`` steps of a
+    track above its start space, up to the space its marker stands on. The marker does not move."""
+
+    span: Span
+    body: str = ""  # "" = the killer (the body an event or a drawn card is about)
+    track: str = ""  # "" = the bloodlust track
+    PHRASES: ClassVar = ("killer catches up with bloodlust", "killer {body:body} catches up with bloodlust",
+                         "killer catches up with track {track:track}",
+                         "killer {body:body} catches up with track {track:track}")
 
 
 EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,

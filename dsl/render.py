@@ -54,6 +54,7 @@ class Names:
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
     ingredients: frozenset[str] = frozenset()  # items some recipe needs: kept used up (S3.4)
     conveyances: Mapping[str, str] = attrs.field(factory=dict)  # pieces that travel with her (issue #33 item 2)
+    here: str = "your location"  # 'here' in words: in a card drawn at a place, that place (issue #33 item 7)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
@@ -96,7 +97,9 @@ class Names:
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
             return _clause(loc, self)
-        if loc == "here" or loc == "fg":
+        if loc == "here":
+            return self.here
+        if loc == "fg":
             return "your location"
         if loc == "killer-location":
             return "the killer's location"
@@ -483,6 +486,8 @@ def _render_place_token(node: n.PlaceToken, r: Names) -> str:
 
 
 def _render_draw_card(node: n.DrawCard, r: Names) -> str:
+    if node.loc:
+        return f"draw a card from the {r.deck(node.deck)} deck: it resolves at {r.loc(node.loc)}"
     return f"draw a card from the {r.deck(node.deck)} deck"
 
 
@@ -1212,7 +1217,10 @@ def _render_action(node: n.Action, r: Names) -> str:
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
     head = f"{node.name}{' (stays in play)' if node.keep else ''}" + _deck_card_facts(node)
-    quiet = node.keep or node.halves or node.start == "table"  # no "nothing happens" for a card with other parts
+    if node.body or node.minion:  # a deck of bodies or of minion kinds (issue #33 item 8)
+        head += f" — it names {_body(node.body, r) if node.body else 'the ' + r.minion(node.minion) + ' minions'}"
+    quiet = node.keep or node.halves or node.start == "table" or node.body or node.minion  # (a card with other parts:
+    # no "nothing happens")
     lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not quiet else head]
     lines += _indent([_clause(h, r) for h in node.halves])
     lines += _indent(_abilities(node.abilities, r))
@@ -1234,7 +1242,10 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
         lines += ["", f"When the game starts: {render_effects(node.on_start, r)}"]
     lines += _section("Tokens", [_clause(t, r) for t in getattr(node, "tokens", ())])
     lines += _section("Actions", [_clause(a, r) for a in getattr(node, "actions", ())])
-    lines += _section("Decks", [_clause(d, r) for d in getattr(node, "decks", ())])
+    placed = {x.deck for x in n.walk(node) if type(x) in _DRAWN_AT_A_PLACE and (x.loc if type(x) is n.DrawCard
+                                                                                  else x.deck)}
+    lines += _section("Decks", [_clause(d, attrs.evolve(r, here=_CARD_PLACE) if d.id in placed else r)
+                                for d in getattr(node, "decks", ())])
     lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
     lines += _section("Item piles", [_clause(p, r) for p in getattr(node, "piles", ())])
     lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
@@ -1243,6 +1254,10 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
     lines += _section("Victim kinds", [_clause(v, r) for v in getattr(node, "victim_kinds", ())])
     lines += _section("Pieces that travel with you", [_clause(c, r) for c in getattr(node, "conveyances", ())])
     return lines
+
+
+_DRAWN_AT_A_PLACE = (n.DrawCard, n.DrawnKillerAppears, n.ReplaceVictimDrawn, n.SpawnDrawn)
+_CARD_PLACE = "the card's place (where it is drawn; yours if at none)"
 
 
 def _section(title: str, parts: list[str]) -> list[str]:
@@ -2382,3 +2397,35 @@ def _render_reveal_tokens(node: n.RevealTokens, r: Names) -> str:
 
 def _dsl_reveal_tokens(node: n.RevealTokens, indent: str) -> str:
     return f"reveal tokens {node.token} {_holder_prep(node.at)} {_dsl_holder(node.at)}"
+
+
+# --- a place handed to a drawn card, drawn identities, catching up (issue #33 items 7-8) -------------
+def _render_drawn_killer_appears(node: n.DrawnKillerAppears, r: Names) -> str:
+    if node.deck:
+        return (f"draw a card from the {r.deck(node.deck)} deck: the killer body it names appears at "
+                f"{r.loc(node.loc)}, then the card resolves there")
+    return f"a killer body off the board, picked at random, appears at {r.loc(node.loc)}"
+
+
+def _render_replace_victim_drawn(node: n.ReplaceVictimDrawn, r: Names) -> str:
+    name = r.victims.get(node.kind, node.kind)
+    who = (f"the killer body named by a card drawn from the {r.deck(node.deck)} deck" if node.deck
+           else "a killer body off the board, picked at random,")
+    tail = " (then the card resolves there)" if node.deck else ""
+    return (f"{_a(name)} victim of your choice at {r.loc(node.loc)} leaves the board (it does not die) and {who} "
+            f"appears there{tail}")
+
+
+def _render_spawn_drawn(node: n.SpawnDrawn, r: Names) -> str:
+    kind = (f"of the kind named by a card drawn from the {r.deck(node.deck)} deck" if node.deck
+            else "of one kind picked at random")
+    tail = " (then the card resolves there)" if node.deck else ""
+    return _amt(node.n, r, f"spawn {{n}} minions {kind} at {r.loc(node.loc)}{tail}",
+                f"spawn 1 minion {kind} at {r.loc(node.loc)}{tail}")
+
+
+def _render_catch_up(node: n.CatchUp, r: Names) -> str:
+    what = f"the steps of the {r.track(node.track)} track above its start" if node.track else \
+        "the one-time effects of the bloodlust levels above the first"
+    upto = "the space its marker is on" if node.track else "the current level"
+    return f"{what}, up to {upto}, resolve again for {_body(node.body, r)}, lowest first"

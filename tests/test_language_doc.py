@@ -200,7 +200,9 @@ PHRASE_HOST_SCENARIO = """\
   terror doc-terror { name "Doc Terror"; effect { heal 1 } }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
   deck side-effects { name "Side Effects"; card shakes { name "Shakes"; effect { lose 1 time } } }
-  track doc-track { name "Doc Track"; spaces 0 to 3 }
+  track doc-track { name "Doc Track"; spaces 0 to 3; at 2 { heal 1 } }
+  deck doc-shapes { name "Doc Shapes"; card doc-shape { name "Doc Shape"; body doc-body } }
+  deck doc-broods { name "Doc Broods"; card doc-brood { name "Doc Brood"; minion doc-thing } }
   holding doc-hold { name "Doc Hold"; capacity 2 }
   location doc-place { name "Doc Place"; number hunting 1 }
   path cottage (4) -- () doc-place
@@ -214,6 +216,9 @@ SLOT = re.compile(r"<!-- slot: (\w+) -->")
 def concrete(phrase: str) -> str:
     """A form of the reference with its placeholders filled in (PLACE: old-mill, then north-gate)."""
     places = iter(["old-mill", "north-gate"])
+    # a deck an identity is drawn from: of bodies, of minion kinds (issue #33 item 8)
+    phrase = phrase.replace("killer drawn from DECK", "killer drawn from doc-shapes").replace(
+        "kind drawn from DECK", "kind drawn from doc-broods")
 
     def fill(m: re.Match) -> str:
         return next(places, "cottage") if m.group(0) == "PLACE" else PLACEHOLDERS[m.group(0)]

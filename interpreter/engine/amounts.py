@@ -118,8 +118,8 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         if whole is not None:
             return whole(w, a.kind)
     place = a.where  # loc(…) without the call for 'it' and her location (counts at a candidate: selectors)
-    where = -2 if not place else w.scope.it if place == "it" else w.fg_loc if place == "here" or place == "fg" \
-        else loc(w, place, ctx)  # -2: the whole board
+    where = -2 if not place else w.scope.it if place == "it" else w.fg_loc if place == "fg" or (
+        place == "here" and ctx.here < 0) else loc(w, place, ctx)  # -2: the whole board
     if what == "victims":
         return w.victims[where] if where >= 0 else 0
     if what == "dead":

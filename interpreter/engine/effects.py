@@ -298,8 +298,13 @@ def exec_reveal_finale(w: Work, e: n.RevealFinale, ctx: Ctx) -> None:  # reveal 
     reveal_finale(w)
 
 
-def exec_draw_card(w: Work, e: n.DrawCard, ctx: Ctx) -> None:  # draw card DECK
-    draw_card(w, e.deck)
+def exec_draw_card(w: Work, e: n.DrawCard, ctx: Ctx) -> None:  # draw card DECK [at PLACE]
+    if not e.loc:
+        draw_card(w, e.deck)
+        return
+    at = loc(w, e.loc, ctx)  # a card drawn at a place: 'here' and 'it' in it are that place (issue #33 item 7)
+    if at >= 0:  # no such place (a selector that matches nothing): nothing is drawn
+        draw_card(w, e.deck, at)
 
 
 def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
@@ -338,7 +343,7 @@ def exec_place_token(w: Work, e: n.PlaceToken, ctx: Ctx) -> None:  # place token
 def exec_spend_tokens(w: Work, e: n.SpendTokens, ctx: Ctx) -> None:  # spend collected TOKEN LOW to HIGH { … }
     spent = spend_tokens(w, e.token, e.low, e.high)
     if spent:
-        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token, ctx.cause, ctx.by))
+        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token, ctx.cause, ctx.by, ctx.here))
 
 
 def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside a spend block

@@ -108,7 +108,9 @@ def loc(w: Work, name: n.Loc, ctx: Optional[Ctx] = None) -> int:
     """The location (board index) a location slot names now; -1 for none."""
     if name.__class__ is not str:
         return PLACE[type(name)](w, name, ctx or NO_CTX)
-    if name == "here" or name == "fg":
+    if name == "here":  # her location, or the place a card drawn at one resolves at (Ctx.here)
+        return w.fg_loc if ctx is None or ctx.here < 0 else ctx.here
+    if name == "fg":
         return w.fg_loc
     if name == "killer-location":
         i = the_killer(w)

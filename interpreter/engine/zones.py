@@ -33,6 +33,7 @@ from .steps import PhaseEnd
 from .tables import AMOUNT, EVAL, EXEC, NO_CTX, Ctx
 from .telling import emit
 from .triggers import fire
+from .words import loc_name
 
 if TYPE_CHECKING:
     from .working import Work
@@ -309,45 +310,76 @@ def amount_card_number(w: Work, a: n.CardNumber, ctx: Ctx) -> int:  # card numbe
     return w.card_number
 
 
-def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None:
-    """Resolve a drawn card: its own effect, then the half its deck reads; then its fate."""
+def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str, at: int = -1, body: int = -1) -> None:
+    """Resolve a drawn card: its own effect, then the half its deck reads; then its fate. ``at``: the
+    place it resolves at ('here' and 'it' in its effects, issue #33 item 7); ``body``: the killer body
+    it names ('the killer' in its effects, K2.7)."""
     half = card_half(w, deck, card)
     w.card_number = (half.number if half is not None and half.number else card.number)
     if half is not None:
         emit(w, "deck", f"{card.name}: its {half.name} half" + (f" (number {w.card_number})" if w.card_number else ""),
              "K1.6")
     effects = card.effects + (half.effects if half is not None else ())
+    scope = w.scope
+    saved = scope.it, scope.body
+    if at >= 0:
+        scope.it = at
+    if body >= 0:
+        scope.body = body
     try:
-        run(w, effects, Ctx(cid))
+        run(w, effects, Ctx(cid) if at < 0 and body < 0 else Ctx(cid, None, 0, body, here=at))
     except PhaseEnd:  # a last breath ended the phase in the middle of the card: it still meets its fate
         if not card.keep:
             after_resolving(w, deck, card)
         raise
+    finally:
+        scope.it, scope.body = saved
     if not card.keep:
         after_resolving(w, deck, card)
 
 
-def draw_card(w: Work, deck_id: str) -> None:
-    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play, any other
-    meets its fate (zones.py: discarded, shuffled back, removed; a deck may reshuffle its discards)."""
+def take_top(w: Work, deck_id: str, at: int = -1) -> Optional[tuple[n.Deck, n.DeckCard, str]]:
+    """Draw the top card of a named deck (a deck that reshuffles its discards when empty does so
+    first), saying what was drawn and, for a card drawn at a place, where; None when it is empty."""
     deck = w.game.decks[deck_id]
     reshuffle_if_empty(w, deck)
     decks = dict(w.decks)
     cards = decks.get(deck_id, ())
     if not cards:
         emit(w, "deck", f"the {deck.name} deck is empty", "C18.5")
-        return
+        return None
     cid = cards[0]
     decks[deck_id] = cards[1:]
     w.decks = tuple(decks.items())
     card = w.game.deck_cards[f"{deck_id}/{cid}"]
-    emit(w, "deck", f"draws {card.name} from {deck.name}", "C18.5")
+    emit(w, "deck", f"draws {card.name} from {deck.name}" + (f" at {loc_name(w, at)}" if at >= 0 else ""), "C18.5")
+    return deck, card, cid
+
+
+def play_drawn(w: Work, deck: n.Deck, card: n.DeckCard, cid: str, at: int = -1, body: int = -1) -> None:
+    """A card drawn: a ``keep`` card comes into play; it resolves (at ``at``, ``the killer`` being
+    ``body``: resolve_deck_card) and, unless kept, meets its fate; then 'card DECK is drawn' is told."""
     if card.keep:
         came_into_play(w)
-        set_kept(w, w.kept + (f"{deck_id}/{cid}",))
+        set_kept(w, w.kept + (f"{deck.id}/{cid}",))
         came_into_play(w)
-    resolve_deck_card(w, deck, card, cid)
-    fire(w, "card-drawn", None, 1, extra=deck_id)
+    resolve_deck_card(w, deck, card, cid, at, body)
+    fire(w, "card-drawn", None, 1, extra=deck.id)
+
+
+def draw_card(w: Work, deck_id: str, at: int = -1) -> None:
+    """Draw the top card of a named deck and resolve it (at ``at``, a place handed to it: its 'here'
+    and 'it'); a ``keep`` card stays in play, any other meets its fate (zones.py: discarded, shuffled
+    back, removed; a deck may reshuffle its discards). A card naming a body (a deck of bodies, K2.7)
+    resolves with 'the killer' that body, while it is in the game."""
+    got = take_top(w, deck_id, at)
+    if got is None:
+        return
+    deck, card, cid = got
+    body = -1
+    if card.body:
+        body = next((i for i, k in enumerate(w.killers) if k.body == card.body and k.alive), -1)
+    play_drawn(w, deck, card, cid, at, body)
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))
