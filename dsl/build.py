@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, Union, cast
 import attrs
 
 from . import nodes as n
+from .cost import costly_lines
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
 from .expr import Expressions
 from .limits import (
@@ -1715,6 +1716,8 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             continue
         if decl is not None:
             decls.append(decl)
+    if not any(d.severity == "error" for d in b.diags):  # what a line may cost in play (W203: dsl/cost.py)
+        b.diags.extend(costly_lines(decls))
     return decls, b.refs, settle_shown(b.diags)
 
 

@@ -538,6 +538,31 @@ item lucky-charm {
 }
 """, severity="warning"),
     ErrorInfo(
+        "W203", "a line that may ask more work than the game allows between two decisions",
+        "A warning: the line nests sets of locations or pieces (a selector inside a selector's "
+        "'where' or 'with most', 'for each' inside 'for each', 'repeat' around them), and each level "
+        "multiplies the work: counted with every set as 12 locations, it comes past the game's work "
+        "budget of 50 000 units between two decisions (dsl/limits.py). In play it ends the game with "
+        "E313 on most boards. Nest fewer levels, or narrow the sets ('adjacent to', 'with victims').",
+        """killer swarm {
+  name "Swarm"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+  at start of upkeep {
+    for each any { for each any { for each any { for each any { for each any { lose 0 time } } } } }
+  }
+}
+""",
+        """killer swarm {
+  name "Swarm"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+  at start of upkeep { for each any with victims { lose 0 time } }
+}
+""", severity="warning"),
+    ErrorInfo(
         "W230", "two modules change the same thing",
         "A warning: two modules replace or remove the same declaration (the same item, card, rules "
         "group …). Each may be played alone, but a game with both is refused, since neither can say "
@@ -706,6 +731,17 @@ killer loop {
         "the line that went past the budget.",
         "when game starts { repeat 20 { repeat 5 { place 100 victims at killer-location } } }",
         "when game starts { place 3 victims at killer-location }", lang="text"),
+    ErrorInfo(
+        "E313", "the game went past its work budget before the next decision",
+        "Raised as RulesError while playing: between two decisions of the player, content asked the "
+        "engine for more than 50 000 units of work (dsl/limits.py: one for each block run and each "
+        "effect in it, each location a selector looks at, each piece a set goes over, each trigger "
+        "looked at when something happens). Each line is fine alone; nested, they multiply: a "
+        "selector inside a selector's 'with most' or 'where', 'for each' inside 'for each', a "
+        "trigger whose block sets it off again many times. The bundled films never ask more than "
+        "a hundred. The error points at the line that went past the budget.",
+        "at start of upkeep { for each any { for each any { for each any { for each any { lose 0 time } } } } }",
+        "at start of upkeep { for each any with victims { lose 0 time } }", lang="text"),
     # --- E4xx: positions and rulings (lastbreath try / verify, docs/positions.md) ---------------
     ErrorInfo(
         "E400", "not one position or ruling block",

@@ -29,6 +29,7 @@ from .telling import emit
 from .triggers import fire, would
 from .victims import NONE, add, change, describe, find, kind_of, marks_at, pick, plain_at, take
 from .words import a_or_an, loc_name
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from ..state import MarkedVictim
@@ -192,6 +193,11 @@ def pieces_of(w: Work, ps: n.PieceSet, ctx: Ctx) -> list[PieceRef]:
         there = loc(w, ps.loc, ctx) if ps.loc else -1
         tags = w.game.board.tags
         out = [p for p in out if (at := piece_loc(w, p)) >= 0 and (at == there if ps.loc else ps.tag in tags[at])]
+    ctl = w.ctl
+    left = ctl.work - len(out) - 1  # the work budget (E313): each piece gone over
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, ps.span)
     return out
 
 
