@@ -44,12 +44,12 @@ import attrs
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
-from . import api, engine, serialize
+from . import api, engine, serialize, validate
 from .bots import BOTS
 from .state import Event, GameState
 
 MAX_CHOICES = 20_000
-STEP_BOUNDARY_KINDS = frozenset({"action", "buy", "swap"})  # asked first thing in a step: no half-done work
+STEP_BOUNDARY_KINDS = validate.STEP_BOUNDARY_KINDS  # asked first thing in a step: no half-done work
 EXPENSIVE = ("save", "determinism")  # checks skipped while shrinking another check's violation
 CHECKS = ("victims", "bounds", "hand", "events", "choice", "save", "determinism", "purity", "exception")
 
@@ -80,9 +80,7 @@ class Tracker:
         return cls(accounted_victims(state) - victims_moved(events))
 
 
-def accounted_victims(state: GameState) -> int:
-    """The victims on the board, held off it (a holding area), dead or rescued."""
-    return sum(state.victims) + sum(k for _h, k in state.holding) + state.dead + state.rescued
+accounted_victims = validate.accounted_victims  # the victims on the board, held off it, dead or rescued
 
 
 def victims_moved(events: Sequence[Event]) -> int:
@@ -117,8 +115,6 @@ def check_events(events: Sequence[Event]) -> None:
 def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
                 before: Optional[GameState] = None) -> None:
     """The invariants of one state reached with these events (``before``: the state before)."""
-    g = state.game
-    side = g.side
     check_events(events)
     # victims
     tracker.expected += victims_moved(events)
@@ -134,43 +130,11 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     if (state.choice is None or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != tracker.expected:
         raise Violation("victims", f"victims vanished: {accounted} on the board, held, dead or rescued, "
                                    f"{tracker.expected} expected")
-    # bounds
-    if not 0 <= state.fg_health <= g.fg.health:
-        raise Violation("bounds", f"the Final Girl's health {state.fg_health} is outside 0..{g.fg.health}")
-    if not side.time_min <= state.time <= side.time_max:
-        raise Violation("bounds", f"time {state.time} is outside {side.time_min}..{side.time_max}")
-    if not side.fear_min <= state.fear <= side.fear_max:
-        raise Violation("bounds", f"fear {state.fear} is outside {side.fear_min}..{side.fear_max}")
-    if not 0 <= state.bloodlust < max(1, len(g.levels)):
-        raise Violation("bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}")
-    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
-    from .engine.killers import max_health
-    for k in state.killers:
-        top = max_health(state, k)
-        if k.health < 0 or (capped and not k.label and k.health > top):
-            raise Violation("bounds", f"the killer's health {k.health} is outside 0..{top}")
-    if state.secondary_health < 0 or any(m.health < 0 for m in state.minions):
-        raise Violation("bounds", "a secondary dark power or a minion has health below 0")
-    # hand
-    limit = g.player_board.hand_limit
-    if len(state.hand) > limit:
-        raise Violation("hand", f"the hand holds {len(state.hand)} cards, more than the hand limit {limit}")
-    # the choice
-    if state.over:
-        if state.choice is not None or state.result not in ("fg", "killer") or state.phase != "over":
-            raise Violation("choice", f"a game over with result {state.result!r}, phase {state.phase!r} and "
-                                      f"choice {state.choice!r}")
-    else:
-        c = state.choice
-        if c is None:
-            raise Violation("choice", "no choice is pending, yet the game is not over")
-        keys = c.keys()
-        if len(keys) < 2:
-            raise Violation("choice", f"a {c.kind} choice with {len(keys)} option(s) is asked")
-        if len(set(keys)) != len(keys):
-            raise Violation("choice", f"duplicate option keys in a {c.kind} choice: {keys}")
-        if not all(k and o.label for k, o in zip(keys, c.options)):
-            raise Violation("choice", f"an option without a key or a label in a {c.kind} choice")
+    # bounds, the hand, the choice: what one state shows, as a save's load checks it (validate.py)
+    # (and the victims against the count the state keeps, victims_in: the engine keeps it as the tracker)
+    got = validate.breach(state)
+    if got is not None:
+        raise Violation(*got)
 
 
 def _snapshot(state: GameState) -> dict:

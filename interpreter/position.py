@@ -812,6 +812,9 @@ class _PositionReader:
         f["sub"] = 1 if ph in DECISION_PHASES and not start else 0
         f["action_over"] = False
         f.update(choice=None, answers=(), checkpoint=None, events_seen=0, result="", end_reason="")
+        # the victims a position puts in play are those it accounts for (validate.py holds a state to it)
+        f["victims_in"] = (sum(f.get("victims", base.victims)) + sum(k for _h, k in f.get("holding", base.holding))
+                           + f.get("dead", base.dead) + f.get("rescued", base.rescued))
         return engine.replace(base, **f)
 
     def _compose_cards(self, f: dict[str, Any], base: GameState) -> None:

@@ -194,6 +194,10 @@ class GameState:
     # victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5; engine/pieces.py)
     marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
     victim_seq: int = 0  # the last uid given to a marked victim
+    # the victims that came into play: those of the setup card (or a position), plus those content
+    # placed or turned back from minions, less those it turned into minions or replaced by a killer
+    # body; the victims on the board, held, dead and rescued never add up to more (validate.py)
+    victims_in: int = 0
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
     # tokens on items, cards, pieces: (holder, type, kind, face up)
     token_on: tuple[tuple[str, str, str, bool], ...] = ()

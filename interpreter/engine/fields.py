@@ -75,6 +75,7 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.dice = d["dice"]
     w.marked = d["marked"]
     w.victim_seq = d["victim_seq"]
+    w.victims_in = d["victims_in"]
     w.fg_status = d["fg_status"]
     w.token_on = d["token_on"]
     w.arrivals = d["arrivals"]
@@ -156,6 +157,7 @@ def copy_out(w: Work) -> dict[str, Any]:
         "dice": w.dice,
         "marked": w.marked,
         "victim_seq": w.victim_seq,
+        "victims_in": w.victims_in,
         "fg_status": w.fg_status,
         "token_on": w.token_on,
         "arrivals": w.arrivals,

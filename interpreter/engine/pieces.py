@@ -73,6 +73,7 @@ def _turn_one(w: Work, where: int, m: Optional[MarkedVictim], kind: str) -> None
         return
     stats = g.minions[kind]
     take(w, where, m)
+    w.victims_in -= 1
     w.minion_seq += 1
     w.minions = w.minions + (MinionState(stats.id, where, stats.health, frozenset(), w.minion_seq),)
     emit(w, "minion", f"{before} at {loc_name(w, where)} turns into {a_or_an(stats.name)} {stats.name} (not a death)",
@@ -100,6 +101,7 @@ def turn_back(w: Work, where: int, k: int, kind: str) -> None:
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         add(w, where)
+        w.victims_in += 1
         emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "")
 
 
@@ -137,6 +139,7 @@ def exec_replace_victim(w: Work, e: n.ReplaceVictim, ctx: Ctx) -> None:
         return
     name = describe(w, m)
     take(w, where, m)
+    w.victims_in -= 1
     emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its place",
          "K2.7")
     piece = ("killer", w.killers[i].body, i)

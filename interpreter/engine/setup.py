@@ -76,6 +76,7 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     for loc, count in setup.victims:
         victims[board.index[loc]] += count
     w.victims = tuple(victims)
+    w.victims_in = sum(victims)
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     plan = game.setup_lists

@@ -115,6 +115,7 @@ class Work:
     dice: tuple[int, ...]
     marked: tuple[MarkedVictim, ...]
     victim_seq: int
+    victims_in: int
     fg_status: frozenset[str]
     token_on: tuple[tuple[str, str, str, bool], ...]
     arrivals: tuple[str, ...]
