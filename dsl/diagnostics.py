@@ -136,9 +136,11 @@ card shout {
     ErrorInfo(
         "E105", "a limit of the checker: too large, too long, too deep, too many problems",
         "Limits that keep checking fast and safe for content from anyone: a file is at most "
-        "2 000 000 bytes and 50 000 words, symbols and line ends, a line at most 10 000 characters, "
-        "and blocks and groups nest at most 64 deep. After 100 problems in one file the rest are not "
-        "shown (a note with this code says so).",
+        "2 000 000 bytes and 50 000 words, symbols and line ends, a pack at most 200 000 in all its "
+        "files, a line at most 10 000 characters, and blocks and groups nest at most 64 deep. After "
+        "100 problems in one file (1 000 in all) the rest are not shown: a note with this code says "
+        "so, and how many more there are where the check went on to the end (positions and "
+        "rulings do). A message quotes at most 400 characters of the input.",
         "a generated file of 3 MB, or 'fail { { { … } } }' nested 100 deep",
         "split the content into several files; flatten the nesting", lang="text"),
     ErrorInfo(
@@ -907,6 +909,14 @@ class Span:
 
 NO_SPAN = Span("<engine>", 0, 0, 0, 0)
 MAX_REPORTED = 100  # diagnostics shown for one file; a note (E105) says when more were found
+MAX_REPORTED_ALL = 1000  # diagnostics shown in all, whatever the number of files; a note says the rest
+MAX_TEXT = 400  # characters of a diagnostic's message or hint: a quote of input text is cut (…)
+
+
+def bounded(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to ``limit`` characters with '…': what a diagnostic quotes of its input is never
+    longer (a 500 kB line misspelled is not repeated in each message, nor in a reply)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @functools.lru_cache(maxsize=8)
@@ -916,18 +926,32 @@ def _source_lines(source: str) -> tuple[str, ...]:
     return tuple(ln.removesuffix("\r") for ln in source.split("\n"))
 
 
-def cap_per_file(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note; the
-    'did you mean' of those kept is worked out now (``Diagnostic.settled``), and of no other."""
+def cap_per_file(diags: list[Diagnostic], complete: bool = False) -> list[Diagnostic]:
+    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note, and
+    at most MAX_REPORTED_ALL in all, then one note more; the 'did you mean' of those kept is worked
+    out now (``Diagnostic.settled``), and of no other. ``complete``: ``diags`` are all there are
+    (the note says how many more), not the first ones of a check that stopped early."""
     count: dict[str, int] = {}
-    out: list[Diagnostic] = []
     for d in diags:
-        n = count[d.span.path] = count.get(d.span.path, 0) + 1
+        count[d.span.path] = count.get(d.span.path, 0) + 1
+    seen: dict[str, int] = {}
+    out: list[Diagnostic] = []
+    kept = 0
+    for i, d in enumerate(diags):
+        n = seen[d.span.path] = seen.get(d.span.path, 0) + 1
+        if kept >= MAX_REPORTED_ALL:
+            more = f"and {len(diags) - i} more" if complete else "and more"
+            out.append(Diagnostic(d.span, "E105", f"{MAX_REPORTED_ALL} problems in all are shown, {more} are not",
+                                  "fix those and check again"))
+            break
         if n <= MAX_REPORTED:
             out.append(d.settled())
+            kept += 1
         elif n == MAX_REPORTED + 1:
-            out.append(Diagnostic(d.span, "E105", f"more than {MAX_REPORTED} problems in this file: the first "
-                                  f"{MAX_REPORTED} are shown", "fix those and check again"))
+            extra = count[d.span.path] - MAX_REPORTED
+            more = f"and {extra} more" if complete else "and more"
+            out.append(Diagnostic(d.span, "E105", f"the first {MAX_REPORTED} problems of this file are shown, "
+                                  f"{more} are not", "fix those and check again"))
     return out
 
 
@@ -955,8 +979,8 @@ class Diagnostic:
 
     span: Span
     code: str
-    message: str
-    hint: str = ""
+    message: str = attrs.field(converter=bounded)  # (a quote of input text: a bounded prefix)
+    hint: str = attrs.field(default="", converter=bounded)
     severity: str = "error"
     # a 'did you mean' not worked out yet (it costs ~1 ms): ``settled`` puts it in ``hint``
     suggest: Optional[Callable[[], str]] = attrs.field(default=None, eq=False, repr=False, kw_only=True)

@@ -292,10 +292,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
-
-    if args.max_message < 1:
-        raise CliError("--max-message must be at least 1")
+    from .serve import MAX_MESSAGE_LIMIT, serve
+    if not 1 <= args.max_message <= MAX_MESSAGE_LIMIT:
+        raise CliError(f"--max-message must be 1 to {MAX_MESSAGE_LIMIT} bytes (16 MiB)")
     if args.max_games < 1:
         raise CliError("--max-games must be at least 1")
     rs = load_rules(args.content)

@@ -43,7 +43,8 @@ MAX_POSITION = 200_000  # characters of a saved position's text
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 MAX_CHOICES = 100_000  # choices in a save (a game takes a few hundred)
-MAX_FILE = 64 << 20  # bytes of a save file
+MAX_FILE = 4 << 20  # bytes of a save file (or a save given as text): read no further, parsed only within it
+# (a game's save is a few kB; 100 000 choices and a position's text fit; 63 MiB of JSON took 1.5 GB)
 
 History = Sequence[tuple[GameState, Optional[str]]]
 Setup = tuple[dict[str, Any], int, Sequence[str]]

@@ -32,6 +32,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import attrs
 from lastbreath.dsl import Diagnostic, IllegalChoice, RulesError, Span, parse_text
+from lastbreath.dsl.diagnostics import cap_per_file
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES, Atom, Block, Line
 
@@ -147,7 +148,7 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
             continue
     if not lines:
         reader.error(Span(path, 1, 1, 1, 2), "E400", "no 'ruling ID { … }' block", "a rulings file holds rulings")
-    return (out if not reader.diags else []), sorted_diags(reader.diags)
+    return (out if not reader.diags else []), cap_per_file(sorted_diags(reader.diags), complete=True)
 
 
 def check_text(rs: Ruleset, text: str, path: str = "<text>") -> list[Diagnostic]:
@@ -664,7 +665,7 @@ def verify(rs: Ruleset, files: Sequence[Path]) -> tuple[list[Outcome], list[Diag
         rulings, bad = parse_rulings(rs, text, str(f))
         diags += bad
         outcomes += [run(r) for r in rulings]
-    return outcomes, diags, sources
+    return outcomes, cap_per_file(diags), sources
 
 
 def counts(outcomes: Sequence[Outcome]) -> Counter[str]:
