@@ -648,9 +648,19 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     for k in picked["killer"] or rs.killers:  # two modules that clash in a game: said before any is played
         for sc in picked["scenario"] or rs.scenarios:
             resolve_modules(rs, mods, k, sc)
-    data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
-                         picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
-                         progress=progress, modules=mods)
+    if args.stop_after is not None and args.stop_after <= 0:
+        raise CliError("--stop-after must be more than 0")
+
+    def on_term(signum: int, frame: Any) -> None:  # timeout's SIGTERM: report what was checked, as Ctrl-C does
+        raise KeyboardInterrupt("SIGTERM")
+    import signal
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
+                             picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
+                             progress=progress, modules=mods, stop_after=args.stop_after)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.save_repro and data["violations"]:
         try:
             replay.write(args.save_repro, fuzz.repro_save(rs, data["violations"][0]))
@@ -664,7 +674,10 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if args.save_repro and data["violations"]:
             print(f"wrote the first violation's setup, seed and choices to {args.save_repro} "
                   f"('{PROG} replay {args.save_repro}' replays them)")
-    return 0 if data["clean"] else 1
+    sys.stdout.flush()
+    if not data["clean"]:
+        return 1
+    return {"SIGTERM": 143, "interrupted": 130}.get(data["stopped"], 0)  # (128 + the signal; 0 at --stop-after)
 
 
 def cmd_fuzz_input(args: argparse.Namespace) -> int:
@@ -1248,6 +1261,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the first violation's setup, seed and shrunk choices as a save that "
                         "'lastbreath replay FILE' replays")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
+    p.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="play no more games after this long, and report the games checked (exit 0 if clean); "
+                        "Ctrl-C or SIGTERM (timeout) also stop it with the report, exit 130 or 143")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     add_content(p)
     _add_modules(p)

@@ -22,9 +22,13 @@ Hypothesis). It runs in a worker process under a memory limit (RLIMIT_AS) and a 
 - save: ``Session.load`` (replayed from the seed) and ``serialize.from_json`` of its snapshot may
   only raise ``SaveError``; a state that loads plays on with a bot for a few choices.
 
-Anything else raised is a crash; a case still running after the time limit is a hang (its worker
-is killed and replaced); the peak memory of the workers is reported (``ru_maxrss``), and a case
-that goes past the memory limit dies of MemoryError: a crash.
+Anything else raised is a crash; a case that takes more than the time limit of CPU time (its own:
+a loaded machine does not make hangs of slow cases) is a hang, and one still running after twice
+the limit of CPU time, or ten times it of wall-clock time (a case blocked, not computing), is
+killed and its worker replaced by one warmed up first (content loaded and built once, a game
+played, a save loaded: a fresh worker's first case is not slower than the others). The peak
+memory of the workers is reported (``ru_maxrss``), and a case that goes past the memory limit
+dies of MemoryError: a crash.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ KINDS = ("content", "protocol", "saves")
 # tests/test_hostile_engine.py): reported as "known", apart from the crashes. Remove an entry when
 # its test passes.
 KNOWN_ENGINE_ISSUES: tuple[tuple[str, str], ...] = ()
-TIME_LIMIT = 5.0  # seconds a case may take before it counts as a hang
+TIME_LIMIT = 5.0  # seconds of CPU time a case may take before it counts as a hang
+WALL_FACTOR = 10  # … and of wall-clock time, this many times that (a case blocked without computing)
 MEMORY_LIMIT_MB = 2048  # address space of a worker (RLIMIT_AS)
 
 # --- hostile values ---------------------------------------------------------------------------------
@@ -368,6 +373,28 @@ class Runner:
     def close(self) -> None:
         shutil.rmtree(self.folder.parent, ignore_errors=True)
 
+    def warm(self) -> None:
+        """What a worker's first case would do for the first time, done before it takes one: the
+        content loaded and built into its cache, a game played, a protocol exchange, a save loaded."""
+        from lastbreath.dsl import load_content
+
+        from . import api
+        from .serve import Server
+        from .session import Session
+
+        try:  # (best effort: a case that fails here fails again as itself, and is reported then)
+            load_content([self.folder])
+            s = Session(self.rs, seed=1)
+            bot = api.random_policy(1)
+            for _ in range(10):
+                if s.over:
+                    break
+                s.apply(bot(s.state, cast("Choice", s.state.choice)))
+            Session.load(self.rs, json.loads(json.dumps(s.save())))
+            Server(self.rs).handle({"jsonrpc": "2.0", "id": 0, "method": "content.list"})
+        except Exception:
+            pass
+
     def run(self, case: dict) -> Optional[str]:
         """None when the case ends as documented; else what went wrong (a crash). ``tag`` says how
         far the case went (content: refused, played, stopped; protocol: the replies; saves: refused,
@@ -518,19 +545,31 @@ def _worker(conn, memory_mb: int) -> None:
         pass
     runner = Runner()
     try:
+        runner.warm()
         conn.send(("ready", _peak_mb()))
         while True:
             case = conn.recv()
             if case is None:
                 break
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 problem = runner.run(case)
             except BaseException as err:  # a worker reports, it does not die
                 problem = _crash("the worker", err)
-            conn.send((problem, time.perf_counter() - start, _peak_mb(), runner.tag))
+            conn.send((problem, time.process_time() - cpu, time.perf_counter() - start, _peak_mb(), runner.tag))
     finally:
         runner.close()
+
+
+def cpu_seconds(pid: int) -> Optional[float]:
+    """The CPU time a process has used so far (Linux's /proc), or None where it cannot be read."""
+    import os
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _peak_mb() -> float:
@@ -544,7 +583,8 @@ def _peak_mb() -> float:
 
 class Pool:
     """Worker processes that run one case at a time each, under a memory limit; a case that takes
-    longer than ``time_limit`` counts as a hang and its worker is replaced."""
+    more than ``time_limit`` seconds of CPU time counts as a hang, and one that runs on (twice that
+    of CPU time, or ten times it of wall-clock time) is killed and its worker replaced."""
 
     def __init__(self, jobs: int = 1, time_limit: float = TIME_LIMIT, memory_mb: int = MEMORY_LIMIT_MB):
         self.time_limit = time_limit
@@ -558,7 +598,7 @@ class Pool:
         proc = self.ctx.Process(target=_worker, args=(child, self.memory_mb), daemon=True)
         proc.start()
         child.close()
-        if not parent.poll(120):
+        if not parent.poll(600):  # (it warms up first: Runner.warm)
             raise RuntimeError("a fuzz-input worker did not start")
         parent.recv()
         return proc, parent
@@ -572,43 +612,49 @@ class Pool:
         "peak_mb"}."""
         results: list[Optional[dict]] = [None] * len(cases)
         todo = list(range(len(cases)))[::-1]
-        busy: dict[int, tuple[int, float]] = {}  # worker slot -> (case index, start)
+        busy: dict[int, tuple[int, float, Optional[float]]] = {}  # worker slot -> (case index, start, its CPU then)
         while todo or busy:
             for slot in range(len(self.workers)):
                 if slot not in busy and todo:
                     i = todo.pop()
                     self.workers[slot][1].send(cases[i])
-                    busy[slot] = (i, time.perf_counter())
+                    busy[slot] = (i, time.perf_counter(), cpu_seconds(self.workers[slot][0].pid))
             conns: dict[Any, int] = {self.workers[s][1]: s for s in busy}
             ready: list[Any] = wait(list(conns), timeout=0.2)
             now = time.perf_counter()
             for conn in ready:
                 slot = conns[conn]
-                i, start = busy.pop(slot)
+                i, start, _cpu = busy.pop(slot)
                 problem: Optional[str]
                 try:
-                    problem, seconds, peak, tag = conn.recv()
+                    problem, seconds, wall, peak, tag = conn.recv()
                 except (EOFError, OSError):  # the worker died (killed by the system?)
-                    problem, seconds, peak, tag = "the worker process died", now - start, 0.0, ""
+                    problem, seconds, wall, peak, tag = "the worker process died", now - start, now - start, 0.0, ""
                     self._replace(slot)
                 got = {"outcome": "ok" if problem is None else "crash", "detail": problem or "",
-                       "seconds": round(seconds, 3), "peak_mb": round(peak, 1), "tag": tag}
+                       "seconds": round(seconds, 3), "wall_s": round(wall, 3), "peak_mb": round(peak, 1), "tag": tag}
                 known = next((why for why, needle in KNOWN_ENGINE_ISSUES if problem and needle in problem), None)
                 if known is not None:
                     got["outcome"] = "known"
                     got["detail"] = f"{known} ({problem})"
                 if seconds > self.time_limit and problem is None:
                     got["outcome"] = "hang"
-                    got["detail"] = f"took {seconds:.1f} s"
+                    got["detail"] = f"took {seconds:.1f} s of CPU time ({wall:.1f} s in all)"
                 results[i] = got
                 if on_done is not None:
                     on_done(i, got)
-            for slot, (i, start) in list(busy.items()):
-                if now - start > self.time_limit * 2 + 1:  # stuck: kill it (the case took over twice the limit)
+            for slot, (i, start, cpu0) in list(busy.items()):
+                cpu1 = cpu_seconds(self.workers[slot][0].pid) if cpu0 is not None else None
+                used = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+                if (used is not None and used > self.time_limit * 2 + 1) or \
+                        now - start > self.time_limit * WALL_FACTOR:  # stuck: kill it
                     busy.pop(slot)
                     self._replace(slot)
-                    got = {"outcome": "hang", "detail": f"still running after {now - start:.1f} s: killed",
-                           "seconds": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
+                    spent = f"{used:.1f} s of CPU time, " if used is not None else ""
+                    got = {"outcome": "hang",
+                           "detail": f"still running after {spent}{now - start:.1f} s in all: killed",
+                           "seconds": round(used if used is not None else now - start, 3),
+                           "wall_s": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
                     results[i] = got
                     if on_done is not None:
                         on_done(i, got)
@@ -724,7 +770,7 @@ def _shown(case: dict) -> dict:
 
 def format_report(data: dict) -> list[str]:
     lines = [f"fuzz-input: {data['cases']} cases (seed {data['seed']}) in {data['seconds']} s; time limit "
-             f"{data['time_limit_s']} s, memory limit {data['memory_limit_mb']} MB a worker"]
+             f"{data['time_limit_s']} s of CPU a case, memory limit {data['memory_limit_mb']} MB a worker"]
     for kind, row in data["kinds"].items():
         lines.append(f"  {kind:<9} {row['cases']:>6} cases  {row['crashes']:>3} crashes  {row['hangs']:>3} hangs  "
                      f"worst memory {row['worst_memory_mb']:.0f} MB  slowest {row['slowest_s']:.2f} s"

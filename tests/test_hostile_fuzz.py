@@ -88,7 +88,7 @@ def _patched_pool(monkeypatch, method: str, behaviour):
     """A pool whose workers (forked from here) run a patched Server.handle_line."""
     from lastbreath.interpreter import serve
     monkeypatch.setattr(serve.Server, method, behaviour)
-    return fi.Pool(jobs=1, time_limit=1.0, memory_mb=MEMORY_LIMIT_MB)
+    return fi.Pool(jobs=1, time_limit=0.5, memory_mb=MEMORY_LIMIT_MB)  # a case asleep is killed after 5 s
 
 
 PROBE = {"kind": "protocol", "lines": ['{"jsonrpc":"2.0","id":1,"method":"content.list"}']}
@@ -132,3 +132,44 @@ def test_fuzz_input_command_prints_counts_and_json(tmp_path):
     assert "content" not in text.stdout.split("\n", 1)[1]
     bad = subprocess.run([*cmd, "fuzz-input", "--saves", "-1"], capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and "--saves must be 0 or more" in bad.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers forked from the test process")
+def test_a_hang_is_a_case_that_computes_past_the_limit_not_one_that_waits(monkeypatch):
+    """Issue 42: on a loaded two-core machine 29 of 50 content cases passed the 5 s limit of
+    wall-clock time (and a killed worker started cold and missed it again). The limit is now the
+    case's own CPU time: a case that waits 1.5 s under a limit of 1 s is fine, one that computes
+    1.5 s is a hang."""
+    import time
+
+    def waits(self, line):
+        time.sleep(1.5)
+        return '{"jsonrpc":"2.0","id":1,"result":{}}'
+
+    def computes(self, line):
+        end = time.process_time() + 1.5
+        while time.process_time() < end:
+            pass
+        return '{"jsonrpc":"2.0","id":1,"result":{}}'
+    for behaviour, outcome in ((waits, "ok"), (computes, "hang")):
+        from lastbreath.interpreter import serve
+        monkeypatch.setattr(serve.Server, "handle_line", behaviour)
+        with fi.Pool(jobs=1, time_limit=1.0, memory_mb=MEMORY_LIMIT_MB) as pool:
+            result = pool.run_one(PROBE)
+        assert result["outcome"] == outcome, result
+        assert result["wall_s"] >= 1.5
+    assert "of CPU time" in result["detail"]
+
+
+def test_a_worker_is_warm_before_its_first_case(monkeypatch):
+    """A replaced worker loaded the content (and built it into an empty cache) in its first case:
+    it now does that before it is ready, so its first content case is built from its cache."""
+    import os
+    monkeypatch.setenv("LASTBREATH_CACHE", os.environ.get("LASTBREATH_CACHE", "off"))  # (a runner sets its own)
+    runner = fi.Runner()
+    try:
+        assert not list(Path(runner.folder.parent / "cache").rglob("*.*"))
+        runner.warm()
+        assert list(Path(runner.folder.parent / "cache").rglob("*.*")), "nothing was built while warming up"
+    finally:
+        runner.close()
