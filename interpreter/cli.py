@@ -683,7 +683,8 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_fuzz_input(args: argparse.Namespace) -> int:
     from . import fuzzinput
 
-    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves}
+    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves,
+              "positions": args.positions}
     if all(v is None for v in counts.values()):
         counts = {k: 200 for k in counts}
     counts = {k: v or 0 for k, v in counts.items()}
@@ -691,7 +692,7 @@ def cmd_fuzz_input(args: argparse.Namespace) -> int:
         if v < 0:
             raise CliError(f"--{k} must be 0 or more")
     if sum(counts.values()) == 0:
-        raise CliError("nothing to do: give --content N, --protocol N or --saves N")
+        raise CliError("nothing to do: give --content N, --protocol N, --saves N or --positions N")
     if args.jobs is not None and args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     if args.time_limit <= 0:
@@ -715,7 +716,8 @@ def cmd_fuzz_input(args: argparse.Namespace) -> int:
                 shown[kind] = done * 10 // total
                 print(f"{PROG} fuzz-input: {kind} {done}/{total}", file=sys.stderr, flush=True)
     data = fuzzinput.run(rs, counts["content"], counts["protocol"], counts["saves"], seed=args.seed, jobs=jobs,
-                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress)
+                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress,
+                         positions=counts["positions"])
     if args.out and data["failures"]:
         out = Path(args.out)
         made = fuzzinput.corpora(rs)
@@ -1269,24 +1271,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_modules(p)
     p.set_defaults(func=cmd_fuzz)
 
-    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages and saves to the engine",
-                       description="Mutate the bundled content files, protocol messages and saves (numbers "
-                                   "changed to hostile ones, lines repeated or cut, values of the wrong type, "
-                                   "NaN, lone surrogates, huge batches…) and run each case in a worker process "
+    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages, saves and positions to the engine",
+                       description="Mutate the bundled content files, protocol messages, saves and the rulings "
+                                   "of docs/rulings (numbers changed to hostile ones, lines repeated or cut, "
+                                   "values of the wrong type, NaN, lone surrogates, huge batches; costly but "
+                                   "valid content, storms of bad lines, files past their size, saves edited "
+                                   "alike in state and checkpoint…) and run each case in a worker process "
                                    "with a memory limit: content is checked and, if it loads, one bot game is "
                                    "played; protocol lines are answered by a server with an open game; saves "
-                                   "are loaded (replayed, and their snapshot restored) and played on. Anything "
-                                   "but a documented error is a crash, a case over the time limit a hang. "
-                                   "Prints the counts per kind (crashes, hangs, worst memory) and each "
-                                   "failure; exit 0 when clean, 1 otherwise. Case i of a seed is always the "
-                                   "same. Without counts: 200 of each.")
+                                   "are loaded (replayed, and their snapshot restored) and played on; positions "
+                                   "and rulings are checked, played and run. Anything but a documented error is "
+                                   "a crash, a case over the time limit of CPU time a hang. Prints the counts "
+                                   "per kind (crashes, hangs, worst memory) and each failure; exit 0 when clean, "
+                                   "1 otherwise. Case i of a seed is always the same. Without counts: 200 of "
+                                   "each.")
     p.add_argument("--content", type=int, metavar="N", dest="content_cases", help="content cases")
     p.add_argument("--protocol", type=int, metavar="N", help="protocol cases (one to four messages each)")
     p.add_argument("--saves", type=int, metavar="N", help="save cases")
+    p.add_argument("--positions", type=int, metavar="N", help="position and rulings cases")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of the mutations (default: 0)")
     p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
     p.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
-                   help="a case running longer is a hang (default: 5)")
+                   help="a case taking more CPU time is a hang (default: 5)")
     p.add_argument("--max-memory", type=int, default=2048, metavar="MB",
                    help="address space of each worker (RLIMIT_AS); a case that needs more is a crash "
                         "(MemoryError) (default: 2048)")

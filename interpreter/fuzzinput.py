@@ -49,7 +49,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, cast
 if TYPE_CHECKING:
     from .state import Choice
 
-KINDS = ("content", "protocol", "saves")
+KINDS = ("content", "protocol", "saves", "positions")
 # Crashes whose fix waits for an engine change (each has a strict xfail test in
 # tests/test_hostile_engine.py): reported as "known", apart from the crashes. Remove an entry when
 # its test passes.
@@ -137,6 +137,16 @@ def mutate_text(text: str, ops: Sequence[tuple[str, float, int]], numbers: Seque
                 at = (i * 7 + choice) % (len(lines) + 1)
                 lines[at:at] = block
             text = "\n".join(lines)
+        elif name == "costly":  # a costly line right inside the first killer (a file without one: unchanged)
+            lines = text.split("\n")
+            at = next((i + 1 for i, ln in enumerate(lines) if re.match(r"killer [\w-]+ \{\s*$", ln)), -1)
+            if at > 0:
+                lines.insert(at, "  " + costly_line(choice))
+            text = "\n".join(lines)
+        elif name == "storm":
+            text = storm(text, choice)
+        elif name == "oversized":
+            text = oversized(text, choice)
         elif name == "truncate":
             text = text[:int(where * len(text))]
         elif name == "word":
@@ -152,7 +162,79 @@ TEXT_OPS = ("number", "number", "number", "insert", "insert", "dup-line", "delet
             "dup-block", "word", "word")
 
 
+# --- work the language allows but nothing bounds (issue 42): costly content, storms, oversized files ------
+def _nested(template: str, depth: int, inner: str) -> str:
+    for _ in range(depth):
+        inner = template.format(inner)
+    return inner
+
+
+def costly_line(choice: int) -> str:
+    """A line of a killer that checks clean (a W203 at most) but asks for work that multiplies in play:
+    selectors in selectors, 'where' in 'where', 'for each' in 'for each', triggers that fan out."""
+    kind, depth = choice % 7, 2 + (choice // 7) % 7  # 2 to 8 deep
+    if kind == 0:
+        return "at start of upkeep { move killer to " + _nested("(any with most (count victims at {}))", depth,
+                                                                "here") + " }"
+    if kind == 1:
+        return "at start of upkeep { move killer to " + _nested("(any where count victims at {} at least 0)", depth,
+                                                                "here") + " }"
+    if kind == 2:
+        return "at start of upkeep { " + _nested("for each any {{ {} }}", depth, "lose 0 time") + " }"
+    if kind == 3:
+        return (f"when fear rises if fear at most {2 + depth} {{ repeat {min(20, 2 * depth + 4)} "
+                "{ raise fear 1; lower fear 1 } }")
+    if kind == 4:
+        inner = _nested("for each any {{ {} }}", depth - 1, "for each victim { lose 0 time }")
+        return "at start of upkeep { " + inner + " }"
+    if kind == 5:
+        place = _nested("(any with most (count victims at {}))", depth - 1, "it")
+        return ("when fg moves { repeat 20 { repeat 5 { for each any { if (count victims at " + place
+                + ") at least 0 { lose 0 time } } } } }")
+    return ("at start of killer { for each any where count victims at "
+            + _nested("(any where count victims at {} at least 0)", depth - 1, "it")
+            + " at least 0 { move killer to (any with fewest victims farthest from fg) } }")
+
+
+STORM_LINES = ("helth 1", "loose 1 time", "gain item no-such-item", "frobnicate 3 widgets",
+               "when victm dies { heal 1 }", "x" * 9000, '"unterminated', "}{",
+               "raise fear (count victims at (any with most victims) plus)",
+               "spawn 1 nobody at nowhere", "rule dice 99", "fear 1 fear 2 fear 3")
+
+
+def storm(text: str, choice: int) -> str:
+    """``text`` with one bad line repeated 1 000 to 16 000 times inside its first block: a storm of
+    diagnostics, each of which could carry a suggestion and quote the line."""
+    lines = text.split("\n")
+    at = next((i + 1 for i, ln in enumerate(lines) if ln.rstrip().endswith("{")), len(lines))
+    bad = "  " + STORM_LINES[choice % len(STORM_LINES)]
+    lines[at:at] = [bad] * (1000 + (choice * 7919) % 15_001)
+    return "\n".join(lines)
+
+
+def oversized(text: str, choice: int) -> str:
+    """``text`` past one of the limits of a file: bytes, words, a line's length, nesting (or just under)."""
+    kind, under = choice % 4, (choice // 4) % 2 == 1
+    if kind == 0:  # bytes (comments: no words)
+        return text + ("#" + "x" * 99 + "\n") * ((2_000_000 if not under else 1_900_000) // 100)
+    if kind == 1:  # words, symbols and line ends
+        return text + "\n" + "# words\n" + ("x " * (50_001 if not under else 40_000)) + "\n"
+    if kind == 2:  # a line
+        return text + "\n# " + "y" * (10_001 if not under else 9_990) + "\n"
+    return text + "\n" + "{ " * (65 if not under else 63) + "} " * (65 if not under else 63) + "\n"
+
+
 GENTLE_OPS = ("number", "number", "dup-line", "dup-line", "swap-lines")  # that often keep the content valid
+
+
+COSTLY_OPS = ("costly", "storm", "oversized")  # work the language allows but nothing bounded (issue 42)
+
+
+def costly_ops(r: random.Random) -> list[tuple[str, float, int]]:
+    """One of the issue 42 classes: a costly line in a killer (most often), a storm of bad lines, a
+    file past (or just under) a limit."""
+    name = r.choice(("costly", "costly", "costly", "storm", "oversized"))
+    return [(name, r.random(), r.randrange(1 << 16))]
 
 
 def random_text_ops(r: random.Random, count: Optional[int] = None) -> list[tuple[str, float, int]]:
@@ -313,11 +395,46 @@ def saves(rs) -> list[dict]:
 
 # --- the cases: what a worker runs ---------------------------------------------------------------------------
 def content_case(r: random.Random, files: Sequence[Path]) -> dict:
+    """A bundled file mutated; one case in four a costly, stormy or oversized one (a costly line goes
+    into a killer's file)."""
+    if r.random() < 0.25:
+        ops = costly_ops(r)
+        pool = [f for f in files if f.parent.name == "killers"] if ops[0][0] == "costly" else list(files)
+        return {"kind": "content", "file": (pool or list(files))[r.randrange(len(pool or files))].name, "ops": ops}
     f = r.randrange(len(files))
     return {"kind": "content", "file": files[f].name, "ops": random_text_ops(r)}
 
 
+def protocol_storm(r: random.Random) -> dict:
+    """The issue 42 classes through the protocol: a position of thousands of bad lines, named by a
+    long path; a position or a save text past its size (the server taking messages of up to 16 MiB)."""
+    from .replay import MAX_FILE
+    from .serve import MAX_MESSAGE_LIMIT
+
+    pick = r.randrange(4)
+    msgs: list[Any]
+    if pick == 0:
+        text = storm("position {\n}\n", r.randrange(1 << 16))
+        params: dict = {"text": text}
+        if r.random() < 0.5:
+            params["path"] = "p" * r.choice((999, 1000, 1001, 500_000))
+        msgs = [{"jsonrpc": "2.0", "id": 1, "method": "game.position", "params": params}]
+    elif pick == 1:
+        size = MAX_FILE + r.choice((-100, 1, 1000))
+        msgs = [{"jsonrpc": "2.0", "id": 2, "method": "game.load",
+                 "params": {"save": '{"format": "lastbreath-save", "pad": "' + "x" * size + '"}'}}]
+    elif pick == 2:
+        text = oversized("position {\n  fear 3\n}\n", r.randrange(1 << 16))
+        msgs = [{"jsonrpc": "2.0", "id": 3, "method": "game.position", "params": {"text": text}}]
+    else:  # a batch of storms
+        msgs = [[{"jsonrpc": "2.0", "id": i, "method": "game.position",
+                  "params": {"text": storm("position {\n}\n", r.randrange(1 << 16))}} for i in range(5)]]
+    return {"kind": "protocol", "lines": [json.dumps(m) for m in msgs], "max_message": MAX_MESSAGE_LIMIT}
+
+
 def protocol_case(r: random.Random, corpus: Sequence[dict]) -> dict:
+    if r.random() < 0.2:
+        return protocol_storm(r)
     lines = []
     for _ in range(r.randint(1, 4)):
         msg = corpus[r.randrange(len(corpus))]
@@ -329,13 +446,74 @@ def protocol_case(r: random.Random, corpus: Sequence[dict]) -> dict:
     return {"kind": "protocol", "lines": lines}
 
 
+def forged(save: dict, r: random.Random) -> dict:
+    """A save whose snapshot has one edit made alike in its state and its checkpoint (so that the
+    checkpoint resumes to the state): victims added, the dead, her location, her hand, a killer's
+    health, fear (issue 42: such a snapshot loaded)."""
+    data = copy.deepcopy(save)
+    snap = data.get("snapshot")
+    if not isinstance(snap, dict):
+        return data
+    k = r.choice((1, 2, 9, 100))
+    which = r.randrange(6)
+    for part in (snap["state"], snap["state"].get("checkpoint")):
+        if not isinstance(part, dict):
+            continue
+        if which == 0:
+            part["victims"] = [v + k if i == 0 else v for i, v in enumerate(part["victims"])]
+        elif which == 1:
+            part["dead"] += k
+        elif which == 2:
+            part["fg_loc"] = (part["fg_loc"] + k) % max(1, len(part["victims"]))
+        elif which == 3:
+            part["hand"] = sorted(part["hand"] + part.get("spent", [])[:k])
+        elif which == 4:
+            part["killers"] = [{**x, "health": x["health"] + k} for x in part["killers"]]
+        else:
+            part["fear"] = max(0, part["fear"] - k)
+    if r.random() < 0.5:  # the snapshot alone, as serialize.from_json takes it
+        return snap
+    return data
+
+
 def save_case(r: random.Random, corpus: Sequence[dict]) -> dict:
+    from .replay import MAX_FILE
+
+    if r.random() < 0.25:
+        base = corpus[r.randrange(len(corpus))]
+        if r.random() < 0.7:
+            return {"kind": "saves", "text": json.dumps(forged(base, r))}
+        pad = MAX_FILE + r.choice((-5000, 1, 100_000))  # past a save file's size (or just under)
+        return {"kind": "saves", "text": json.dumps({**base, "choices": base["choices"] + ["end"] * (pad // 7)})}
     data = mutate_json(corpus[r.randrange(len(corpus))], random_json_ops(r, r.randint(1, 3)))
     text = dump(data)
     if r.random() < 0.2:
         text = mutate_text(text, [(r.choice(("insert", "truncate")), r.random(), r.randrange(1 << 16))],
                            snippets=TEXT_SNIPPETS)
     return {"kind": "saves", "text": text}
+
+
+def position_case(r: random.Random, corpus: Sequence[str]) -> dict:
+    """A rulings file or a position (docs/rulings), mutated; one case in four a storm of bad lines or
+    a file past (or just under) a limit."""
+    text = corpus[r.randrange(len(corpus))]
+    if r.random() < 0.25:
+        ops = [(r.choice(("storm", "oversized")), r.random(), r.randrange(1 << 16))]
+    else:
+        ops = random_text_ops(r)
+    return {"kind": "positions", "text": mutate_text(text, ops)}
+
+
+def rulings_texts() -> list[str]:
+    """The rulings files of docs/rulings, and each position in them as a position file."""
+    import re
+    folder = Path(__file__).resolve().parents[1] / "docs" / "rulings"
+    out: list[str] = []
+    for f in sorted(folder.glob("*.ruling")):
+        text = f.read_text(encoding="utf-8")
+        out.append(text)
+        out += ["position {" + m.group(1) + "}\n" for m in re.finditer(r"  position \{(.*?)\n  \}", text, re.S)]
+    return out
 
 
 def make_case(kind: str, seed: int, index: int, corpora: dict) -> dict:
@@ -345,6 +523,8 @@ def make_case(kind: str, seed: int, index: int, corpora: dict) -> dict:
         return content_case(r, corpora["files"])
     if kind == "protocol":
         return protocol_case(r, corpora["messages"])
+    if kind == "positions":
+        return position_case(r, corpora["positions"])
     return save_case(r, corpora["saves"])
 
 
@@ -448,8 +628,8 @@ class Runner:
 
     # protocol -------------------------------------------------------------------------------------
     def run_protocol(self, case: dict) -> Optional[str]:
-        from .serve import Server
-        server = Server(self.rs)
+        from .serve import MAX_MESSAGE, Server
+        server = Server(self.rs, max_message=case.get("max_message", MAX_MESSAGE))
         server.handle_line(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "game.new", "params": {"seed": 1}}))
         for line in case["lines"]:
             data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
@@ -469,15 +649,18 @@ class Runner:
     def run_saves(self, case: dict) -> Optional[str]:
         from lastbreath.dsl import RulesError, SaveError
 
-        from . import api, serialize
-        from .jsontext import loads
+        from . import api, replay, serialize
         from .session import Session
 
         self.tag = "refused"
+        path = self.folder.parent / "save.json"  # read as a save file is: its size first, then its JSON
+        path.write_bytes(case["text"].encode("utf-8", "surrogatepass"))
         try:
-            data = loads(case["text"])
-        except (ValueError, RecursionError):
-            return None  # replay.read refuses it with a SaveError
+            data = replay.read(str(path))
+        except SaveError:
+            return None
+        except Exception as err:
+            return _crash("replay.read", err)
         try:
             Session.load(self.rs, data)
             self.tag = "loaded"
@@ -503,6 +686,50 @@ class Runner:
             return None
         except Exception as err:
             return _crash("apply after from_json", err)
+        return None
+
+
+    # positions and rulings ---------------------------------------------------------------------------
+    def run_positions(self, case: dict) -> Optional[str]:
+        from lastbreath.dsl import ContentError, RulesError
+
+        from . import api, rulings
+        from .position import start_position
+
+        path = self.folder.parent / "case.ruling"  # read as 'try' and 'verify' read a file: its size first
+        path.write_bytes(case["text"].encode("utf-8", "surrogatepass"))
+        self.tag = "refused"
+        try:
+            text, _bad = rulings.read_file(path)
+            if text is None:
+                return None
+            diags = rulings.check_text(self.rs, text, str(path))
+        except Exception as err:
+            return _crash("rulings.check_text", err)
+        if len(diags) > 1001:
+            return f"{len(diags)} diagnostics: more than the cap"
+        if any(len(d.message) > 400 or len(d.hint) > 400 for d in diags):
+            return "a diagnostic quoting more than 400 characters"
+        if diags:
+            return None
+        try:
+            if "ruling " in text:
+                found, _ = rulings.parse_rulings(self.rs, text, str(path))
+                for ruling in found:
+                    rulings.run(ruling)
+                self.tag = "rulings run"
+                return None
+            state, _events = start_position(self.rs, text, str(path))
+            bot = api.random_policy(len(text))
+            for _ in range(5):
+                if state.over:
+                    break
+                state, _events = api.apply(state, bot(state, cast("Choice", state.choice)))
+            self.tag = "a position played"
+        except (ContentError, RulesError):
+            self.tag = "a position stopped with a documented error"
+        except Exception as err:
+            return _crash("a position played", err)
         return None
 
 
@@ -688,15 +915,15 @@ class Pool:
 
 # --- the run ------------------------------------------------------------------------------------------------
 def corpora(rs) -> dict:
-    return {"files": bundled_files(), "messages": messages(rs), "saves": saves(rs)}
+    return {"files": bundled_files(), "messages": messages(rs), "saves": saves(rs), "positions": rulings_texts()}
 
 
 def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0, jobs: int = 1,
         time_limit: float = TIME_LIMIT, memory_mb: int = MEMORY_LIMIT_MB,
-        progress: Optional[Callable[[str, int, int], None]] = None) -> dict:
+        progress: Optional[Callable[[str, int, int], None]] = None, positions: int = 0) -> dict:
     """Run the cases and report: counts per kind, every failure with its kind, index and case."""
     made = corpora(rs)
-    counts = {"content": content, "protocol": protocol, "saves": saves_}
+    counts = {"content": content, "protocol": protocol, "saves": saves_, "positions": positions}
     report: dict[str, Any] = {"seed": seed, "time_limit_s": time_limit, "memory_limit_mb": memory_mb, "kinds": {},
                               "failures": []}
     start = time.perf_counter()
@@ -746,6 +973,8 @@ def case_input(case: dict) -> tuple[str, bytes]:
         return "-" + case["file"], text.encode("utf-8", "surrogatepass")
     if case["kind"] == "protocol":
         return ".jsonl", "\n".join(case["lines"]).encode("utf-8", "surrogatepass") + b"\n"
+    if case["kind"] == "positions":
+        return ".ruling", case["text"].encode("utf-8", "surrogatepass")
     return ".json", case["text"].encode("utf-8", "surrogatepass")
 
 

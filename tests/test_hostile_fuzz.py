@@ -173,3 +173,60 @@ def test_a_worker_is_warm_before_its_first_case(monkeypatch):
         assert list(Path(runner.folder.parent / "cache").rglob("*.*")), "nothing was built while warming up"
     finally:
         runner.close()
+
+
+# --- the issue 42 classes: each has a generator, and each ends as documented ---------------------------
+def _issue_42_cases(corpora) -> list[dict]:
+    import random
+    killers = [f.name for f in corpora["files"] if f.parent.name == "killers"]
+    cases = [{"kind": "content", "file": killers[k % len(killers)], "ops": [("costly", 0.5, k + 7 * 6)]}
+             for k in range(7)]  # each costly form, 8 deep
+    cases += [{"kind": "content", "file": corpora["files"][0].name, "ops": [("storm", 0.5, 15_000)]}]
+    cases += [{"kind": "content", "file": corpora["files"][1].name, "ops": [("oversized", 0.5, k)]} for k in range(4)]
+    r = random.Random(42)
+    storms = []
+    while len(storms) < 4:  # each form of the protocol's storms
+        case = fi.protocol_storm(r)
+        if case["lines"][0][:60] not in {c["lines"][0][:60] for c in storms}:
+            storms.append(case)
+    cases += storms
+    cases += [{"kind": "saves", "text": json.dumps(fi.forged(corpora["saves"][3], random.Random(k)))}
+              for k in range(6)]
+    cases += [fi.save_case(random.Random(k), corpora["saves"]) for k in range(4)]
+    cases += [{"kind": "positions", "text": fi.mutate_text(corpora["positions"][k], [(op, 0.5, k)])}
+              for k, op in enumerate(("storm", "storm", "oversized", "oversized", "oversized", "oversized"))]
+    return cases
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers forked from the test process")
+def test_costly_content_storms_oversized_files_and_forged_saves_end_as_documented(pool, corpora):
+    """A short pass of the issue 42 generators (``lastbreath fuzz-input`` draws them among its
+    cases): each case ends with a documented error or plays on, within the time bound, in bounded
+    memory."""
+    cases = _issue_42_cases(corpora)
+    assert {c["kind"] for c in cases} == {"content", "protocol", "saves", "positions"}
+    for case, result in zip(cases, pool.run(cases)):
+        assert result["outcome"] == "ok", f"{result['outcome']}: {result['detail']}\n{fi._shown(case)}"
+        assert result["seconds"] < TIME_BOUND and result["peak_mb"] < MEMORY_BOUND_MB, result
+
+
+def test_the_costly_content_stops_in_play_and_the_checker_warns_of_the_deepest(corpora, tmp_path):
+    """What the generators make is what issue 42 found: content that checks clean (a W203 at
+    most), whose game ends with E313 rather than a hang."""
+    from lastbreath.dsl.ruleset import bundled_paths, load_content
+    from lastbreath.interpreter import api
+
+    killer = next(f for f in corpora["files"] if f.name == "big-bad-wolf.fg")
+    text = fi.mutate_text(killer.read_text(encoding="utf-8"), [("costly", 0.5, 0 + 7 * 6)])  # selectors 8 deep
+    (tmp_path / "big-bad-wolf.fg").write_text(text, encoding="utf-8")
+    paths = [p for p in bundled_paths() if p.name != "killers"] + [
+        *(f for f in corpora["files"] if f.parent.name == "killers" and f.name != "big-bad-wolf.fg"),
+        tmp_path / "big-bad-wolf.fg"]
+    rs, diags = load_content(paths)
+    assert rs is not None and [d.code for d in diags] == ["W203"]
+    from lastbreath.dsl import RulesError
+    with pytest.raises(RulesError) as err:
+        for seed in range(5):
+            state, _ = api.new_game(rs, killer="big-bad-wolf", seed=seed)
+            api.play(state, api.random_policy(seed), max_choices=1500)
+    assert err.value.code == "E313"
