@@ -1078,7 +1078,11 @@ class ContentError(RulesError):
         self.diagnostics = list(diagnostics)
         first = self.diagnostics[0].format() if self.diagnostics else "content error"
         more = len(self.diagnostics) - 1
-        super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
+        last = self.diagnostics[-1] if self.diagnostics else None
+        if more > 0 and last is not None and last.code == "E105" and last.message.endswith("are not"):
+            super().__init__(f"{first} ({last.message})")  # capped (cap_per_file): its note says how many more
+        else:
+            super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
 
 
 class IllegalChoice(RulesError, ValueError):

@@ -78,6 +78,7 @@ def test_game_position_with_a_storm_replies_with_100_diagnostics_and_a_note(rs):
     assert len(text) < 60_000
     err = json.loads(text)["error"]
     assert err["code"] == rpc.BAD_POSITION and len(err["data"]["diagnostics"]) == MAX_REPORTED + 1
+    assert f"and {STORM - MAX_REPORTED} more are not" in err["message"]  # not "and 100 more"
 
 
 def test_game_position_refuses_a_path_past_its_limit_before_reading_the_text(rs):
