@@ -257,7 +257,7 @@ def parse_position(rs: Ruleset, text: str, path: str = "<position>") -> tuple[Op
     diagnostics come back, then a note of how many more (``cap_per_file``)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return None, diags
+        return None, cap_per_file(diags, complete=True)
     reader = Reader(path)
     block = _block_of(reader, lines, "position", path)
     if block is None:

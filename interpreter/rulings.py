@@ -138,7 +138,7 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
     """The rulings of a file's text, checked; never raises for bad input."""
     lines, diags = parse_text(text, path)
     if diags:
-        return [], diags
+        return [], cap_per_file(diags, complete=True)
     reader = Reader(path)
     out: list[Ruling] = []
     for ln in lines:
@@ -155,7 +155,7 @@ def check_text(rs: Ruleset, text: str, path: str = "<text>") -> list[Diagnostic]
     """The diagnostics of a position or a rulings file (a file whose first block is 'ruling' is one)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return diags
+        return cap_per_file(diags, complete=True)
     if any(ln.head() == "ruling" for ln in lines):
         return parse_rulings(rs, text, path)[1]
     from .position import parse_position

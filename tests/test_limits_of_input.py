@@ -221,3 +221,23 @@ def test_a_pack_past_its_limit_of_words_in_all_is_refused_file_by_file(tmp_path,
     refused = [d for d in diags if d.code == "E105"]
     assert rs is None and [d.span.path for d in refused] == [str(pack / "f1.fg"), str(pack / "f2.fg")]
     assert "more than 2000 words, symbols and line ends in all its files" in refused[0].message
+
+
+# --- found by the generators (lastbreath fuzz-input --positions, seed 42) -----------------------------------
+def test_a_ruling_citing_a_rule_of_5000_digits_is_a_diagnostic(rs):
+    """positions case 3295: the nearest rule ids were looked up by converting the number (Python
+    refuses more than 4 300 digits): a ValueError out of rulings.check_text."""
+    from lastbreath.interpreter.rulings import check_text
+
+    text = 'ruling r1 {\n  rules "C7.' + "9" * 5000 + '"\n  position {\n    fear 3\n  }\n}\n'
+    diags = check_text(rs, text, "big.ruling")
+    assert diags and all(len(d.message) <= MAX_TEXT for d in diags)
+    assert main(["rule", "C7." + "9" * 5000]) != 0
+
+
+def test_syntax_errors_of_a_position_or_ruling_are_capped_too(rs):
+    """positions cases 6628, 8270: 1 500 numbers out of range, each a diagnostic of the parser,
+    came back uncapped (the cap stood after the parse)."""
+    text = "position {\n" + "  fear 2147483648\n" * 1500 + "}\n"
+    for got in (parse_position(rs, text, "n.position")[1], parse_rulings(rs, text, "n.ruling")[1]):
+        assert len(got) == MAX_REPORTED + 1 and got[-1].code == "E105" and "and 1400 more" in got[-1].message
