@@ -202,13 +202,17 @@ STORM_LINES = ("helth 1", "loose 1 time", "gain item no-such-item", "frobnicate 
                "spawn 1 nobody at nowhere", "rule dice 99", "fear 1 fear 2 fear 3")
 
 
+STORM_BYTES = 2_200_000  # a storm is at most this long: past a file's 2 000 000 bytes, not a hundred times past
+
+
 def storm(text: str, choice: int) -> str:
-    """``text`` with one bad line repeated 1 000 to 16 000 times inside its first block: a storm of
-    diagnostics, each of which could carry a suggestion and quote the line."""
+    """``text`` with one bad line repeated 1 000 to 16 000 times inside its first block (fewer for a
+    long line: STORM_BYTES in all): a storm of diagnostics, each of which could carry a suggestion
+    and quote the line."""
     lines = text.split("\n")
     at = next((i + 1 for i, ln in enumerate(lines) if ln.rstrip().endswith("{")), len(lines))
     bad = "  " + STORM_LINES[choice % len(STORM_LINES)]
-    lines[at:at] = [bad] * (1000 + (choice * 7919) % 15_001)
+    lines[at:at] = [bad] * min(1000 + (choice * 7919) % 15_001, STORM_BYTES // (len(bad) + 1))
     return "\n".join(lines)
 
 
@@ -932,7 +936,7 @@ def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0,
             total = counts[kind]
             if total <= 0:
                 continue
-            cases = [make_case(kind, seed, i, made) for i in range(total)]
+            cases = Cases(kind, seed, total, made)
             done = [0]
 
             def on_done(i: int, result: dict, kind: str = kind, total: int = total) -> None:
@@ -962,6 +966,24 @@ def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0,
                   seconds=round(time.perf_counter() - start, 1))
     report["clean"] = report["crashes"] == 0 and report["hangs"] == 0
     return report
+
+
+class Cases(Sequence[dict]):
+    """The cases of a kind, each made when it is read (``make_case``): a run of 10 000 cases, some of
+    them megabytes of text, holds only those under way."""
+
+    def __init__(self, kind: str, seed: int, total: int, made: dict) -> None:
+        self.kind, self.seed, self.total, self.made = kind, seed, total, made
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.total))]
+        if not 0 <= i < self.total:
+            raise IndexError(i)
+        return make_case(self.kind, self.seed, i, self.made)
 
 
 def case_input(case: dict) -> tuple[str, bytes]:

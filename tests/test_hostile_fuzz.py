@@ -230,3 +230,13 @@ def test_the_costly_content_stops_in_play_and_the_checker_warns_of_the_deepest(c
             state, _ = api.new_game(rs, killer="big-bad-wolf", seed=seed)
             api.play(state, api.random_policy(seed), max_choices=1500)
     assert err.value.code == "E313"
+
+
+def test_the_cases_of_a_run_are_made_as_they_are_run_and_a_storm_stays_a_few_megabytes(corpora):
+    """A run of 10 000 cases held every case's text at once: the storms of long lines (16 000 lines of
+    9 000 characters) took the fuzzer itself past 20 GB. A storm is now at most STORM_BYTES, and the
+    cases are made when they are run."""
+    cases = fi.Cases("positions", 42, 10_000, corpora)
+    assert len(cases) == 10_000 and cases[7] == fi.make_case("positions", 42, 7, corpora)
+    longest = max(len(fi.storm("position {\n}\n", choice)) for choice in range(0, 2000, 7))
+    assert 2_000_000 < longest <= fi.STORM_BYTES + 100
