@@ -774,11 +774,16 @@ def _worker(conn, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):  # not POSIX: no memory limit
         pass
+    import os
+    parent = os.getppid()
     runner = Runner()
     try:
         runner.warm()
         conn.send(("ready", _peak_mb()))
         while True:
+            while not conn.poll(1.0):  # a parent gone (killed: its pipe's other copies, in the other
+                if os.getppid() != parent:  # workers forked from it, keep the pipe open): end, not wait for ever
+                    return
             case = conn.recv()
             if case is None:
                 break

@@ -240,3 +240,34 @@ def test_the_cases_of_a_run_are_made_as_they_are_run_and_a_storm_stays_a_few_meg
     assert len(cases) == 10_000 and cases[7] == fi.make_case("positions", 42, 7, corpora)
     longest = max(len(fi.storm("position {\n}\n", choice)) for choice in range(0, 2000, 7))
     assert 2_000_000 < longest <= fi.STORM_BYTES + 100
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="workers forked, /proc")
+def test_workers_end_when_the_fuzzer_is_killed(tmp_path):
+    """A fuzz-input run killed by the system left its workers waiting for ever: each held a copy of
+    the others' pipes, so none saw its own close. A worker now ends when its parent is gone."""
+    import os
+    import signal
+    import time
+
+    script = ("import sys, time\n"
+              "from lastbreath.interpreter import fuzzinput as fi\n"
+              "pool = fi.Pool(jobs=2, time_limit=5.0, memory_mb=1536)\n"
+              "print(' '.join(str(p.pid) for p, _ in pool.workers), flush=True)\n"
+              "time.sleep(120)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        pids = [int(p) for p in proc.stdout.readline().split()]
+        assert len(pids) == 2
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait()
+    deadline = time.monotonic() + 60  # a hang guard only: they end within a second or two
+    while any(os.path.exists(f"/proc/{pid}") and "Z" not in open(f"/proc/{pid}/stat").read().split()[2]
+              for pid in pids) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    alive = [pid for pid in pids if os.path.exists(f"/proc/{pid}")
+             and "Z" not in open(f"/proc/{pid}/stat").read().split()[2]]
+    for pid in alive:  # (the test's own children's children, by their id)
+        os.kill(pid, signal.SIGKILL)
+    assert not alive
