@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, Union, cast
 import attrs
 
 from . import nodes as n
+from .cost import costly_lines
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
 from .expr import Expressions
 from .limits import (
@@ -102,6 +103,21 @@ def _patterns(classes) -> tuple[Pattern, ...]:
 
 EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
+_BEST: dict[tuple[int, str], str] = {}  # (patterns, a phrase) -> its 'did you mean' (Builder._best)
+_STARTING: dict[tuple[int, str], tuple[Pattern, ...]] = {}  # (patterns, a line's first word) -> those it can match
+
+
+def _starting(patterns: tuple[Pattern, ...], first: str) -> tuple[Pattern, ...]:
+    """The patterns a line starting with ``first`` can match, in their order: those whose first
+    part is that word, and those that start with a slot (a line is not tried against ninety
+    phrases it cannot be; issue 42: checking cost linear and small)."""
+    key = (id(patterns), first)
+    got = _STARTING.get(key)
+    if got is None:
+        if len(_STARTING) > 4096:
+            _STARTING.clear()
+        got = _STARTING[key] = tuple(p for p in patterns if not isinstance(p.parts[0], str) or p.parts[0] == first)
+    return got
 
 
 _PIECE_WORDS = ("piece", "pieces", "victim", "victims", "enemy", "enemies", "minion", "minions", "killer", "killers")
@@ -318,7 +334,18 @@ class Builder:
     def _best(self, patterns, text: str) -> str:
         """'did you mean': among the phrases that can start with the line's first word (a word
         slot such as fear|time|… shown as that word) the closest one, or two when they are about
-        as close; else the closest phrase of all."""
+        as close; else the closest phrase of all. Worked out once per distinct phrase (~10 ms each:
+        a file that misspells one line 12 000 times shows a hundred of them, asks once)."""
+        key = (id(patterns), text)
+        got = _BEST.get(key)
+        if got is None:
+            if len(_BEST) > 1024:
+                _BEST.clear()
+            got = _BEST[key] = self._closest_phrase(patterns, text)
+        return got
+
+    @staticmethod
+    def _closest_phrase(patterns, text: str) -> str:
         first = text.split()[0] if text.split() else ""
         same = []
         for p in patterns:
@@ -344,7 +371,7 @@ class Builder:
         return node if isinstance(node, n.Condition) else None
 
     def rule(self, line: Line, atoms: list[Atom]) -> Optional[n.Rule]:
-        for pat in RULE_PATTERNS:
+        for pat in _starting(RULE_PATTERNS, str(atoms[0].value) if atoms and atoms[0].kind == "name" else ""):
             node = self._match(pat, atoms, line.span)
             if node is not None:
                 high = MAX_DICE if isinstance(node, n.DiceModifier) else MAX_AMOUNT
@@ -425,7 +452,7 @@ class Builder:
                        "at start of next PHASE")
             return None
         self.slot_problem = None
-        for pat in EFFECT_PATTERNS:
+        for pat in _starting(EFFECT_PATTERNS, str(atoms[0].value) if atoms and atoms[0].kind == "name" else ""):
             node = self._match(pat, atoms, line.span)
             if node is not None:
                 for a in atoms:  # no effect phrase takes a negative number, nor one above MAX_AMOUNT
@@ -1816,6 +1843,8 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             continue
         if decl is not None:
             decls.append(decl)
+    if not any(d.severity == "error" for d in b.diags):  # what a line may cost in play (W203: dsl/cost.py)
+        b.diags.extend(costly_lines(decls))
     return decls, b.refs, settle_shown(b.diags)
 
 

@@ -28,12 +28,14 @@ so the state returned is one that ``apply`` accepts. ``dice`` fixes the next dic
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from typing import Any, Optional, Sequence
 
 import attrs
 from lastbreath.dsl import ContentError, Diagnostic, RulesError, Span, parse_text
+from lastbreath.dsl.diagnostics import cap_per_file
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
 
@@ -121,6 +123,16 @@ class LineStop(Exception):
 
 
 def close_hint(word: str, known: Sequence[str]) -> str:
+    """'did you mean', else the known names: worked out once per distinct word and names (a file of
+    16 000 lines misspelled alike asks difflib once)."""
+    return _closest(word[:MAX_WORD], tuple(known))
+
+
+MAX_WORD = 100  # characters of an unknown word looked up (a longer one is nothing a name is close to)
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(word: str, known: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     if close:
         return f"did you mean '{close[0]}'?"
@@ -249,16 +261,17 @@ def _block_of(reader: Reader, lines: Sequence[Line], head: str, path: str) -> Op
 
 
 def parse_position(rs: Ruleset, text: str, path: str = "<position>") -> tuple[Optional[Position], list[Diagnostic]]:
-    """Parse and check a position file; never raises for bad input."""
+    """Parse and check a position file; never raises for bad input. At most MAX_REPORTED
+    diagnostics come back, then a note of how many more (``cap_per_file``)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return None, diags
+        return None, cap_per_file(diags, complete=True)
     reader = Reader(path)
     block = _block_of(reader, lines, "position", path)
     if block is None:
-        return None, sorted_diags(reader.diags)
+        return None, cap_per_file(sorted_diags(reader.diags), complete=True)
     pos, diags = check_position(rs, block, reader)
-    return (pos if not diags else None), diags
+    return (pos if not diags else None), cap_per_file(diags, complete=True)
 
 
 def sorted_diags(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -939,6 +952,9 @@ class _PositionReader:
         f["sub"] = 1 if ph in DECISION_PHASES and not start else 0
         f["action_over"] = False
         f.update(choice=None, answers=(), checkpoint=None, events_seen=0, result="", end_reason="")
+        # the victims a position puts in play are those it accounts for (validate.py holds a state to it)
+        f["victims_in"] = (sum(f.get("victims", base.victims)) + sum(k for _h, k in f.get("holding", base.holding))
+                           + f.get("dead", base.dead) + f.get("rescued", base.rescued))
         return engine.replace(base, **f)
 
     def _compose_cards(self, f: dict[str, Any], base: GameState) -> None:

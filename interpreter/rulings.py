@@ -32,6 +32,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import attrs
 from lastbreath.dsl import ContentError, Diagnostic, IllegalChoice, RulesError, Span, parse_text
+from lastbreath.dsl.diagnostics import cap_per_file
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES, Atom, Block, Line
 
@@ -154,7 +155,7 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
     """The rulings of a file's text, checked; never raises for bad input."""
     lines, diags = parse_text(text, path)
     if diags:
-        return [], diags
+        return [], cap_per_file(diags, complete=True)
     reader = Reader(path)
     out: list[Ruling] = []
     for ln in lines:
@@ -164,14 +165,14 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
             continue
     if not lines:
         reader.error(Span(path, 1, 1, 1, 2), "E400", "no 'ruling ID { … }' block", "a rulings file holds rulings")
-    return (out if not reader.diags else []), sorted_diags(reader.diags)
+    return (out if not reader.diags else []), cap_per_file(sorted_diags(reader.diags), complete=True)
 
 
 def check_text(rs: Ruleset, text: str, path: str = "<text>") -> list[Diagnostic]:
     """The diagnostics of a position or a rulings file (a file whose first block is 'ruling' is one)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return diags
+        return cap_per_file(diags, complete=True)
     if any(ln.head() == "ruling" for ln in lines):
         return parse_rulings(rs, text, path)[1]
     from .position import parse_position
@@ -906,7 +907,7 @@ def verify(rs: Ruleset, files: Sequence[Path]) -> tuple[list[Outcome], list[Diag
         rulings, bad = parse_rulings(rs, text, str(f))
         diags += bad
         outcomes += [run(r) for r in rulings]
-    return outcomes, diags, sources
+    return outcomes, cap_per_file(diags), sources
 
 
 def counts(outcomes: Sequence[Outcome]) -> Counter[str]:

@@ -196,6 +196,10 @@ class GameState:
     marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
     victim_seq: int = 0  # the last uid given to a marked victim
     victims_taken: int = 0  # victims taken from the supply so far, setup's too (C5.7: left = supply - taken)
+    # the victims that came into play: those of the setup card (or a position), plus those content
+    # placed or turned back from minions, less those it turned into minions or replaced by a killer
+    # body; the victims on the board, held, dead and rescued never add up to more (validate.py)
+    victims_in: int = 0
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
     # tokens on items, cards, pieces: (holder, type, kind, face up)
     token_on: tuple[tuple[str, str, str, bool], ...] = ()

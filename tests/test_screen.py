@@ -137,6 +137,7 @@ HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", 
           "action_over", "lust_fired", "minion_seq",  # the engine's own progress marks
           "card_number",  # the number of the last deck card drawn: said in the log as it is drawn
           "victim_seq",  # the last uid given to a victim that is not plain
+          "victims_in",  # the victims that came into play: a count a load checks (the screen shows where they are)
           "arrivals",  # the order sources came into play: it orders their modifications, shown by none
           "item_seq"}  # the last number given to an item card: the numbers show with the cards' tokens
 

@@ -163,6 +163,7 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
+        w.victims_in += k
         emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
 
 
@@ -235,6 +236,7 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
             emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
             return
         set_victims(w, where, w.victims[where] - 1)
+        w.victims_in -= 1
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
         if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
@@ -252,6 +254,7 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
+        w.victims_in += 1
         emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 

@@ -76,6 +76,7 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.marked = d["marked"]
     w.victim_seq = d["victim_seq"]
     w.victims_taken = d["victims_taken"]
+    w.victims_in = d["victims_in"]
     w.fg_status = d["fg_status"]
     w.token_on = d["token_on"]
     w.arrivals = d["arrivals"]
@@ -162,6 +163,7 @@ def copy_out(w: Work) -> dict[str, Any]:
         "marked": w.marked,
         "victim_seq": w.victim_seq,
         "victims_taken": w.victims_taken,
+        "victims_in": w.victims_in,
         "fg_status": w.fg_status,
         "token_on": w.token_on,
         "arrivals": w.arrivals,

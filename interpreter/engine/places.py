@@ -21,6 +21,7 @@ from .draws import rand
 from .resolve import amount, condition, loc
 from .statics import fg_tables
 from .tables import AMOUNT, NO_CTX, PLACE, Ctx
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from .working import Work
@@ -91,6 +92,11 @@ def candidates(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
     """The locations a selector may pick, in board order: its set, less what its ``with``, ``where``
     and ``except`` parts leave out (``for each`` goes over them all)."""
     cands = _base(w, sel.among, ctx)
+    ctl = w.ctl
+    left = ctl.work - len(cands) - 1  # the work budget (E313): each location looked at
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, sel.span)
     for h in sel.holding:
         cands = [c for c in cands if _holds(w, h, c)]
     if sel.skip:

@@ -78,6 +78,7 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
         victims[board.index[loc]] += count
     w.victims = tuple(victims)
     w.victims_taken = sum(victims)  # C5.7: from the victim supply
+    w.victims_in = sum(victims)
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     plan = game.setup_lists

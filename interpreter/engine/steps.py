@@ -14,8 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from lastbreath.dsl.limits import MAX_WORK as _MAX_WORK
+
 from ..state import Choice, Event, GameState, Option, state_of
 
+# the work content may ask between two decisions (dsl/limits.py; docs/decisions/0022): blocks run and
+# their effects, locations a selector looks at, pieces a set goes over, triggers looked at; past it, E313
+MAX_WORK = _MAX_WORK
 MAX_STEPS = 5000  # steps without a decision: content that never asks (a loop of phases) ends with E311
 # play_out with a policy choosing by index keeps no checkpoint of a step while it may give this
 # many more answers inside the run: a step asking more than that before the limit is rewound
@@ -72,6 +77,7 @@ class Replay:
         "start",
         "start_fields",
         "steps",
+        "work",
     )
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True,
@@ -86,6 +92,10 @@ class Replay:
         self.start = start  # the checkpoint the step resumes from, as a state …
         self.start_fields: Optional[dict[str, Any]] = None  # … or as the fields of one (made a state on need)
         self.steps = 0  # steps run since the last answer (bounded: MAX_STEPS)
+        # the work content may still ask before the next answer (counted down from MAX_WORK by
+        # resolve.run, places.candidates, pieces.pieces_of, triggers.fire and would; refilled at each
+        # answer, see asking.ask; below 0: E313, working.out_of_work)
+        self.work = MAX_WORK
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
         self.policy: Optional[Callable[[GameState, Choice], Any]] = None  # answering in the run (play_out; checked)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
