@@ -30,12 +30,11 @@ from lastbreath.dsl import nodes as n
 
 from .bodies import body_index, body_name, ctx_body, the_killer
 from .draws import rand
-from .killers import absorb, update_piece
+from .killers import appear
 from .resolve import loc, run
 from .tables import EXEC, Ctx
 from .telling import emit
 from .tracks import track_value
-from .triggers import fire, would
 from .victims import NONE, describe, pick, take
 from .words import loc_name
 from .zones import play_drawn, take_top
@@ -75,18 +74,6 @@ def _drawn_body(w: Work, deck: str, at: int) -> tuple[Optional[Drawn], int]:
     return got, i
 
 
-def _appear(w: Work, i: int, where: int) -> None:
-    """A body off the board comes onto it (a replacement of 'killer appears' may stop it)."""
-    piece = ("killer", w.killers[i].body, i)
-    if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
-        return
-    update_piece(w, ("killer", i), loc=where)
-    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "K2.7")
-    fire(w, "appears", piece, 0, where)
-    if w.game.absorbing:
-        absorb(w)
-
-
 def exec_drawn_killer_appears(w: Work, e: n.DrawnKillerAppears, ctx: Ctx) -> None:
     # a random killer appears at PLACE / a killer drawn from DECK appears at PLACE
     where = loc(w, e.loc, ctx)
@@ -95,13 +82,13 @@ def exec_drawn_killer_appears(w: Work, e: n.DrawnKillerAppears, ctx: Ctx) -> Non
     if not e.deck:
         i = _random_body(w)
         if i >= 0:
-            _appear(w, i, where)
+            appear(w, i, where, "K2.7")
         return
     got, i = _drawn_body(w, e.deck, where)
     if got is None:
         return
     if i >= 0 and w.killers[i].loc < 0:
-        _appear(w, i, where)
+        appear(w, i, where, "K2.7")
     if not w.result:
         play_drawn(w, *got, where, i)
 
@@ -128,7 +115,7 @@ def exec_replace_victim_drawn(w: Work, e: n.ReplaceVictimDrawn, ctx: Ctx) -> Non
         w.victims_in -= 1  # out of play: no longer counted (validate.py)
         emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its "
                                  "place", "K2.7")
-        _appear(w, i, where)
+        appear(w, i, where, "K2.7")
     if got is not None and not w.result:
         play_drawn(w, *got, where, i)
 

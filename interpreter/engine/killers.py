@@ -304,3 +304,18 @@ def move_piece(w: Work, piece: Piece, loc: int) -> Piece | None:
         return piece
     i = minion_of_uid(w, old.uid)
     return ("minion", i) if i >= 0 else None
+
+
+def appear(w: Work, i: int, where: int, rule: str) -> bool:
+    """Body ``i``, off the board, comes onto it at ``where`` (K2.7, C1.2): told as 'appearing' first,
+    so a replacement or prevention of 'killer appears' may keep it off (False); then placed, told,
+    answered by 'when killer appears', and bodies that absorb one another do so."""
+    piece = ("killer", w.killers[i].body, i)
+    if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
+        return False
+    update_piece(w, ("killer", i), loc=where)
+    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", rule)
+    fire(w, "appears", piece, 0, where)
+    if w.game.absorbing:
+        absorb(w)
+    return True

@@ -23,11 +23,11 @@ from .conveyances import conveyance_at
 from .draws import rand
 from .final_girl import fg_damage
 from .index import minion_of_uid
-from .killers import damage_killer, defeat_killer, update_piece
+from .killers import appear, damage_killer, defeat_killer, update_piece
 from .resolve import amount, condition, loc, run
 from .tables import AMOUNT, EVAL, EXEC, Ctx
 from .telling import emit
-from .triggers import fire, would
+from .triggers import fire
 from .victims import NONE, add, change, describe, find, kind_of, marks_at, pick, plain_at, take
 from .words import a_or_an, loc_name
 from .working import out_of_work
@@ -143,12 +143,7 @@ def exec_replace_victim(w: Work, e: n.ReplaceVictim, ctx: Ctx) -> None:
     w.victims_in -= 1
     emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its place",
          "K2.7")
-    piece = ("killer", w.killers[i].body, i)
-    if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
-        return
-    update_piece(w, ("killer", i), loc=where)
-    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "K2.7")
-    fire(w, "appears", piece, 0, where)
+    appear(w, i, where, "K2.7")
 
 
 def exec_reveal_victims(w: Work, e: n.RevealVictims, ctx: Ctx) -> None:  # reveal victims at PLACE

@@ -14,7 +14,7 @@ from lastbreath.dsl import nodes as n
 
 from ..state import KillerState
 from .bodies import body_index, body_name, ctx_body, the_killer
-from .killers import absorb, damage_killer, defeat_killer, heal_killer, max_health, update_piece
+from .killers import absorb, appear, damage_killer, defeat_killer, heal_killer, max_health, update_piece
 from .moves import Hop, arrived, how_far, jump, leaving
 from .resolve import amount, loc, run
 from .statics import held_in_place
@@ -170,14 +170,7 @@ def exec_killer_appears(w: Work, e: n.KillerAppears, ctx: Ctx) -> None:  # kille
     where = loc(w, e.loc, ctx)
     if i < 0 or where < 0:
         return
-    piece = ("killer", w.killers[i].body, i)
-    if would(w, "appears", 0, f"{body_name(w, i)} appearing at {loc_name(w, where)}", piece, where) is None:
-        return
-    update_piece(w, ("killer", i), loc=where)
-    emit(w, "presence", f"{body_name(w, i)} appears at {loc_name(w, where)}", "C1.2")
-    fire(w, "appears", piece, 0, where)
-    if w.game.absorbing:
-        absorb(w)
+    appear(w, i, where, "C1.2")
 
 
 def exec_set_killer_health(w: Work, e: n.SetKillerHealth, ctx: Ctx) -> None:  # set killer [BODY] health N
