@@ -52,7 +52,8 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
                 ctl.events = []
             elif ctl.on_events is not None and not ctl.quiet:
                 ctl.on_events([])
-            i: Any = cast(Callable[[Sequence[Option]], Any], ctl.choose)(opts)  # (set while lean; Any: checked below)
+            # (set while lean; Any: checked below; the type a string: no typing work at run time)
+            i: Any = cast("Callable[[Sequence[Option]], Any]", ctl.choose)(opts)
             if i.__class__ is not int or not 0 <= i < n:
                 raise IllegalChoice(f"option {i!r} is not an option here; there are {n}")
             key = opts[i].key
