@@ -544,3 +544,29 @@ def test_S1_5_a_minion_crushed_as_it_enters_does_not_break_the_hunt(tmp_path):
                             modules=("cz-crusher-on-entry",))
     state = api.play(state, BOTS["greedy"](237))
     assert state.over
+
+
+def test_S1_content_json_lists_the_konrad(capsys):
+    """Issue #36: `lastbreath content --json` lists the U.S.S. Konrad (S1) among the bundled content."""
+    import json
+
+    from lastbreath.interpreter.cli import main
+
+    assert main(["content", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    ids = {r["id"]: r for r in data["scenarios"]}
+    assert ids[SCENARIO] == {"id": SCENARIO, "name": "U.S.S. Konrad", "pack": "core"}
+
+
+@pytest.mark.parametrize("killer", KILLERS)
+def test_S1_the_final_girl_wins_10_to_70_percent_aboard_against_every_killer(rs, killer):
+    """Issue #36 (docs/balance.md): a small version of the balance measure, 60 greedy games a killer,
+    seed 1, Nell Arden: the Final Girl wins between 10% and 70% of them."""
+    from lastbreath.interpreter.simulate import run_games
+
+    games = 60
+    records = run_games(rs, {"killer": killer, "scenario": SCENARIO, "final_girl": "nell-arden"}, games, 1,
+                        "greedy", jobs=1)
+    assert not [r.error for r in records if r.error]
+    wins = sum(r.result == "fg" for r in records)
+    assert 0.10 * games <= wins <= 0.70 * games, (killer, wins)
