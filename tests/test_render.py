@@ -92,7 +92,7 @@ def reparse(node):
     if isinstance(node, (n.Trigger, n.Replacement, n.Modification)):
         return ability_of(to_dsl(node))
     text = to_dsl(node, "    ")
-    if "it" in text.split():  # 'it' is a location only inside 'for each': build it inside one
+    if re.search(r"(?<![\w-])it(?![\w-])", text):  # 'it' is a location only inside 'for each': build it inside one
         (loop,) = effects_of(f"for each any {{\n{text}\n}}")
         got = loop.body
     else:
