@@ -528,13 +528,10 @@ module cz-crusher-on-entry {
 """
 
 
-@pytest.mark.xfail(strict=True, reason="ENGINE: a minion killed by the answer to its own move (a 'when enemy enters' "
-                                       "that damages it) leaves the hunt with a stale index (IndexError in "
-                                       "killers.move_piece from enemies.wander); the Konrad's crusher acts at the end "
-                                       "of the Killer phase instead (S1.5)")
 def test_S1_5_a_minion_crushed_as_it_enters_does_not_break_the_hunt(tmp_path):
     """What the crusher first was (S1.5): damage dealt to the enemies of a location as one enters it.
-    A zombie that walks in and dies there must not break the Killer phase (greedy, seed 237)."""
+    A zombie that walks in and dies there must not break the Killer phase (greedy, seed 237): the
+    hunt goes on with the minions still in play (C9.4, K6.4; enemies.py finds each by its uid)."""
     from conftest import load_with
 
     from lastbreath.interpreter.bots import BOTS

@@ -19,7 +19,7 @@ from .attacks import attack_fg
 from .bloodlust import kill_victim
 from .bodies import Piece, body_name, piece_status
 from .draws import rand, roll_die
-from .index import minion_of_uid
+from .index import minion_of_uid, still_there
 from .killers import move_piece
 from .moves import Hop, arrived, hops_along, how_far, leaving
 from .statics import enemy_tables, fg_tables, held_in_place, modified, names_answering, shut_for
@@ -377,6 +377,10 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
             hops = hops[:how_far(w, mover, hops, name)]
             loc = hops[-1][1] if hops else at
             leaving(w, mover, hops)
+            still = still_there(w, piece, body)  # an answer may have killed it, or another minion
+            if still is None:
+                return
+            piece = still
         if loc != at:
             moved = move_piece(w, piece, loc)
             if moved is None:  # taken into a body there (K6.7): out of play, it enters nothing
@@ -388,6 +392,10 @@ def enemy_act(w: Work, piece: Piece, target: str, moves: int, attacks: int, move
                      + ("its target" if loc == tloc else f"on the way to {loc_name(w, tloc)}"), "C9.4")
             if hops:
                 arrived(w, _mover(w, piece), hops)
+                still = still_there(w, piece, body)
+                if still is None:
+                    return
+                piece = still
     if stats is not None and stats.wanders and not stopped and moves > 0 and (
             tloc < 0 or tables[1][at][tloc] > steps) and not (
             may_stop and (tloc < 0 or at == tloc) and held_in_place(w, piece_status(w, piece))):
@@ -441,7 +449,10 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
     """K6.4: like a panicking victim (C10.2), roll a die and take the path with that number, if an
     enemy may use it."""
     kind, i = piece  # piece_loc, written out (a minion wanders at most enemy acts of a crowd)
-    at = w.killers[i].loc if kind == "killer" else w.minions[i].loc if i < len(w.minions) else -1
+    was = w.killers[i] if kind == "killer" else w.minions[i] if i < len(w.minions) else None
+    if was is None:
+        return None
+    at = was.loc
     face = roll_die(w)
     memo = w.fg_memo  # fg_tables' first test, written out: the tables kept for these paths
     panic = (memo[2] if memo is not None and memo[0] is w.opened and memo[1] is w.barred else fg_tables(w))[3]
@@ -458,6 +469,10 @@ def wander(w: Work, piece: Piece, name: str, tables: Any = None) -> Piece | None
         if not how_far(w, mover, hops, name):
             return piece
         leaving(w, mover, hops)
+        still = still_there(w, piece, was)  # an answer may have killed it, or another minion
+        if still is None:
+            return None
+        piece = still
     if ("enemy-move" in said) if said is not None else told(w, "enemy-move"):
         emit(w, "enemy-move", f"{name} wanders: rolls {face} and shambles to {loc_name(w, dest)}", "K6.4")
     moved = move_piece(w, piece, dest)

@@ -67,3 +67,15 @@ def bodies_on_board(w: Work, kind: str = "") -> int:
     if memo[0] is not ks:
         memo = w.game.body_counts = (ks, sum(1 for b in ks if b.alive and b.loc >= 0))
     return memo[1]
+
+
+def still_there(w: Work, piece: tuple[str, int], was: Any) -> tuple[str, int] | None:
+    """The enemy ``was`` after content answered its move: a trigger may have killed it (None) or
+    another minion before it in ``w.minions`` (a new index). A killer's index never changes."""
+    if piece[0] == "killer":
+        return piece
+    i, ms = piece[1], w.minions
+    if i < len(ms) and (ms[i].uid == was.uid or not was.uid):
+        return piece
+    j = minion_of_uid(w, was.uid) if was.uid else -1
+    return ("minion", j) if j >= 0 else None
