@@ -836,7 +836,7 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
                 ["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
             b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
-        if head in seen and head not in repeatable:
+        if head in seen and head not in repeatable and not getattr(reader, "repeatable", False):
             b.error(line.span, "E206", f"'{head}' is given twice in this {kind}",
                     f"the first is at line {seen[head].line}")
             continue
@@ -1021,11 +1021,15 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
                                   **ITEM_ZONE_PARTS}
     acc = _read_body(b, "item", block, readers, abilities=True)
     _require(b, acc, line.span, "item", {"name": 'name "…"'})
+    placed = sum(k for _z, k in acc.get("starts", ()))
+    if placed > acc.get("copies", 1):
+        b.error(line.span, "E209", f"its counted starts place {placed} copies, but it has {acc.get('copies', 1)}",
+                f"write 'copies {placed}' or more (the copies left over are dealt into the item piles)")
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
                   acc.get("keep", False) or acc.get("cannot", False), b.abilities(acc), owner,
                   acc.get("copies", 1), acc.get("start", ""), acc.get("pile", ""), acc.get("returns", False),
                   acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False),
-                  acc.get("discarded_tokens", ""))
+                  acc.get("discarded_tokens", ""), tuple(acc.get("starts", ())))
 
 
 def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
@@ -1871,8 +1875,25 @@ def _words_flag(key: str, text: str) -> Reader:
 
 
 def _item_start(b: Builder, line: Line, acc: dict) -> None:
-    """start table | aside | held | on piles | pile PILE"""
+    """start table | aside | held | on piles | pile PILE; or counted, once a zone: start table|aside|held N"""
     words = [str(a.value) for a in line.words()]
+    atoms = line.words()
+    if len(atoms) == len(line.parts) == 3 and atoms[2].kind == "number" and words[1] in ("table", "aside", "held"):
+        zone, count = words[1], int(words[2])
+        if "start" in acc or any(z == zone for z, _ in acc.get("starts", ())):
+            b.error(line.span, "E206", f"'start {zone}' is given twice in this item" if "start" not in acc else
+                    "'start' is given twice in this item", "a counted start is given once for each zone")
+            return
+        if count < 1:
+            b.error(atoms[2].span, "E209", f"a counted start places at least 1 copy, not {count}", "")
+            return
+        if b.limit(atoms[2].span, "start", count, MAX_COPIES):
+            acc["starts"] = (*acc.get("starts", ()), (zone, count))
+        return
+    if acc.get("starts") or "start" in acc:
+        b.error(line.span, "E206", "'start' is given twice in this item",
+                "only counted starts ('start held 1', 'start table 2') may be given more than once")
+        return
     ok = len(line.parts) == len(words) and all(a.kind == "name" for a in line.words())
     if ok and words[1:] in (["table"], ["aside"], ["held"]):
         acc["start"] = words[1]
@@ -1883,7 +1904,11 @@ def _item_start(b: Builder, line: Line, acc: dict) -> None:
         b.refs.append(Ref("pile", words[2], line.words()[2].span, b.scope))
     else:
         b.error(line.span, "E205", "write 'start table', 'start aside', 'start held', 'start on piles' or "
-                "'start pile PILE'", "without a 'start' line an item is dealt into the item piles (C18.4)")
+                "'start pile PILE' (or 'start table N' …: N of its copies)",
+                "without a 'start' line an item is dealt into the item piles (C18.4)")
+
+
+_item_start.repeatable = True  # type: ignore[attr-defined]  # counted starts, once a zone (checked above)
 
 
 def _cannot(b: Builder, line: Line, acc: dict) -> None:
@@ -2263,7 +2288,8 @@ def _read_victim_kind(b: Builder, line: Line, acc: dict) -> None:
 # --- pieces that travel with her (issue #33 item 2; V4–V9, S1.7) ------------------------------------
 def _read_conveyance(b: Builder, line: Line, acc: dict) -> None:
     """conveyance ID { name "…"; start at LOC; goes when taken | goes always; enters tag TAG…;
-    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot; needs item ID }"""
+    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot;
+    needs item ID | needs items ID ID … }"""
     def names(l: Line, lead: list[str]) -> Optional[list[Any]]:
         """The name atoms after the lead words, or None when the line is not written so."""
         atoms = l.words()
@@ -2329,13 +2355,15 @@ def _read_conveyance(b: Builder, line: Line, acc: dict) -> None:
                     "how victims come along when she moves with it: up to N (or any number) whatever the path lets "
                     "follow, or as they follow her on foot (C5.3, the default)")
 
-    def needs(b: Builder, l: Line, s: dict) -> None:
-        got = names(l, ["needs", "item"])
-        if got is None or len(got) != 1:
-            b.error(l.span, "E205", "write 'needs item ID'", "she must hold the item to take it along")
+    def needs(b: Builder, l: Line, s: dict) -> None:  # needs item ID | needs items ID ID …: all of them
+        got = names(l, ["needs", "item"]) or names(l, ["needs", "items"])
+        if not got or (len(got) != 1 and str(l.words()[1].value) == "item"):
+            b.error(l.span, "E205", "write 'needs item ID' or 'needs items ID ID …'",
+                    "she must hold the item (each of the items) to take it along")
             return
-        s["needs"] = str(got[0].value)
-        b.refs.append(Ref("item", s["needs"], got[0].span, b.scope))
+        s["needs"] = tuple(str(a.value) for a in got)
+        for a in got:
+            b.refs.append(Ref("item", str(a.value), a.span, b.scope))
 
     got = _named(b, line, "conveyance", {"start": start, "goes": goes, "enters": enters, "never": never,
                                          "victims": victims, "needs": needs}, abilities=False)
@@ -2344,4 +2372,4 @@ def _read_conveyance(b: Builder, line: Line, acc: dict) -> None:
     cid, sub = got
     acc.setdefault("conveyances", []).append(
         n.Conveyance(line.span, cid, sub.get("name", cid), sub.get("start", ""), sub.get("taken", "chosen"),
-                     sub.get("enters", ()), sub.get("never", ()), sub.get("riders", n.ON_FOOT), sub.get("needs", "")))
+                     sub.get("enters", ()), sub.get("never", ()), sub.get("riders", n.ON_FOOT), sub.get("needs", ())))

@@ -440,7 +440,8 @@ def _ref_recipe_makes(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> N
         return  # (an unknown item: its 'item' reference says so)
     it = items[r.name]
     rows = {p.id for o in (*scenarios.values(), *killers.values()) for p in o.piles if p.row > 0}
-    if not (it.start == "table" or it.returns or (it.start == "pile" and it.pile in rows)):
+    if not (it.start == "table" or it.returns or (it.start == "pile" and it.pile in rows)
+            or any(z == "table" for z, _k in it.starts)):
         at.err(r.span, "E210", f"a recipe makes '{r.name}', which never lies on the table",
                "a recipe takes the item it makes from the table: give the item 'start table', "
                "'returns to the table when discarded', or 'start pile PILE' of a pile with a row")

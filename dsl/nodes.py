@@ -1382,6 +1382,9 @@ class Item(Decl):
     # what becomes of the tokens on a card of it that is discarded (S1.3, open; issue #33 item 3):
     # "" the supply (the default) | discard (the token discard) | stay (on the card: back to the table with it)
     discarded_tokens: str = ""
+    # counted starts: 'start held 1', 'start table 2' … (zone, copies), each zone once; the copies
+    # left over are dealt into the item piles (C18.4), as an item without a 'start' line is (S1.1)
+    starts: tuple[tuple[str, int], ...] = ()
 
 
 @attrs.frozen(repr=False)
@@ -2426,7 +2429,7 @@ class Conveyance(Decl):
     enters: tuple[str, ...] = ()  # location tags it may enter (one of them is enough); none: every location
     never_crosses: tuple[str, ...] = ()  # path tags it never goes along
     riders: int = ON_FOOT  # victims that come along as she moves with it: ON_FOOT, ANY_RIDERS or up to N
-    needs: str = ""  # an item she must hold (in hand or backpack) to take it ("" = none)
+    needs: tuple[str, ...] = ()  # the items she must hold (in hand or backpack) to take it (() = none)
 
 
 @attrs.frozen(repr=False)

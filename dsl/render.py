@@ -1909,6 +1909,10 @@ def _item_zone_facts(node: n.Item, r: Names) -> list[str]:
         facts.append(f"starts in the {node.pile} pile")
     elif node.start:
         facts.append(_ITEM_STARTS[node.start])
+    for zone, k in node.starts:  # counted starts (S1.1)
+        facts.append(f"{_count(k, 'copy', 'copies')}: {_ITEM_STARTS[zone]}")
+    if node.starts and node.copies > sum(k for _z, k in node.starts):
+        facts.append("the other copies are dealt into the item piles")
     if node.returns:
         facts.append("returns to the table when discarded")
     if node.discarded_tokens:
@@ -2373,7 +2377,7 @@ def _render_conveyance(node: n.Conveyance, r: Names) -> str:
             "when you move from its location you may take it with you")
     facts = [where, when]
     if node.needs:
-        facts.append(f"only while you hold {r.item(node.needs)}")
+        facts.append("only while you hold " + " and ".join(r.item(i) for i in node.needs))
     if node.enters:
         facts.append(f"it enters only {' or '.join(node.enters)} locations")
     if node.never_crosses:

@@ -294,7 +294,7 @@ def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
                                                 for when, k in kept.items())))
     for c, at in zip(g.conveyances, state.conveyances):  # pieces that travel with her (issue #33 item 2)
         how = "goes with you always" if c.taken == "always" else "goes with you when you take it"
-        needs = f"; needs {_name(g.items, c.needs)}" if c.needs else ""
+        needs = ("; needs " + " and ".join(_name(g.items, i) for i in c.needs)) if c.needs else ""
         out.append((c.name, f"{'at ' if at >= 0 else ''}{_where(state, at)} ({how}{needs})"))
     if state.barred:
         closed: dict[int, list[str]] = {}

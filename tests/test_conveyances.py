@@ -381,3 +381,35 @@ def test_a_module_adds_and_replaces_a_conveyance(tmp_path):
     assert [(c.start, c.taken) for c in st.game.conveyances] == [("cv-yard", "always"), ("cv-shed", "always"),
                                                                  ("cv-dock", "chosen")]
     assert len(st.conveyances) == 3
+
+
+NEEDS_TWO = """\
+scenario cv-two-keys {
+  name "Two Keys"
+  tags open
+  location cv2-gate { name "Gate"; exit; tags open }
+  location cv2-yard { name "Yard"; search; tags open }
+  location cv2-loft { name "Loft"; search }
+  path cv2-gate (1 2 3) -- (1 2 3) cv2-yard
+  path cv2-yard (4 5 6) -- (1 2 3) cv2-loft
+  setup dusk { killer at cv2-loft; fg at cv2-gate; victims at cv2-yard 1 }
+  item cv2-card { name "Freight Card"; start held; hand only }
+  item cv2-key { name "Freight Key" }
+  conveyance cv2-freight { name "Freighter"; start at cv2-gate; enters tag open; needs items cv2-card cv2-key }
+}
+"""
+
+
+def test_S1_7_a_piece_that_needs_two_items_goes_only_while_she_holds_both(tmp_path):
+    """S1.7 (the freighter's card and its key): 'needs items A B' takes it along only while she holds
+    each of them; with the card alone it stays."""
+    from conftest import load_with
+
+    from lastbreath.interpreter.state import HeldItem
+
+    rs = load_with(tmp_path, NEEDS_TWO)
+    state, _ = new_game(rs, scenario="cv-two-keys", seed=1)
+    w = make_work(settle(state, victims=_victims(state)), ())
+    assert not any(k.endswith(":cv2-freight") for k in _keys(need(w, engine.move_fg, 1)))
+    w = make_work(settle(state, victims=_victims(state), pack=(HeldItem("cv2-key", 0),)), ())
+    assert "move:cv2-yard:cv2-freight" in _keys(need(w, engine.move_fg, 1))

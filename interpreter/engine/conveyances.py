@@ -43,9 +43,11 @@ def piece_of(w: Work, i: int) -> Piece:
 
 
 def worked(w: Work, i: int) -> bool:
-    """Whether she holds what the conveyance needs (in hand or backpack), if it needs anything."""
-    need = w.game.conveyances[i].needs
-    return not need or any(h.id == need for h in w.held) or any(h.id == need for h in w.pack)
+    """Whether she holds what the conveyance needs (in hand or backpack), each item, if any."""
+    for need in w.game.conveyances[i].needs:
+        if not any(h.id == need for h in w.held) and not any(h.id == need for h in w.pack):
+            return False
+    return True
 
 
 def may_go(w: Work, i: int, dest: int, tags: frozenset[str]) -> bool:

@@ -151,7 +151,8 @@ def _setup_lists(game: Game) -> tuple[Any, ...]:
     pool of the piles, the terror cards, the events, the finales and dark powers to draw from, the
     token supply, the cards of each named deck)."""
     s, k = game.scenario, game.killer
-    return ([it.id for it in (*s.items, *k.items) if not it.start for _ in range(it.copies)],
+    return ([it.id for it in (*s.items, *k.items) if not it.start
+             for _ in range(it.copies - sum(c for _z, c in it.starts))],  # (counted starts: the rest, S1.1)
             [t.id for t in (*k.terror, *s.terror)],
             [e.id for e in s.events],
             [f.id for f in k.finales if game.legendary or not f.legendary],

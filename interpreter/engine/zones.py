@@ -53,23 +53,10 @@ def set_up_zones(w: Work) -> None:
     if laid is None:
         own = [it for it in g.items.values() if it.owner == g.fg.id and it.id != g.fg.signature]  # her other items
         laid = g.own_items = tuple(it for it in (*g.scenario.items, *g.killer.items, *own)
-                                   if it.start in ("table", "aside", "held", "on-piles"))
+                                   if it.start in ("table", "aside", "held", "on-piles") or it.starts)
     for it in laid:
-        if it.start in ("table", "aside"):  # (a card of an item whose cards carry tokens apart is numbered)
-            (table if it.start == "table" else aside).extend(entry_of(it.id, new_number(w, it.id))
-                                                             for _ in range(it.copies))
-            # the rule cited: an item that returns to the table when discarded is of the kind S3.1 lays
-            # out (S3.3); any other one lying on the table or set aside at setup, as S1.1's
-            emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
-                 + (f" ({it.copies} copies)" if it.copies > 1 else ""), "S3.1" if it.returns else "S1.1")
-        elif it.start == "held":
-            for _ in range(it.copies):
-                _hold(w, it)
-            emit(w, "setup", f"the Final Girl starts with {it.name}", "S2.1")
-        elif it.start == "on-piles":  # one copy face up on each pile; copies beyond the piles are set aside
-            on_piles.extend((p, it.id) for p in range(min(piles, it.copies)))
-            aside.extend([it.id] * max(0, it.copies - piles))
-            emit(w, "setup", f"{it.name} lies face up on each item pile", "K2.2")
+        for zone, copies in it.starts or ((it.start, it.copies),):  # (counted starts: each zone its copies)
+            _lay(w, it, zone, copies, table, aside, on_piles, piles)
     named: list[tuple[str, tuple[str, ...]]] = []
     for p in (*g.scenario.piles, *g.killer.piles):
         cards = [it.id for it in (*g.scenario.items, *g.killer.items) if it.start == "pile" and it.pile == p.id
@@ -97,6 +84,25 @@ def set_up_zones(w: Work) -> None:
 def deck_cards_at_setup(d: n.Deck) -> list[str]:
     """The cards shuffled into a named deck at setup: each copy, less those starting elsewhere."""
     return [c.id for c in d.cards if not c.start for _ in range(c.copies)]
+
+
+def _lay(w: Work, it: n.Item, zone: str, copies: int, table: list[str], aside: list[str],
+         on_piles: list[tuple[int, str]], piles: int) -> None:
+    """``copies`` cards of an item laid out at setup in ``zone`` (S1.1, S2.1, S3.1, K2.2)."""
+    if zone in ("table", "aside"):  # (a card of an item whose cards carry tokens apart is numbered)
+        (table if zone == "table" else aside).extend(entry_of(it.id, new_number(w, it.id)) for _ in range(copies))
+        # the rule cited: an item that returns to the table when discarded is of the kind S3.1 lays
+        # out (S3.3); any other one lying on the table or set aside at setup, as S1.1's
+        emit(w, "setup", f"{it.name} {'lies face up on the table' if zone == 'table' else 'is set aside'}"
+             + (f" ({copies} copies)" if copies > 1 else ""), "S3.1" if it.returns else "S1.1")
+    elif zone == "held":
+        for _ in range(copies):
+            _hold(w, it)
+        emit(w, "setup", f"the Final Girl starts with {it.name}", "S2.1")
+    elif zone == "on-piles":  # one copy face up on each pile; copies beyond the piles are set aside
+        on_piles.extend((p, it.id) for p in range(min(piles, copies)))
+        aside.extend([it.id] * max(0, copies - piles))
+        emit(w, "setup", f"{it.name} lies face up on each item pile", "K2.2")
 
 
 def _hold(w: Work, it: n.Item) -> None:
