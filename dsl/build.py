@@ -17,6 +17,7 @@ from typing import Any, Callable, Optional, Union, cast
 import attrs
 
 from . import nodes as n
+from .cost import costly_lines
 from .diagnostics import MAX_REPORTED, Diagnostic, Span, settle_shown
 from .expr import Expressions
 from .limits import (
@@ -83,7 +84,8 @@ _DISPLAY = {"body": "BODY", "way": "up|down", "side": "win|lose", "string": '"TE
             "item": "ITEM", "mode": "MODE", "name": "NAME", "target": "TARGET", "minion": "MINION", "tag": "TAG",
             "pathtag": "TAG", "cond": "CONDITION", "killer": "killer", "minions": "minions", "enemies": "enemies",
             "track": "TRACK", "holding": "HOLDING", "fg": "fg", "victims": "victims", "followers": "followers",
-            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD"}
+            "zone": "table|aside", "kind": "KIND", "victimkind": "KIND", "pieces": "PIECES", "card": "CARD",
+            "conveyance": "CONVEYANCE", "bodydeck": "DECK", "miniondeck": "DECK"}
 
 
 def _first_words(pat: Pattern) -> tuple[str, ...]:
@@ -101,6 +103,21 @@ def _patterns(classes) -> tuple[Pattern, ...]:
 
 EFFECT_PATTERNS = _patterns(n.EFFECT_NODES)
 RULE_PATTERNS = _patterns(n.RULE_NODES)
+_BEST: dict[tuple[int, str], str] = {}  # (patterns, a phrase) -> its 'did you mean' (Builder._best)
+_STARTING: dict[tuple[int, str], tuple[Pattern, ...]] = {}  # (patterns, a line's first word) -> those it can match
+
+
+def _starting(patterns: tuple[Pattern, ...], first: str) -> tuple[Pattern, ...]:
+    """The patterns a line starting with ``first`` can match, in their order: those whose first
+    part is that word, and those that start with a slot (a line is not tried against ninety
+    phrases it cannot be; issue 42: checking cost linear and small)."""
+    key = (id(patterns), first)
+    got = _STARTING.get(key)
+    if got is None:
+        if len(_STARTING) > 4096:
+            _STARTING.clear()
+        got = _STARTING[key] = tuple(p for p in patterns if not isinstance(p.parts[0], str) or p.parts[0] == first)
+    return got
 
 
 _PIECE_WORDS = ("piece", "pieces", "victim", "victims", "enemy", "enemies", "minion", "minions", "killer", "killers")
@@ -121,6 +138,8 @@ class Builder:
         self.refs: list[Ref] = []
         self.scope = ""
         self.in_for = 0  # depth of 'for each' blocks and event handlers being built ('it' means something)
+        self.in_card = ""  # the deck whose card's effects are being built: 'it' is the place it is drawn at
+        self.deck = ""  # the deck whose card is being read
         self.expr = Expressions(path, text)
         self.repeats = 1  # the counts of the 'repeat' blocks being built, multiplied (MAX_REPEAT_WORK)
 
@@ -194,6 +213,9 @@ class Builder:
             return None
         if its and not (self.in_for or it_ok):
             for sp in its:
+                if self.in_card:  # the place the card is drawn at: every draw of its deck must give one
+                    found.append(Ref("card-place", self.in_card, sp, self.scope))
+                    continue
                 self.error(sp, "E204", "'it' means nothing here",
                            "'it' is the location of a 'for each', the candidate of a place's 'where' and picks, "
                            "or where the event of a 'when' or 'instead of' line happens")
@@ -236,7 +258,9 @@ class Builder:
             refs.append(Ref("body", word, atom.span, self.scope))
             return True, word
         if kind == "loc":
-            if word == "it" and not self.in_for:
+            if word == "it" and not self.in_for and self.in_card:  # the place the card is drawn at
+                refs.append(Ref("card-place", self.in_card, atom.span, self.scope))
+            elif word == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
                            "'it' is the location of a 'for each' (write 'for each exit { … at it }'), or where "
                            "the event of a 'when' or 'instead of' line happens; or name the location")
@@ -246,8 +270,11 @@ class Builder:
         if kind == "card":  # an action card (of the core deck, a killer's or a scenario's)
             refs.append(Ref("hand-card", word, atom.span, self.scope))
             return True, word
-        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding"):
+        if kind in ("item", "mode", "minion", "tag", "pathtag", "token", "deck", "track", "holding", "conveyance"):
             refs.append(Ref(kind, word, atom.span, self.scope))
+            return True, word
+        if kind in ("bodydeck", "miniondeck"):  # a deck each card of which names a body / a minion kind
+            refs.append(Ref("body-deck" if kind == "bodydeck" else "minion-deck", word, atom.span, self.scope))
             return True, word
         if kind == "name":
             return True, word
@@ -307,7 +334,18 @@ class Builder:
     def _best(self, patterns, text: str) -> str:
         """'did you mean': among the phrases that can start with the line's first word (a word
         slot such as fear|time|… shown as that word) the closest one, or two when they are about
-        as close; else the closest phrase of all."""
+        as close; else the closest phrase of all. Worked out once per distinct phrase (~10 ms each:
+        a file that misspells one line 12 000 times shows a hundred of them, asks once)."""
+        key = (id(patterns), text)
+        got = _BEST.get(key)
+        if got is None:
+            if len(_BEST) > 1024:
+                _BEST.clear()
+            got = _BEST[key] = self._closest_phrase(patterns, text)
+        return got
+
+    @staticmethod
+    def _closest_phrase(patterns, text: str) -> str:
         first = text.split()[0] if text.split() else ""
         same = []
         for p in patterns:
@@ -333,7 +371,7 @@ class Builder:
         return node if isinstance(node, n.Condition) else None
 
     def rule(self, line: Line, atoms: list[Atom]) -> Optional[n.Rule]:
-        for pat in RULE_PATTERNS:
+        for pat in _starting(RULE_PATTERNS, str(atoms[0].value) if atoms and atoms[0].kind == "name" else ""):
             node = self._match(pat, atoms, line.span)
             if node is not None:
                 high = MAX_DICE if isinstance(node, n.DiceModifier) else MAX_AMOUNT
@@ -394,6 +432,8 @@ class Builder:
             return self._roll(line, blocks[0])
         if head in ("gain", "remove", "move", "spend") and len(atoms) > 2 and atoms[2].value == "token":
             return self._token_line(line, blocks)
+        if head == "reveal" and len(atoms) > 1 and atoms[1].value == "tokens":  # reveal tokens T at|on HOLDER
+            return self._token_line(line, blocks)
         if head == "spend":
             return self._spend(line, atoms, blocks)
         if head == "for" and len(atoms) > 2 and atoms[2].value in _PIECE_WORDS:
@@ -412,7 +452,7 @@ class Builder:
                        "at start of next PHASE")
             return None
         self.slot_problem = None
-        for pat in EFFECT_PATTERNS:
+        for pat in _starting(EFFECT_PATTERNS, str(atoms[0].value) if atoms and atoms[0].kind == "name" else ""):
             node = self._match(pat, atoms, line.span)
             if node is not None:
                 for a in atoms:  # no effect phrase takes a negative number, nor one above MAX_AMOUNT
@@ -526,7 +566,9 @@ class Builder:
     def _pieces(self, atom: Atom, refs: list[Ref]) -> tuple[bool, Any]:
         """A pieces slot: ``it``, ``fg`` or a piece set in parentheses, ``(victims at tag outdoor)``."""
         if atom.kind == "name" and atom.value in ("it", "fg"):
-            if atom.value == "it" and not self.in_for:
+            if atom.value == "it" and not self.in_for and self.in_card:  # the pieces at the card's place
+                refs.append(Ref("card-place", self.in_card, atom.span, self.scope))
+            elif atom.value == "it" and not self.in_for:
                 self.error(atom.span, "E204", "'it' means nothing here",
                            "'it' is the piece of a 'for each victim …' (or the location of a 'for each')")
             return True, n.PieceSet(atom.span, str(atom.value))
@@ -581,6 +623,16 @@ class Builder:
                                                          dest.kind in ("supply", "discard"))):
             self.error(dest.span, "E205", f"tokens cannot be put {'on the items' if dest.kind == 'items' else 'there'}",
                        "put them on one holder: 'item ID', 'card CARD', a place, 'collection', 'it'")
+            return None
+        if isinstance(node, n.GainTokens) and node.face and dest is not None and dest.kind == "collection":
+            self.error(dest.span, "E216", "her collection shows its tokens: they lie there face up",
+                       f"leave out 'face {node.face}', or put them on a place, 'item ID' or 'card CARD'")
+            return None
+        if isinstance(node, n.RevealTokens) and node.at.kind in ("supply", "discard", "collection"):
+            lie = "of her collection lie face up" if node.at.kind == "collection" else "there lie face down for good"
+            self.error(node.at.span, "E216", f"the tokens {lie}: there is nothing to reveal there",
+                       "reveal them where they may lie face down: at a place, on 'item ID', 'card CARD', 'items' "
+                       "or 'it'")
             return None
         return node
 
@@ -768,7 +820,8 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
                   "dark_power", "minion", "victims", "zone", "side", "rule", "time", "fear", "token", "action", "deck",
                   "card", "tokens", "when", "at", "instead", "win", "lose", *MODIFIERS, "pile", "recipe", "half",
-                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not"}
+                  "track", "holding", "space", "number", "rules", "replace", "remove", "for", "victim", "not",
+                  "conveyance"}
     for line in b.rejoin(block.lines):
         head = line.head()
         if not head:
@@ -971,7 +1024,8 @@ def build_item(b: Builder, line: Line, owner: str = "") -> Optional[n.Item]:
     return n.Item(line.span, iid, acc.get("name", iid), acc.get("weapon"), acc.get("uses", 0), acc.get("use"),
                   acc.get("keep", False) or acc.get("cannot", False), b.abilities(acc), owner,
                   acc.get("copies", 1), acc.get("start", ""), acc.get("pile", ""), acc.get("returns", False),
-                  acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False))
+                  acc.get("keep_cond"), acc.get("usable"), acc.get("hand_only", False),
+                  acc.get("discarded_tokens", ""))
 
 
 def build_final_girl(b: Builder, line: Line) -> tuple[Optional[n.FinalGirl], list[n.Item]]:
@@ -1167,13 +1221,18 @@ def _read_deck(b: Builder, line: Line, acc: dict) -> None:
     cards: list[n.DeckCard] = []
 
     def card(b: Builder, l: Line, s: dict) -> None:
-        got = _named(b, l, "deck card", {"effect": _effects("effect"), "keep": _flag("keep"), **DECK_CARD_PARTS})
+        b.deck = did  # its effects (and its halves'): 'it' is the place it is drawn at
+        try:
+            got = _named(b, l, "deck card", {"effect": _card_effects, "keep": _flag("keep"), **DECK_CARD_PARTS})
+        finally:
+            b.deck = ""
         if got is None:
             return
         cid, sub = got
         cards.append(n.DeckCard(l.span, cid, sub.get("name", cid), sub.get("effect", ()), sub.get("keep", False),
                                 b.abilities(sub), sub.get("copies", 1), sub.get("number", 0), sub.get("after", ""),
-                                tuple(sub.get("halves", ())), sub.get("start", "")))
+                                tuple(sub.get("halves", ())), sub.get("start", ""), sub.get("body", ""),
+                                sub.get("minion", "")))
 
     sub = _read_body(b, "deck", block, {"name": _set("name", "string", "string"), "card": card, **DECK_PARTS})
     _require(b, sub, line.span, "deck", {"name": 'name "…"'})
@@ -1535,23 +1594,26 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                 return
             s.setdefault("victims", []).append((str(atoms[2].value), atoms[3].num))
 
-        def tokens(b: Builder, l: Line, s: dict) -> None:
+        def tokens(b: Builder, l: Line, s: dict) -> None:  # tokens TOKEN [face down] at LOC LOC …
             atoms = l.words()
-            if len(atoms) < 4 or atoms[1].kind != "name" or atoms[2].value != "at" or any(
-                    a.kind != "name" for a in atoms[3:]):
-                b.error(l.span, "E205", "write 'tokens TOKEN at LOC LOC …'", "")
+            down = [str(a.value) for a in atoms[2:4]] == ["face", "down"]
+            at = 4 if down else 2
+            if len(atoms) < at + 2 or atoms[1].kind != "name" or atoms[at].value != "at" or any(
+                    a.kind != "name" for a in atoms[at + 1:]):
+                b.error(l.span, "E205", "write 'tokens TOKEN at LOC LOC …' or 'tokens TOKEN face down at LOC …'", "")
                 return
             b.refs.append(Ref("token", str(atoms[1].value), atoms[1].span, sid))
-            for a in atoms[3:]:
+            for a in atoms[at + 1:]:
                 b.refs.append(Ref("loc", str(a.value), a.span, sid))
-                s.setdefault("tokens", []).append((str(atoms[1].value), str(a.value)))
+                s.setdefault("tokens_down" if down else "tokens", []).append((str(atoms[1].value), str(a.value)))
 
         sub.update(_read_body(b, "setup", blk, {"killer": at("killer"), "fg": at("fg"), "victims": victims,
                                                  "tokens": tokens}))
         sub["victims"] = sub.get("victims", [])
         _require(b, sub, line.span, "setup", {"killer": "killer at LOC", "fg": "fg at LOC"})
         acc.setdefault("setups", []).append(n.SetupCard(line.span, cid, sub.get("killer", ""), sub.get("fg", ""),
-                                                        tuple(sub["victims"]), tuple(sub.get("tokens", ()))))
+                                                        tuple(sub["victims"]), tuple(sub.get("tokens", ())),
+                                                        tuple(sub.get("tokens_down", ()))))
 
     def item(b: Builder, line: Line, acc: dict) -> None:
         it = build_item(b, line, owner=sid)
@@ -1577,7 +1639,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
     readers: dict[str, Reader] = {"name": _set("name", "string", "string"), "tags": tags, "location": location,
                                   "path": path, "link": link, "setup": setup, "item": item, "event": event,
                                   "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS,
-                                  "rules": _rules_group({"link": link})}
+                                  "rules": _rules_group({"link": link}),
+                                  "conveyance": lambda b, line, acc: _read_conveyance(b, line, acc)}
     if part is not None:
         return _part(b, line, n.Scenario, readers, part, ("name",))
     acc = _read_body(b, "scenario", head[1], readers, abilities=True)
@@ -1592,7 +1655,8 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       recipes=tuple(acc.get("recipes", ())), piles=tuple(acc.get("piles", ())),
                       groups=tuple(acc.get("groups", ())),
                       tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
-                      victim_kinds=tuple(acc.get("victim_kinds", ())))
+                      victim_kinds=tuple(acc.get("victim_kinds", ())),
+                      conveyances=tuple(acc.get("conveyances", ())))
 
 
 
@@ -1779,6 +1843,8 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             continue
         if decl is not None:
             decls.append(decl)
+    if not any(d.severity == "error" for d in b.diags):  # what a line may cost in play (W203: dsl/cost.py)
+        b.diags.extend(costly_lines(decls))
     return decls, b.refs, settle_shown(b.diags)
 
 
@@ -1834,9 +1900,25 @@ def _cannot(b: Builder, line: Line, acc: dict) -> None:
             acc["keep_cond"] = cond
 
 
+_DISCARDED_TOKENS = {"its tokens go to the supply when discarded": "",
+                     "its tokens go to the discard when discarded": "discard",
+                     "its tokens stay on it when discarded": "stay"}
+
+
+def _discarded_tokens(b: Builder, line: Line, acc: dict) -> None:
+    """its tokens go to the supply | go to the discard | stay on it, when discarded (S1.3, open)"""
+    words = " ".join(str(a.value) for a in line.words())
+    if words not in _DISCARDED_TOKENS or len(line.parts) != len(line.words()):
+        b.error(line.span, "E205", "write 'its tokens go to the supply when discarded', 'its tokens go to the "
+                "discard when discarded' or 'its tokens stay on it when discarded'",
+                "without the line a discarded card's tokens go back to the supply (S1.3)")
+        return
+    acc["discarded_tokens"] = _DISCARDED_TOKENS[words]
+
+
 ITEM_ZONE_PARTS: dict[str, Reader] = {
     "copies": _count("copies", 1, MAX_COPIES), "start": _item_start, "usable": _usable, "cannot": _cannot,
-    "returns": _words_flag("returns", "returns to the table when discarded")}
+    "returns": _words_flag("returns", "returns to the table when discarded"), "its": _discarded_tokens}
 
 
 def _after(b: Builder, line: Line, acc: dict) -> None:
@@ -1882,7 +1964,7 @@ def _card_half(b: Builder, line: Line, acc: dict) -> None:
         b.error(line.span, "E205", "write 'half NAME { effect { … } }'", "")
         return
     name = str(atoms[1].value)
-    sub = _read_body(b, "half", blk, {"effect": _effects("effect"), "number": _count("number", 0)})
+    sub = _read_body(b, "half", blk, {"effect": _card_effects, "number": _count("number", 0)})
     if any(h.name == name for h in acc.get("halves", ())):
         b.error(line.span, "E206", f"the half '{name}' is given twice on this card", "")
         return
@@ -1898,8 +1980,35 @@ def _card_start(b: Builder, line: Line, acc: dict) -> None:
         acc["start"] = value
 
 
+def _card_effects(b: Builder, line: Line, acc: dict) -> None:
+    """effect { … } on a deck card or its half: 'it' there is the place the card is drawn at (the
+    checker holds every draw of its deck to give one); anywhere else in the card it means nothing."""
+    b.in_card = b.deck
+    try:
+        _effects("effect")(b, line, acc)
+    finally:
+        b.in_card = ""
+
+
+def _card_names(kind: str) -> Reader:
+    """body BODY | minion MINION (on a deck card): the piece the card names, read by the forms that
+    draw an identity (a deck of bodies, of minion kinds: K2.7)."""
+    def reader(b: Builder, line: Line, acc: dict) -> None:
+        value = b.one(line, "name", "body" if kind == "body" else "minion kind")
+        if value is None:
+            return
+        if "body" in acc or "minion" in acc:
+            b.error(line.span, "E206", "a card names one piece: a 'body' or a 'minion' line, once",
+                    "a deck of bodies and a deck of minion kinds are two decks")
+            return
+        b.refs.append(Ref(kind, str(value), line.words()[1].span, b.scope))
+        acc[kind] = str(value)
+    return reader
+
+
 DECK_CARD_PARTS: dict[str, Reader] = {"copies": _count("copies", 1, MAX_COPIES), "number": _count("number", 0),
-                                      "after": _after, "half": _card_half, "start": _card_start}
+                                      "after": _after, "half": _card_half, "start": _card_start,
+                                      "body": _card_names("body"), "minion": _card_names("minion")}
 
 
 def _check_halves(b: Builder, halves, cards: list) -> None:
@@ -2003,7 +2112,7 @@ def _part(b: Builder, line: Line, cls: type, readers: dict[str, Reader], part: C
                           got("items"), got("events"), got("terror"), b.abilities(acc), got("tokens"), got("actions"),
                           got("decks"), (), got("cards"), recipes=got("recipes"), piles=got("piles"),
                           groups=got("groups"), tracks=got("tracks"), holdings=got("holdings"),
-                          victim_kinds=got("victim_kinds"))
+                          victim_kinds=got("victim_kinds"), conveyances=got("conveyances"))
     return n.Killer(line.span, hid, "", 1, 0, (), (), (), got("finales"), got("dark_powers"), got("terror"),
                     got("minions"), b.abilities(acc), got("tokens"), got("actions"), got("decks"), (), got("cards"),
                     items=got("items"), recipes=got("recipes"), piles=got("piles"), groups=got("groups"),
@@ -2149,3 +2258,90 @@ def _read_victim_kind(b: Builder, line: Line, acc: dict) -> None:
     acc.setdefault("victim_kinds", []).append(
         n.VictimKind(line.span, vid, sub.get("name", vid), sub.get("unrescuable", False), sub.get("panics", False),
                      tuple(sub.get("untargeted", ())), sub.get("hidden", False)))
+
+
+# --- pieces that travel with her (issue #33 item 2; V4–V9, S1.7) ------------------------------------
+def _read_conveyance(b: Builder, line: Line, acc: dict) -> None:
+    """conveyance ID { name "…"; start at LOC; goes when taken | goes always; enters tag TAG…;
+    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot; needs item ID }"""
+    def names(l: Line, lead: list[str]) -> Optional[list[Any]]:
+        """The name atoms after the lead words, or None when the line is not written so."""
+        atoms = l.words()
+        k = len(lead)
+        ok = (len(l.parts) == len(atoms) > k and all(a.kind == "name" for a in atoms)
+              and [str(a.value) for a in atoms[:k]] == lead)
+        return list(atoms[k:]) if ok else None
+
+    def start(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["start", "at"])
+        if got is None or len(got) != 1:
+            b.error(l.span, "E205", "write 'start at LOC'", "without it the piece starts off the board, until "
+                    "'move ID to PLACE' puts it somewhere")
+            return
+        s["start"] = str(got[0].value)
+        b.refs.append(Ref("loc", s["start"], got[0].span, b.scope))
+
+    def goes(b: Builder, l: Line, s: dict) -> None:
+        words = [str(a.value) for a in l.words()]
+        if words == ["goes", "always"] and len(l.parts) == 2:
+            s["taken"] = "always"
+        elif words == ["goes", "when", "taken"] and len(l.parts) == 3:
+            s["taken"] = "chosen"
+        else:
+            b.error(l.span, "E205", "write 'goes when taken' or 'goes always'",
+                    "'goes when taken' (the default): she chooses at each move whether to take it; 'goes always': "
+                    "it goes with her whenever it may")
+
+    def enters(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["enters", "tag"])
+        if got is None:
+            b.error(l.span, "E205", "write 'enters tag TAG …'", "the location tags it may enter, one of them enough")
+            return
+        for a in got:
+            b.refs.append(Ref("tag", str(a.value), a.span, b.scope))
+        s["enters"] = tuple(dict.fromkeys(str(a.value) for a in got))
+
+    def never(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["never", "crosses"])
+        if got is None:
+            b.error(l.span, "E205", "write 'never crosses PATHTAG …'", "the path tags it never goes along")
+            return
+        for a in got:
+            b.refs.append(Ref("pathtag", str(a.value), a.span, b.scope))
+        s["never"] = tuple(dict.fromkeys(str(a.value) for a in got))
+
+    def victims(b: Builder, l: Line, s: dict) -> None:
+        atoms = l.words()
+        words = [str(a.value) for a in atoms]
+        if len(l.parts) != len(atoms):
+            words = []
+        if words == ["victims", "follow", "on", "foot"]:
+            s["riders"] = n.ON_FOOT
+        elif words == ["victims", "ride", "any"]:
+            s["riders"] = n.ANY_RIDERS
+        elif len(atoms) == 3 and words[:2] == ["victims", "ride"] and atoms[2].kind == "number":
+            if atoms[2].num < 0:
+                b.error(atoms[2].span, "E209", f"'victims ride' must be at least 0, not {atoms[2].value}", "")
+            elif b.limit(atoms[2].span, "victims ride", atoms[2].num, MAX_PIECES):
+                s["riders"] = atoms[2].num
+        else:
+            b.error(l.span, "E205", "write 'victims ride N', 'victims ride any' or 'victims follow on foot'",
+                    "how victims come along when she moves with it: up to N (or any number) whatever the path lets "
+                    "follow, or as they follow her on foot (C5.3, the default)")
+
+    def needs(b: Builder, l: Line, s: dict) -> None:
+        got = names(l, ["needs", "item"])
+        if got is None or len(got) != 1:
+            b.error(l.span, "E205", "write 'needs item ID'", "she must hold the item to take it along")
+            return
+        s["needs"] = str(got[0].value)
+        b.refs.append(Ref("item", s["needs"], got[0].span, b.scope))
+
+    got = _named(b, line, "conveyance", {"start": start, "goes": goes, "enters": enters, "never": never,
+                                         "victims": victims, "needs": needs}, abilities=False)
+    if got is None:
+        return
+    cid, sub = got
+    acc.setdefault("conveyances", []).append(
+        n.Conveyance(line.span, cid, sub.get("name", cid), sub.get("start", ""), sub.get("taken", "chosen"),
+                     sub.get("enters", ()), sub.get("never", ()), sub.get("riders", n.ON_FOOT), sub.get("needs", "")))

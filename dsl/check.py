@@ -115,6 +115,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
 
     # victim kinds (issue #16 item 3): declared once, never a minion's id; read by the references below
     tables["victim_kinds"] = _victim_kinds(tables, killers, scenarios, err)
+    tables["conveyances"] = _conveyances(tables, scenarios, err)
     # modules (section 10): checked against the hosts as each leaves them; a name one of its lines
     # uses is resolved in each host its section applies to, as the module leaves it
     mods = check_modules(tables["modules"], tables, refs, err, warn, pack, reachable, _check_scenario, _check_killer)
@@ -137,6 +138,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
     _check_piles(killers, scenarios, err)
     _check_made_and_taken(tables, killers, scenarios, warn)
     _check_piece_events(decls, tables, err)
+    _check_drawn(killers, scenarios, err)
     for k in killers.values():
         _check_killer(k, err)
     for s in scenarios.values():
@@ -228,6 +230,11 @@ def _check_scenario(s: n.Scenario, err) -> None:
             pass  # allowed, though unusual
         if not su.victims:
             err(su.span, "E202", "this setup card places no victims", "add 'victims at LOC N'")
+    for cv in s.conveyances:  # a piece that travels with her and can never go anywhere does nothing
+        if cv.enters and not any(set(cv.enters) & set(loc.tags) for loc in s.locations):
+            err(cv.span, "E210", f"no location of '{s.id}' has the tag{'s' if len(cv.enters) > 1 else ''} "
+                f"{', '.join(cv.enters)}: the conveyance '{cv.id}' could never go anywhere",
+                "tag the locations it may enter, or drop its 'enters' line")
     ids: set[str] = set()
     parts: tuple[n.EventCard | n.Terror | n.SetupCard, ...] = (*s.events, *s.terror, *s.setups)
     for c in parts:
@@ -443,9 +450,36 @@ def _ref_recipe_makes(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> N
 def _ref_kind(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     """A minion or a victim kind, where either goes ('count ID', 'when ID dies')."""
     minions, kinds = at.tables["minions"], at.tables["victim_kinds"]
-    if r.name not in minions and r.name not in kinds:
+    if r.name in at.tables["conveyances"]:  # one piece, not a kind of them: it is where it stands, not counted
+        at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
+               f"'{r.name}' is a conveyance, a single piece: '{r.name} at PLACE' says where it stands")
+    elif r.name not in minions and r.name not in kinds:
         at.err(r.span, "E204", f"unknown minion or victim kind '{r.name}'",
                P(_hint_or_known, r.name, (*minions, *kinds), "minions and victim kinds"))
+
+
+@checks("piece")
+def _ref_piece(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """A piece named by its id ('when ID moves', 'ID at PLACE'): a minion kind, a victim kind or a
+    conveyance."""
+    minions, kinds, conveyances = at.tables["minions"], at.tables["victim_kinds"], at.tables["conveyances"]
+    if r.name not in minions and r.name not in kinds and r.name not in conveyances:
+        what = "minion, victim kind or conveyance" if conveyances else "minion or victim kind"
+        known = "minions, victim kinds and conveyances" if conveyances else "minions and victim kinds"
+        at.err(r.span, "E204", f"unknown {what} '{r.name}'",
+               P(_hint_or_known, r.name, (*minions, *kinds, *conveyances), known))
+
+
+@checks("conveyance")
+def _ref_conveyance(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'move ID to PLACE': a conveyance of the same scenario (elsewhere: of any scenario loaded)."""
+    host = scenarios.get(r.scope)
+    declared = {c.id for c in host.conveyances} if host is not None else set(at.tables["conveyances"])
+    if r.name not in declared:
+        where = f"in '{r.scope}'" if host is not None else "in any scenario"
+        at.err(r.span, "E204", f"unknown conveyance '{r.name}' {where}",
+               P(_or, P(_hint, r.name, tuple(sorted(declared))),
+                 "declare it in the scenario: 'conveyance ID { name \"…\"; start at LOC }'"))
 
 
 @checks("victim-kind")
@@ -512,8 +546,69 @@ def _ref_host(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
     raise AssertionError(f"a {r.kind} reference reached the checkers: modules.check_modules resolves it")
 
 
+@checks("card-place")
+def _ref_card_place(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'it' in the effects of a deck card is the place the card is drawn at (issue #33 item 7): every
+    'draw card DECK' of its deck gives one ('at PLACE'); the forms drawing an identity always do."""
+    owner = _owner(r, killers, scenarios)
+    if owner is None:
+        return  # (a deck outside a killer or scenario: its 'deck' reference says so)
+    bare = next((x for x in n.walk(owner) if isinstance(x, n.DrawCard) and x.deck == r.name and not x.loc), None)
+    if bare is not None:
+        where = f"line {bare.span.line}" if bare.span.path == r.span.path else f"{bare.span.path}:{bare.span.line}"
+        at.err(r.span, "E204", f"'it' in a card of the deck '{r.name}' is the place the card is drawn at, but "
+               f"'draw card {r.name}' at {where} gives it none",
+               f"write 'draw card {r.name} at PLACE' there (every draw of the deck gives its cards a place), "
+               "or name the location here ('here' is hers when a card is drawn at no place)")
+
+
+@checks("body-deck", "minion-deck")
+def _ref_identity_deck(at: RefScope, r: Ref, killers: dict, scenarios: dict) -> None:
+    """'a killer drawn from DECK' / 'minions of a kind drawn from DECK': a deck of the same killer or
+    scenario each card of which names a body ('body BODY') / a minion kind ('minion MINION')."""
+    owner = _owner(r, killers, scenarios)
+    decks = {d.id: d for d in owner.decks} if owner is not None else {}
+    what, line = ("bodies", "body BODY") if r.kind == "body-deck" else ("minion kinds", "minion MINION")
+    deck = decks.get(r.name)
+    if deck is None:
+        where = f"in '{r.scope}'" if owner is not None else "outside a killer or scenario"
+        at.err(r.span, "E204", f"unknown deck '{r.name}' {where}",
+               P(_or, P(_hint, r.name, tuple(decks)), "declare it with 'deck ID { … }' in the same killer or scenario"))
+        return
+    blank = [c.id for c in deck.cards if not (c.body if r.kind == "body-deck" else c.minion)]
+    if blank:
+        at.err(r.span, "E210", f"the deck '{r.name}' is not a deck of {what}: its card '{blank[0]}' names none",
+               f"give each of its cards a '{line}' line (what the card turns up)")
+
+
+def _check_drawn(killers: dict, scenarios: dict, err) -> None:
+    """Lines of issue #33 item 8 that would do nothing (a line that checks clean does something in
+    play): 'killer catches up with bloodlust' / '… with track TRACK' where no bloodlust level above the
+    first of the killer has a one-time effect, or no step of the track stands above its start space;
+    'spawn N minions of a random kind' in a killer with no minion kind."""
+    for host in (*killers.values(), *scenarios.values()):
+        for x in n.walk(host):
+            if isinstance(x, n.SpawnDrawn) and not x.deck and isinstance(host, n.Killer) and not host.minions:
+                err(x.span, "E210", f"'{host.id}' has no minion kind: no minion of a random kind can be spawned",
+                    "declare one, 'minion ID { … }', or name a kind: 'spawn N MINION at PLACE'")
+            if not isinstance(x, n.CatchUp):
+                continue
+            if not x.track:
+                if isinstance(host, n.Killer) and not any(lvl.effects for lvl in host.bloodlust[1:]):
+                    err(x.span, "E210", f"no bloodlust level of '{host.id}' above the first has a one-time effect: "
+                        "catching up with it does nothing", "give a level one, 'level move 1 damage 1 { … }', "
+                        "or drop the line")
+                continue
+            t = next((t for t in host.tracks if t.id == x.track), None)
+            if t is not None and not any(st.at > t.start for st in t.steps):
+                err(x.span, "E210", f"the track '{t.id}' has no 'at N' step above its start space {t.start}: "
+                    "catching up with it does nothing", f"give it a step, 'at {min(t.start + 1, t.high)} {{ … }}', "
+                    "or drop the line")
+
+
 # --- events a piece never has --------------------------------------------------------------------
-_PIECE_WORDS = {"fg": "the Final Girl", "killer": "a killer", "minion": "a minion", "victim": "a victim"}
+_PIECE_WORDS = {"fg": "the Final Girl", "killer": "a killer", "minion": "a minion", "victim": "a victim",
+                "conveyance": "a conveyance"}
 
 
 def _listed(pieces: frozenset[str]) -> str:
@@ -525,15 +620,16 @@ def _listed(pieces: frozenset[str]) -> str:
 def _check_piece_events(decls: list, tables: dict, err) -> None:
     """E215: a trigger, a replacement or a modification answering an event its piece never has
     (nodes.PIECE_EVENT_PIECES): it would check clean and never resolve."""
-    kinds, minions = tables["victim_kinds"], tables["minions"]
+    kinds, minions, conveyances = tables["victim_kinds"], tables["minions"], tables["conveyances"]
     for x in n.walk(tuple(decls)):
         if not isinstance(x, (n.Trigger, n.Replacement, n.Modification)) or not isinstance(x.event, n.PieceEvent):
             continue
         e = x.event
         ref = e.piece
         pieces = n.pieces_of(ref)
-        if ref.kind == "minion" and ref.minion:  # a kind: of minion or of victim, as the content declares it
-            pieces = frozenset({"minion"} if ref.minion in minions else {"victim"} if ref.minion in kinds else pieces)
+        if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim, or a conveyance, as declared
+            pieces = frozenset({"minion"} if ref.minion in minions else {"victim"} if ref.minion in kinds else
+                               {"conveyance"} if ref.minion in conveyances else pieces)
         before = not isinstance(x, n.Trigger)
         allowed = n.PIECE_EVENT_PIECES[e.what][1 if before else 0]
         if pieces & allowed:
@@ -611,6 +707,33 @@ def _victim_kinds(tables: dict, killers: dict, scenarios: dict, err) -> dict[str
     return kinds
 
 
+def _conveyances(tables: dict, scenarios: dict, err) -> dict[str, n.Conveyance]:
+    """Pieces that travel with her (issue #33 item 2): each declared once, never with the id of a
+    minion or a victim kind (a piece is named by its id alone: 'when ID moves', 'ID at PLACE')."""
+    out: dict[str, n.Conveyance] = {}
+    hosts = [*scenarios.values(), *(sec.adds for m in tables["modules"].values() for sec in m.sections)]
+    for c in (c for h in hosts for c in getattr(h, "conveyances", ())):
+        first = out.get(c.id)
+        if first is not None and first is not c and first.span != c.span:
+            err(c.span, "E203", f"duplicate conveyance '{c.id}'", f"first declared at {first.span}")
+            continue
+        if c.id in tables["minions"] or c.id in tables["victim_kinds"]:
+            what = "a minion" if c.id in tables["minions"] else "a victim kind"
+            err(c.span, "E203", f"'{c.id}' is {what} and a conveyance",
+                "a piece is named by its id alone ('when ID moves', 'ID at PLACE'): give them different ids")
+        out[c.id] = c
+    if any(not c.start for c in out.values()):  # one that starts off the board needs 'move ID to PLACE'
+        moved = {x.conveyance for x in n.walk((*scenarios.values(), *tables["killers"].values(),
+                                               *tables["modules"].values(), *tables["items"].values(),
+                                               *tables["cards"].values(), *tables["final_girls"].values()))
+                 if isinstance(x, n.MoveConveyance)}
+        for c in out.values():
+            if not c.start and c.id not in moved:
+                err(c.span, "E210", f"the conveyance '{c.id}' starts off the board and nothing puts it on it",
+                    f"give it 'start at LOC', or put it somewhere with 'move {c.id} to PLACE'")
+    return out
+
+
 def _check_made_and_taken(tables: dict, killers: dict, scenarios: dict, warn) -> None:
     """A token type something takes but nothing ever puts anywhere (W240); a victim kind nothing
     makes (W241)."""
@@ -636,7 +759,7 @@ def _check_token_flow(host, warn) -> None:
     """W240: a token type of this host that its token lines take from somewhere (``spend``, ``remove``,
     ``move N token …``) but that nothing puts anywhere (a setup card, ``place token``, ``gain N token
     …``) never leaves the supply."""
-    placed: set[str] = {t for su in getattr(host, "setups", ()) for t, _loc in su.tokens}
+    placed: set[str] = {t for su in getattr(host, "setups", ()) for t, _loc in (*su.tokens, *su.tokens_down)}
     taken: dict[str, Span] = {}
     for x in n.walk(host):
         t = type(x)

@@ -137,9 +137,11 @@ card shout {
     ErrorInfo(
         "E105", "a limit of the checker: too large, too long, too deep, too many problems",
         "Limits that keep checking fast and safe for content from anyone: a file is at most "
-        "2 000 000 bytes and 50 000 words, symbols and line ends, a line at most 10 000 characters, "
-        "and blocks and groups nest at most 64 deep. After 100 problems in one file the rest are not "
-        "shown (a note with this code says so).",
+        "2 000 000 bytes and 50 000 words, symbols and line ends, a pack at most 200 000 in all its "
+        "files, a line at most 10 000 characters, and blocks and groups nest at most 64 deep. After "
+        "100 problems in one file (1 000 in all) the rest are not shown: a note with this code says "
+        "so, and how many more there are where the check went on to the end (positions and "
+        "rulings do). A message quotes at most 400 characters of the input.",
         "a generated file of 3 MB, or 'fail { { { … } } }' nested 100 deep",
         "split the content into several files; flatten the nesting", lang="text"),
     ErrorInfo(
@@ -372,7 +374,9 @@ card windfall {
         "or in two, a scenario without an exit, a location no path reaches, a panic number used "
         "twice at one location, fewer slots than rescues, a named pile no item starts in or smaller "
         "than its row, a recipe making an item that never lies on the table, an 'open path' or 'close "
-        "path' between two locations of the scenario that no path joins.",
+        "path' between two locations of the scenario that no path joins, a deck an identity is drawn "
+        "from whose cards do not each name a body (a minion kind), a catch-up with nothing to resolve "
+        "again.",
         """\
 player_board gappy {
   side normal {
@@ -469,7 +473,8 @@ card brood {
         "a victim never takes damage (an attack kills it), the Final Girl never kills, only a killer "
         "forms, appears or vanishes, and 'would be defeated' is asked only before a defeat, for a "
         "replacement. Such a line would check clean and never resolve. Every piece moves, enters, "
-        "leaves and crosses, whatever moves it. The hint names the pieces the event happens to.",
+        "leaves and crosses, whatever moves it; a conveyance (a piece that travels with her) does nothing "
+        "else. The hint names the pieces the event happens to.",
         """\
 item charm {
   name "Charm"
@@ -555,6 +560,31 @@ item lucky-charm {
     name "F"; back { killer hunts fg moves 1 attacks (bloodlust attacks) }; face { killer hunts fg moves 1 attacks 1 }
   }
   dark_power d { name "D" }
+}
+""", severity="warning"),
+    ErrorInfo(
+        "W203", "a line that may ask more work than the game allows between two decisions",
+        "A warning: the line nests sets of locations or pieces (a selector inside a selector's "
+        "'where' or 'with most', 'for each' inside 'for each', 'repeat' around them), and each level "
+        "multiplies the work: counted with every set as 12 locations, it comes past the game's work "
+        "budget of 50 000 units between two decisions (dsl/limits.py). In play it ends the game with "
+        "E313 on most boards. Nest fewer levels, or narrow the sets ('adjacent to', 'with victims').",
+        """killer swarm {
+  name "Swarm"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+  at start of upkeep {
+    for each any { for each any { for each any { for each any { for each any { lose 0 time } } } } }
+  }
+}
+""",
+        """killer swarm {
+  name "Swarm"; health 4; fear 2
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  finale f { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d { name "D" }
+  at start of upkeep { for each any with victims { lose 0 time } }
 }
 """, severity="warning"),
     ErrorInfo(
@@ -655,6 +685,36 @@ scenario pale-dock {
   when game starts { turn 1 random victims into stranger }
 }
 """, severity="warning"),
+    ErrorInfo(
+        "E216", "a token's face or kind where it cannot be read",
+        "Tokens in the supply and the token discard lie face down for good, and her collection lies "
+        "face up: a line that reads the kinds or faces of the supply or the discard ('token T KIND in "
+        "supply', 'count tokens T face down in discard'), reveals tokens there or in her collection, or "
+        "reads or puts a face-down token in her collection would check clean and never do anything. "
+        "Kinds are read where tokens may lie face up: at a place, on 'item ID', 'card CARD', 'items', "
+        "'collection' or 'it' (a face-down token's kind is read by nothing until it is revealed).",
+        """\
+scenario dim-dock {
+  name "Dim Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2; tokens clue face down at shed }
+  token clue { name "Clue"; kinds true false; supply true 2 false 2 }
+  when fg enters shed { reveal tokens clue in supply }
+}
+""",
+        """\
+scenario dim-dock {
+  name "Dim Dock"
+  location pier { name "Pier"; exit }
+  location shed { name "Shed"; search }
+  path pier (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at pier; victims at shed 2; tokens clue face down at shed }
+  token clue { name "Clue"; kinds true false; supply true 2 false 2 }
+  when fg enters shed { reveal tokens clue at here }
+}
+"""),
     # --- E3xx: while playing (raised by the engine, the API, replays and 'serve') -------------
     ErrorInfo(
         "E300", "the game cannot be set up or cannot go on",
@@ -726,6 +786,17 @@ killer loop {
         "the line that went past the budget.",
         "when game starts { repeat 20 { repeat 5 { place 100 victims at killer-location } } }",
         "when game starts { place 3 victims at killer-location }", lang="text"),
+    ErrorInfo(
+        "E313", "the game went past its work budget before the next decision",
+        "Raised as RulesError while playing: between two decisions of the player, content asked the "
+        "engine for more than 50 000 units of work (dsl/limits.py: one for each block run and each "
+        "effect in it, each location a selector looks at, each piece a set goes over, each trigger "
+        "looked at when something happens). Each line is fine alone; nested, they multiply: a "
+        "selector inside a selector's 'with most' or 'where', 'for each' inside 'for each', a "
+        "trigger whose block sets it off again many times. The bundled films never ask more than "
+        "a hundred. The error points at the line that went past the budget.",
+        "at start of upkeep { for each any { for each any { for each any { for each any { lose 0 time } } } } }",
+        "at start of upkeep { for each any with victims { lose 0 time } }", lang="text"),
     # --- E4xx: positions and rulings (lastbreath try / verify, docs/positions.md) ---------------
     ErrorInfo(
         "E400", "not one position or ruling block",
@@ -891,6 +962,14 @@ class Span:
 
 NO_SPAN = Span("<engine>", 0, 0, 0, 0)
 MAX_REPORTED = 100  # diagnostics shown for one file; a note (E105) says when more were found
+MAX_REPORTED_ALL = 1000  # diagnostics shown in all, whatever the number of files; a note says the rest
+MAX_TEXT = 400  # characters of a diagnostic's message or hint: a quote of input text is cut (…)
+
+
+def bounded(text: str, limit: int = MAX_TEXT) -> str:
+    """``text`` cut to ``limit`` characters with '…': what a diagnostic quotes of its input is never
+    longer (a 500 kB line misspelled is not repeated in each message, nor in a reply)."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"
 
 
 @functools.lru_cache(maxsize=8)
@@ -900,18 +979,32 @@ def _source_lines(source: str) -> tuple[str, ...]:
     return tuple(ln.removesuffix("\r") for ln in source.split("\n"))
 
 
-def cap_per_file(diags: list[Diagnostic]) -> list[Diagnostic]:
-    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note; the
-    'did you mean' of those kept is worked out now (``Diagnostic.settled``), and of no other."""
+def cap_per_file(diags: list[Diagnostic], complete: bool = False) -> list[Diagnostic]:
+    """At most MAX_REPORTED diagnostics of each file (in the order given), then one E105 note, and
+    at most MAX_REPORTED_ALL in all, then one note more; the 'did you mean' of those kept is worked
+    out now (``Diagnostic.settled``), and of no other. ``complete``: ``diags`` are all there are
+    (the note says how many more), not the first ones of a check that stopped early."""
     count: dict[str, int] = {}
-    out: list[Diagnostic] = []
     for d in diags:
-        n = count[d.span.path] = count.get(d.span.path, 0) + 1
+        count[d.span.path] = count.get(d.span.path, 0) + 1
+    seen: dict[str, int] = {}
+    out: list[Diagnostic] = []
+    kept = 0
+    for i, d in enumerate(diags):
+        n = seen[d.span.path] = seen.get(d.span.path, 0) + 1
+        if kept >= MAX_REPORTED_ALL:
+            more = f"and {len(diags) - i} more" if complete else "and more"
+            out.append(Diagnostic(d.span, "E105", f"{MAX_REPORTED_ALL} problems in all are shown, {more} are not",
+                                  "fix those and check again"))
+            break
         if n <= MAX_REPORTED:
             out.append(d.settled())
+            kept += 1
         elif n == MAX_REPORTED + 1:
-            out.append(Diagnostic(d.span, "E105", f"more than {MAX_REPORTED} problems in this file: the first "
-                                  f"{MAX_REPORTED} are shown", "fix those and check again"))
+            extra = count[d.span.path] - MAX_REPORTED
+            more = f"and {extra} more" if complete else "and more"
+            out.append(Diagnostic(d.span, "E105", f"the first {MAX_REPORTED} problems of this file are shown, "
+                                  f"{more} are not", "fix those and check again"))
     return out
 
 
@@ -939,8 +1032,8 @@ class Diagnostic:
 
     span: Span
     code: str
-    message: str
-    hint: str = ""
+    message: str = attrs.field(converter=bounded)  # (a quote of input text: a bounded prefix)
+    hint: str = attrs.field(default="", converter=bounded)
     severity: str = "error"
     # a 'did you mean' not worked out yet (it costs ~1 ms): ``settled`` puts it in ``hint``
     suggest: Optional[Callable[[], str]] = attrs.field(default=None, eq=False, repr=False, kw_only=True)
@@ -1038,7 +1131,11 @@ class ContentError(RulesError):
         self.diagnostics = list(diagnostics)
         first = self.diagnostics[0].format() if self.diagnostics else "content error"
         more = len(self.diagnostics) - 1
-        super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
+        last = self.diagnostics[-1] if self.diagnostics else None
+        if more > 0 and last is not None and last.code == "E105" and last.message.endswith("are not"):
+            super().__init__(f"{first} ({last.message})")  # capped (cap_per_file): its note says how many more
+        else:
+            super().__init__(first + (f" (and {more} more)" if more > 0 else ""))
 
 
 class IllegalChoice(RulesError, ValueError):

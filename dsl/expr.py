@@ -45,7 +45,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.KillerIs: ("killer is on|off the board", "killer is active", "killer is set aside"),
     n.VictimsAt: ("victims at PLACE",),
     n.MinionsAt: ("minions at PLACE",),
-    n.TokenAt: ("token TOKEN at PLACE",),
+    n.TokenAt: ("token TOKEN [KIND] at PLACE", "token TOKEN face up|down at PLACE"),
     n.PlaceIs: ("PLACE is exit", "PLACE is search"),
     n.SamePlace: ("PLACE is PLACE",),
     n.HasTag: ("PLACE has tag TAG",),
@@ -59,9 +59,9 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.CausedBy: ("the cause is card|item|action|event|terror ID",),
     n.ItemIn: ("item ITEM on table", "item ITEM aside"),
     n.InPhase: ("phase PHASE",),
-    n.KindAt: ("KIND at PLACE",),
+    n.KindAt: ("KIND at PLACE", "CONVEYANCE at PLACE"),
     n.HasStatus: ("it has status NAME", "fg has status NAME", "killer has status NAME"),
-    n.TokenOn: ("token TOKEN on HOLDER", "token TOKEN in supply|discard"),
+    n.TokenOn: ("token TOKEN [KIND] on HOLDER", "token TOKEN in supply|discard", "token TOKEN face up|down on HOLDER"),
     # amounts
     n.Count: ("count WHAT", "count WHAT at PLACE"),
     n.Quantity: ("fear", "time", "health", "bloodlust", "killer health"),
@@ -74,7 +74,8 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.TrackValue: ("track TRACK",),
     n.HeldVictims: ("count victims on HOLDING",),
     n.LocationNumber: ("number NAME of PLACE",),
-    n.TokenCount: ("count tokens TOKEN on HOLDER", "count tokens TOKEN in supply|discard"),
+    n.TokenCount: ("count tokens TOKEN [KIND] on HOLDER", "count tokens TOKEN in supply|discard",
+                   "count tokens TOKEN KIND at PLACE", "count tokens TOKEN face up|down at|on HOLDER"),
     # places
     n.Selector: ("(SET [with …] [where CONDITION] [PICK …] [except PLACE])",),
     # events
@@ -84,14 +85,14 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.PhaseEvent: ("start of PHASE", "end of PHASE", "PHASE phase"),
     n.BloodlustRises: ("bloodlust rises [from a kill|the killer|a minion|another cause]",),
     n.FearChanges: ("fear rises", "fear falls"),
-    n.TokenEvent: ("token TOKEN is placed|removed|spent",),
+    n.TokenEvent: ("token TOKEN is placed|removed|spent|revealed",),
     n.ItemEvent: ("item ITEM is gained|used|discarded", "an item is gained|used|discarded"),
     n.CardEvent: ("card [DECK] is drawn|revealed",),
     n.OwnEvent: ("gained", "used", "discarded"),
     n.GameStarts: ("game starts",),
     n.TrackReaches: ("track TRACK reaches N",),
     # pieces
-    n.PieceRef: ("fg", "killer", "killer BODY", "victim", "minion", "MINION", "enemy"),
+    n.PieceRef: ("fg", "killer", "killer BODY", "victim", "minion", "MINION", "enemy", "CONVEYANCE"),
 }
 _SLOT_OF = {n.Condition: "condition", n.Amount: "amount", n.Place: "place", n.Event: "event", n.Piece: "piece"}
 # what each slot type accepts, for hints: the forms of its node classes, in the table's order
@@ -212,9 +213,21 @@ class _Build(Transformer):
     def minions_at(self, meta: Any, c: list[Any]) -> n.MinionsAt:
         return n.MinionsAt(self._span(meta), c[0])
 
-    def token_at(self, meta: Any, c: list[Any]) -> n.TokenAt:
+    def token_at(self, meta: Any, c: list[Any]) -> n.TokenAt:  # token T [KIND | face up|down] at PLACE
+        kind, face = self._kind_face(c)
+        return n.TokenAt(self._span(meta), str(c[0]), c[-1], kind, face)
+
+    def _kind_face(self, c: list[Any]) -> tuple[str, str]:
+        """The token type c[0] (a reference) and what may follow it: a kind (a reference to one of its
+        kinds) or a face (``face up`` / ``face down``, built to "up" / "down")."""
         self._ref("token", c[0])
-        return n.TokenAt(self._span(meta), str(c[0]), c[1])
+        x = c[1] if len(c) > 2 else None
+        if isinstance(x, Token) and x.type == "NAME":
+            self.ex.ref("token-kind", f"{c[0]} {x}", self.ex.span_of_token(x))
+            return str(x), ""
+        if isinstance(x, str):
+            return "", x
+        return "", ""
 
     def flag_set(self, meta: Any, c: list[Any]) -> n.FlagSet:
         return n.FlagSet(self._span(meta), str(c[0]))
@@ -422,7 +435,7 @@ class _Build(Transformer):
     def piece(self, meta: Any, c: list[Any]) -> n.PieceRef:
         tok = c[-1]
         if tok.type == "NAME":
-            self._ref("kind", tok)  # a minion kind or a victim kind
+            self._ref("piece", tok)  # a minion kind, a victim kind or a conveyance
             return n.PieceRef(self._span(meta), "minion", str(tok))
         return n.PieceRef(self._span(meta), str(tok))
 
@@ -521,8 +534,8 @@ class _Build(Transformer):
 
 
     # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5) -----------
-    def kind_at(self, meta: Any, c: list[Any]) -> n.KindAt:  # KIND at PLACE
-        self._ref("kind", c[0])
+    def kind_at(self, meta: Any, c: list[Any]) -> n.KindAt:  # KIND at PLACE (a conveyance too)
+        self._ref("piece", c[0])
         return n.KindAt(self._span(meta), str(c[0]), c[1])
 
     def has_status(self, meta: Any, c: list[Any]) -> n.HasStatus:  # it has status S / fg has status S
@@ -540,13 +553,32 @@ class _Build(Transformer):
             body = str(c[0])
         return n.HasStatus(self._span(meta), "killer", str(c[-1]), body)
 
-    def token_on(self, meta: Any, c: list[Any]) -> n.TokenOn:  # token T on HOLDER
-        self._ref("token", c[0])
-        return n.TokenOn(self._span(meta), str(c[0]), c[1])
+    def token_on(self, meta: Any, c: list[Any]) -> n.TokenOn:  # token T [KIND | face …] on HOLDER
+        kind, face = self._kind_face(c)
+        self._readable(meta, c[-1], kind, face)
+        return n.TokenOn(self._span(meta), str(c[0]), c[-1], kind, face)
 
-    def token_count(self, meta: Any, c: list[Any]) -> n.TokenCount:  # count tokens T on HOLDER
-        self._ref("token", c[0])
-        return n.TokenCount(self._span(meta), str(c[0]), c[1])
+    def token_count(self, meta: Any, c: list[Any]) -> n.TokenCount:  # count tokens T [KIND | face …] on HOLDER
+        kind, face = self._kind_face(c)
+        self._readable(meta, c[-1], kind, face)
+        return n.TokenCount(self._span(meta), str(c[0]), c[-1], kind, face)
+
+    @staticmethod
+    def _readable(meta: Any, h: n.TokenHolder, kind: str, face: str) -> None:
+        """E216: the supply and the token discard lie face down (their kinds are read by nothing); her
+        collection lies face up (no token of it is face down)."""
+        if (kind or face) and h.kind in ("supply", "discard"):
+            raise _Error(meta, "E216", f"the {'supply' if h.kind == 'supply' else 'token discard'} lies face down: "
+                         "no line reads the kinds or faces of its tokens",
+                         f"count them all: 'count tokens T in {h.kind}'")
+        if face == "down" and h.kind == "collection":
+            raise _Error(meta, "E216", "her collection lies face up: no token of it is face down",
+                         "read its kinds instead: 'token T KIND on collection'")
+
+    def token_count_at(self, meta: Any, c: list[Any]) -> n.TokenCount:  # count tokens T KIND | face … at PLACE
+        kind, face = self._kind_face(c)
+        return n.TokenCount(self._span(meta), str(c[0]), n.TokenHolder(self._span(meta), "at", loc=c[-1]), kind,
+                            face)
 
     def on_collection(self, meta: Any, c: list[Any]) -> n.TokenHolder:
         return n.TokenHolder(self._span(meta), "collection")
@@ -630,6 +662,10 @@ class _Build(Transformer):
     def spend_to(self, meta: Any, c: list[Any]) -> n.SpendTo:  # spend N token T [KIND] from H to|onto H
         k, token, kind, (src, to), _face = self._token_parts(c)
         return n.SpendTo(self._span(meta), k, token, kind, src, to)
+
+    def reveal_tokens(self, meta: Any, c: list[Any]) -> n.RevealTokens:  # reveal tokens T at|on HOLDER
+        self._ref("token", c[0])
+        return n.RevealTokens(self._span(meta), str(c[0]), c[-1])
 
 
 # Lark calls rule methods by rule name; 'not' and 'except' are Python keywords

@@ -25,6 +25,10 @@ MAX_TRACK = 100  # values on the time or fear track (the length of a range)
 MAX_PIECES_IN_PLAY = 1000  # minions and victims on the board together
 MAX_TOKENS_IN_PLAY = 1000  # tokens of every supply together, at setup
 MAX_KEPT = 100  # blocks kept by 'at start of next PHASE { … }' at once
+# the work content may ask of the engine between two decisions (E313; docs/decisions/0022): one unit
+# for each block run and each effect in it, each location a selector looks at, each piece a set
+# goes over (the bundled films' games peak far below it: see the record)
+MAX_WORK = 50_000
 
 # value -> (lowest, highest) as LANGUAGE.md's table lists them (None: another check says it)
 SLOTS: dict[str, tuple[object, object]] = {
@@ -56,4 +60,5 @@ SLOTS: dict[str, tuple[object, object]] = {
     "the spaces of a track (`spaces LOW to HIGH`)": (0, MAX_TRACK),
     "a holding area's `capacity`": (1, MAX_PIECES),
     "a location's `number NAME N`": (0, MAX_AMOUNT),
+    "the N of a conveyance's `victims ride N`": (0, MAX_PIECES),
 }

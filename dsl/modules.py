@@ -27,7 +27,7 @@ from .diagnostics import RulesError, Span
 # what a change may name, by where it stands -> the field of the host (or table) that holds it
 HOST_FIELDS: dict[str, dict[str, str]] = {
     "scenario": {"item": "items", "event": "events", "terror": "terror", "token": "tokens", "action": "actions",
-                 "deck": "decks", "card": "cards", "setup": "setups", "rules": "groups"},
+                 "deck": "decks", "card": "cards", "setup": "setups", "rules": "groups", "conveyance": "conveyances"},
     "killer": {"finale": "finales", "dark_power": "dark_powers", "terror": "terror", "minion": "minions",
                "token": "tokens", "action": "actions", "deck": "decks", "card": "cards", "rules": "groups"},
     "module": {"item": "items", "card": "cards"},

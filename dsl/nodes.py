@@ -567,11 +567,13 @@ class PlaceToken(Effect):
 
 @attrs.frozen(repr=False)
 class DrawCard(Effect):
-    """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play."""
+    """Draw the top card of a named deck: resolve its effect; a ``keep`` card stays in play. ``at
+    PLACE``: the card resolves at that place (``here`` and ``it`` in its effects are it, K2.4)."""
 
     span: Span
     deck: str
-    PHRASES: ClassVar = ("draw card {deck:deck}",)
+    loc: Loc = ""  # "" = at no place of its own: 'here' is hers
+    PHRASES: ClassVar = ("draw card {deck:deck}", "draw card {deck:deck} at {loc:loc}")
 
 
 @attrs.frozen(repr=False)
@@ -909,9 +911,14 @@ class MinionsAt(Condition):
 
 @attrs.frozen(repr=False)
 class TokenAt(Condition):
+    """``token T at PLACE``; ``token T KIND at PLACE`` (a face-up one of the kind: a face-down token's
+    kind is read by nothing); ``token T face down at PLACE`` / ``face up`` (issue #33 item 4)."""
+
     span: Span
     token: str
     loc: Loc
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
 
 
 @attrs.frozen(repr=False)
@@ -1159,7 +1166,7 @@ class PieceEvent(Event):
 # or a modification can change it for, before it happens). The engine makes every one of them
 # (tests/test_events.py plays each); the builder refuses the others (E215). "victim" includes the
 # victim kinds, "minion" the minion kinds.
-_EVERY_PIECE = frozenset({"fg", "killer", "minion", "victim"})
+_EVERY_PIECE = frozenset({"fg", "killer", "minion", "victim", "conveyance"})
 PIECE_EVENT_PIECES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "takes-damage": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
     "loses-health": (frozenset({"fg", "killer", "minion"}), frozenset({"fg", "killer"})),
@@ -1176,11 +1183,11 @@ PIECE_EVENT_PIECES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 
 
 def pieces_of(ref: PieceRef) -> frozenset[str]:
-    """The kinds of piece a piece reference may be: fg, killer, minion, victim."""
+    """The kinds of piece a piece reference may be: fg, killer, minion, victim, conveyance."""
     if ref.kind == "enemy":
         return frozenset({"killer", "minion"})
-    if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim (their ids differ)
-        return frozenset({"minion", "victim"})
+    if ref.kind == "minion" and ref.minion:  # a kind of minion or of victim, or a conveyance (their ids differ)
+        return frozenset({"minion", "victim", "conveyance"})
     return frozenset({ref.kind})
 
 
@@ -1217,7 +1224,7 @@ class TokenEvent(Event):
 
     span: Span
     token: str
-    how: str  # placed | removed | spent
+    how: str  # placed | removed | spent | revealed
 
 
 @attrs.frozen(repr=False)
@@ -1372,6 +1379,9 @@ class Item(Decl):
     keep_cond: Optional[Condition] = None  # cannot be discarded while CONDITION ("keep" alone: always)
     usable: Optional[Condition] = None  # usable while CONDITION: its use is offered only while it holds (K2.5)
     hand_only: bool = False  # 'hand only': held in hand, one hand (a weapon: its own), never in the backpack (S1.7)
+    # what becomes of the tokens on a card of it that is discarded (S1.3, open; issue #33 item 3):
+    # "" the supply (the default) | discard (the token discard) | stay (on the card: back to the table with it)
+    discarded_tokens: str = ""
 
 
 @attrs.frozen(repr=False)
@@ -1528,6 +1538,8 @@ class DeckCard(Decl):
     after: str = ""  # what becomes of it once resolved: "" its deck's rule | discard | return | remove
     halves: tuple[CardHalf, ...] = ()  # two-sided cards: the half its deck reads resolves too (K1.6)
     start: str = ""  # "" in its deck | aside (out until 'shuffle card … into …') | table (in play, like kept)
+    body: str = ""  # 'body BODY': the killer body the card names (a deck of bodies, K2.7); "" = none
+    minion: str = ""  # 'minion MINION': the minion kind it names (a deck of minion kinds); "" = none
 
 
 @attrs.frozen(repr=False)
@@ -1584,6 +1596,7 @@ class SetupCard(Decl):
     fg_at: str
     victims: tuple[tuple[str, int], ...]
     tokens: tuple[tuple[str, str], ...] = ()  # (token type, location): one random token from the supply each
+    tokens_down: tuple[tuple[str, str], ...] = ()  # 'tokens T face down at …': the same, face down (issue #33)
 
 
 @attrs.frozen(repr=False)
@@ -1623,6 +1636,7 @@ class Scenario(Decl):
     tracks: tuple[Track, ...] = ()  # counters and tracks with spaces (K1.2, S2.4)
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
+    conveyances: tuple[Conveyance, ...] = ()  # pieces that travel with her (V4–V9, S1.7)
 
 
 @attrs.frozen(repr=False)
@@ -2135,7 +2149,8 @@ class RevealVictims(Effect):
 
 @attrs.frozen(repr=False)
 class KindAt(Condition):
-    """``KIND at PLACE``: a victim of that kind, or a minion of that kind, stands there."""
+    """``KIND at PLACE``: a victim of that kind, or a minion of that kind, stands there; a conveyance
+    (``ID at PLACE``): it stands there."""
 
     span: Span
     kind: str
@@ -2292,24 +2307,137 @@ class SpendTo(Control):
 
 @attrs.frozen(repr=False)
 class TokenCount(Amount):
-    """``count tokens T on HOLDER`` (``in supply``): the tokens of a type lying there."""
+    """``count tokens T on HOLDER`` (``in supply``): the tokens of a type lying there; ``count tokens T
+    KIND at|on HOLDER`` the face-up ones of a kind, ``… T face down at|on HOLDER`` (issue #33 item 4)."""
 
     span: Span
     token: str
     on: TokenHolder
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
 
 
 @attrs.frozen(repr=False)
 class TokenOn(Condition):
-    """``token T on HOLDER``: at least one token of the type lies there."""
+    """``token T on HOLDER``: at least one token of the type lies there (``token T KIND on HOLDER``: a
+    face-up one of the kind; ``token T face down on HOLDER``)."""
 
     span: Span
     token: str
     on: TokenHolder
+    kind: str = ""  # "" = any kind
+    face: str = ""  # "" = either face | up | down
+
+
+@attrs.frozen(repr=False)
+class RevealTokens(Effect):
+    """``reveal tokens T at PLACE`` / ``on HOLDER``: the face-down tokens of the type there turn face up,
+    their kinds said (issue #33 item 4)."""
+
+    span: Span
+    token: str
+    at: TokenHolder
+
+
+# --- a place handed to a drawn card, drawn identities, catching up with a track (issue #33 items 7-8) ---
+@attrs.frozen(repr=False)
+class DrawnKillerAppears(Effect):
+    """``a random killer appears at PLACE``: a living body off the board, picked at random, is placed
+    there. ``a killer drawn from DECK appears at PLACE``: the top card of a deck of bodies is drawn;
+    the body it names appears there, then the card resolves at that place with ``the killer`` that
+    body (K2.7: the body card a test result turns up)."""
+
+    span: Span
+    loc: Loc
+    deck: str = ""  # "" = a body picked at random
+    PHRASES: ClassVar = ("a random killer appears at {loc:loc}",
+                         "a killer drawn from {deck:bodydeck} appears at {loc:loc}")
+
+
+@attrs.frozen(repr=False)
+class ReplaceVictimDrawn(Effect):
+    """``replace KIND at PLACE with a random killer`` / ``… with a killer drawn from DECK``: as
+    ``replace KIND at PLACE with a killer`` (K2.7), the body that takes the victim's place picked at
+    random among those off the board, or named by the top card of a deck of bodies (which then
+    resolves at that place)."""
+
+    span: Span
+    kind: str
+    loc: Loc
+    deck: str = ""  # "" = a body picked at random
+    PHRASES: ClassVar = ("replace {kind:victimkind} at {loc:loc} with a random killer",
+                         "replace {kind:victimkind} at {loc:loc} with a killer drawn from {deck:bodydeck}")
+
+
+@attrs.frozen(repr=False)
+class SpawnDrawn(Effect):
+    """``spawn N minions of a random kind at PLACE``: N minions of one kind, picked at random among the
+    kinds with a token left; ``… of a kind drawn from DECK at PLACE``: of the kind the top card of a
+    deck of minion kinds names (the card then resolves at that place). The place is picked once."""
+
+    span: Span
+    n: Num
+    loc: Loc
+    deck: str = ""  # "" = a kind picked at random
+    PHRASES: ClassVar = ("spawn {n:amount} minions of a random kind at {loc:loc}",
+                         "spawn {n:amount} minions of a kind drawn from {deck:miniondeck} at {loc:loc}")
+
+
+@attrs.frozen(repr=False)
+class CatchUp(Effect):
+    """``killer catches up with bloodlust``: the one-time effects of the bloodlust levels above the
+    first, up to the level the marker stands on, resolve again, lowest first, with ``the killer``
+    that body (K2.7: a body that comes late). ``… with track TRACK``: the ``at N`` steps of a
+    track above its start space, up to the space its marker stands on. The marker does not move."""
+
+    span: Span
+    body: str = ""  # "" = the killer (the body an event or a drawn card is about)
+    track: str = ""  # "" = the bloodlust track
+    PHRASES: ClassVar = ("killer catches up with bloodlust", "killer {body:body} catches up with bloodlust",
+                         "killer catches up with track {track:track}",
+                         "killer {body:body} catches up with track {track:track}")
 
 
 EFFECT_NODES = EFFECT_NODES + (TurnRandomVictims, ReplaceVictim, RevealVictims, AddStatusTo, ClearStatusFrom,
                                DamagePieces, KillPieces)
+
+
+# --- pieces that travel with her (issue #33 item 2; V4–V9, S1.7) -----------------------------------
+ON_FOOT = -1  # Conveyance.riders: victims follow her as they would on foot (C5.3)
+ANY_RIDERS = -2  # Conveyance.riders: every victim there may ride along
+TAKEN = ("chosen", "always")  # Conveyance.taken: she chooses at each move to take it | it goes whenever it may
+
+
+@attrs.frozen(repr=False)
+class Conveyance(Decl):
+    """``conveyance ID { name "…"; start at LOC; goes when taken | goes always; enters tag TAG…;
+    never crosses PATHTAG…; victims ride N | victims ride any | victims follow on foot; needs item ID }``:
+    a piece that travels with the Final Girl (a vehicle, a cart, a boat: content names it). When she
+    moves away from where it stands, holding the item it needs, it goes with her, always or when she
+    takes it, to a location with one of the tags it may enter (any location without ``enters``) and
+    along no path with a tag it never crosses; otherwise it stays. Victims follow her as on foot, or
+    ride with it up to a number whatever the path lets follow (C5.3 otherwise)."""
+
+    span: Span
+    id: str
+    name: str
+    start: str = ""  # the location it starts at ("" = off the board until 'move ID to PLACE')
+    taken: str = "chosen"  # one of TAKEN
+    enters: tuple[str, ...] = ()  # location tags it may enter (one of them is enough); none: every location
+    never_crosses: tuple[str, ...] = ()  # path tags it never goes along
+    riders: int = ON_FOOT  # victims that come along as she moves with it: ON_FOOT, ANY_RIDERS or up to N
+    needs: str = ""  # an item she must hold (in hand or backpack) to take it ("" = none)
+
+
+@attrs.frozen(repr=False)
+class MoveConveyance(Effect):
+    """``move ID to PLACE``: the conveyance goes there at once, along no path (from off the board
+    too): it answers ``moves``, ``leaves`` and ``enters`` as any piece moved by an effect."""
+
+    span: Span
+    conveyance: str
+    loc: Loc
+    PHRASES: ClassVar = ("move {conveyance:conveyance} to {loc:loc}",)
 
 
 # every effect and rule class with phrases is matched: one the lists above do not name is added at

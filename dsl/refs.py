@@ -17,6 +17,7 @@ REF_KINDS = frozenset({
     "item", "minion", "pack", "body", "mode", "loc", "tag", "pathtag", "token", "deck", "track", "holding", "pile",
     "fear", "path", "level-stat", "location-number", "deck-card", "recipe-makes", "kind", "victim-kind",
     "token-kind", "card-of-deck", "scenario", "killer", "card", "action", "event", "terror", "hand-card",
+    "piece", "conveyance", "card-place", "body-deck", "minion-deck",
 })
 
 

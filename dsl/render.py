@@ -53,6 +53,8 @@ class Names:
     bodies: Mapping[str, str] = attrs.field(factory=dict)
     victims: Mapping[str, str] = attrs.field(factory=dict)  # victim kinds (issue #16 item 3)
     ingredients: frozenset[str] = frozenset()  # items some recipe needs: kept used up (S3.4)
+    conveyances: Mapping[str, str] = attrs.field(factory=dict)  # pieces that travel with her (issue #33 item 2)
+    here: str = "your location"  # 'here' in words: in a card drawn at a place, that place (issue #33 item 7)
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
@@ -66,7 +68,8 @@ class Names:
                    {h.id: h.name for o in owners for h in getattr(o, "holdings", ())},
                    {b.id: b.name for k in rs.killers.values() for b in k.bodies},
                    {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())},
-                   frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs))
+                   frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs),
+                   {c.id: c.name for s in rs.scenarios.values() for c in s.conveyances})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
@@ -87,12 +90,16 @@ class Names:
             tracks.update({t.id: t.name for t in getattr(decl, "tracks", ())})
             holdings.update({h.id: h.name for h in getattr(decl, "holdings", ())})
             victims.update({v.id: v.name for v in getattr(decl, "victim_kinds", ())})
-        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims, self.ingredients)
+        conveyances = {**self.conveyances, **{c.id: c.name for c in getattr(decl, "conveyances", ())}}
+        return Names(locs, items, minions, tokens, decks, tracks, holdings, bodies, victims, self.ingredients,
+                     conveyances)
 
     def loc(self, loc: n.Loc) -> str:
         if isinstance(loc, n.Place):
             return _clause(loc, self)
-        if loc == "here" or loc == "fg":
+        if loc == "here":
+            return self.here
+        if loc == "fg":
             return "your location"
         if loc == "killer-location":
             return "the killer's location"
@@ -112,7 +119,9 @@ class Names:
         return self.tokens.get(token, token)
 
     def kind(self, kind: str) -> str:
-        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), or the id."""
+        """A kind of piece: "Cub minion", "Stray victim" (a victim kind), "Handcart" (a conveyance), or the id."""
+        if kind in self.conveyances:
+            return self.conveyances[kind]
         if kind in self.victims:
             return f"{self.victims[kind]} victim"
         return f"{self.minion(kind)} minion"
@@ -477,6 +486,8 @@ def _render_place_token(node: n.PlaceToken, r: Names) -> str:
 
 
 def _render_draw_card(node: n.DrawCard, r: Names) -> str:
+    if node.loc:
+        return f"draw a card from the {r.deck(node.deck)} deck: it resolves at {r.loc(node.loc)}"
     return f"draw a card from the {r.deck(node.deck)} deck"
 
 
@@ -775,7 +786,18 @@ def _render_has_item(node: n.HasItem, r: Names, neg: bool = False) -> str:
 
 
 def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
-    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token at {r.loc(node.loc)}"
+    return f"there is {'no' if neg else 'a'} {_token_kind_face(node, r)} at {r.loc(node.loc)}"
+
+
+def _token_kind_face(node: Any, r: Names) -> str:
+    """'pill token', 'face-up red pill token' (a kind is read face up only), 'face-down pill token'."""
+    if node.kind:
+        return f"face-up {node.kind} {r.token(node.token)} token"
+    return f"face-{node.face} {r.token(node.token)} token" if node.face else f"{r.token(node.token)} token"
+
+
+def _kind_face_text(node: Any) -> str:
+    return f" {node.kind}" if node.kind else f" face {node.face}" if node.face else ""
 
 
 def _render_spent_covers(node: n.SpentCovers, r: Names, neg: bool = False) -> str:
@@ -899,6 +921,8 @@ _PIECES = {"fg": "you", "killer": "a killer", "victim": "a victim", "minion": "a
 
 
 def _render_piece_ref(node: n.PieceRef, r: Names) -> str:
+    if node.kind == "minion" and node.minion in r.conveyances:
+        return f"the {r.conveyances[node.minion]}"
     if node.kind == "minion" and node.minion:
         return _a(f"{r.victims[node.minion]} victim") if node.minion in r.victims else f"a {r.minion(node.minion)}"
     if node.body:
@@ -945,6 +969,8 @@ def _render_fear_changes(node: n.FearChanges, r: Names) -> str:
 
 
 def _render_token_event(node: n.TokenEvent, r: Names) -> str:
+    if node.how == "revealed":
+        return f"face-down {r.token(node.token)} tokens are turned face up"
     return f"a {r.token(node.token)} token is {node.how}"
 
 
@@ -1191,7 +1217,10 @@ def _render_action(node: n.Action, r: Names) -> str:
 
 def _render_deck_card(node: n.DeckCard, r: Names) -> str:
     head = f"{node.name}{' (stays in play)' if node.keep else ''}" + _deck_card_facts(node)
-    quiet = node.keep or node.halves or node.start == "table"  # no "nothing happens" for a card with other parts
+    if node.body or node.minion:  # a deck of bodies or of minion kinds (issue #33 item 8)
+        head += f" — it names {_body(node.body, r) if node.body else 'the ' + r.minion(node.minion) + ' minions'}"
+    quiet = node.keep or node.halves or node.start == "table" or node.body or node.minion  # (a card with other parts:
+    # no "nothing happens")
     lines = [f"{head}: {render_effects(node.effects, r)}" if node.effects or not quiet else head]
     lines += _indent([_clause(h, r) for h in node.halves])
     lines += _indent(_abilities(node.abilities, r))
@@ -1213,14 +1242,22 @@ def _shared_parts(node: Any, r: Names) -> list[str]:
         lines += ["", f"When the game starts: {render_effects(node.on_start, r)}"]
     lines += _section("Tokens", [_clause(t, r) for t in getattr(node, "tokens", ())])
     lines += _section("Actions", [_clause(a, r) for a in getattr(node, "actions", ())])
-    lines += _section("Decks", [_clause(d, r) for d in getattr(node, "decks", ())])
+    placed = {x.deck for x in n.walk(node) if type(x) in _DRAWN_AT_A_PLACE and (x.loc if type(x) is n.DrawCard
+                                                                                  else x.deck)}
+    lines += _section("Decks", [_clause(d, attrs.evolve(r, here=_CARD_PLACE) if d.id in placed else r)
+                                for d in getattr(node, "decks", ())])
     lines += _section("Cards", [_clause(c, r) for c in getattr(node, "cards", ())])
     lines += _section("Item piles", [_clause(p, r) for p in getattr(node, "piles", ())])
     lines += _section("Recipes", [_clause(x, r) for x in getattr(node, "recipes", ())])
     lines += _section("Tracks", [_clause(t, r) for t in getattr(node, "tracks", ())])
     lines += _section("Holding areas", [_clause(h, r) for h in getattr(node, "holdings", ())])
     lines += _section("Victim kinds", [_clause(v, r) for v in getattr(node, "victim_kinds", ())])
+    lines += _section("Pieces that travel with you", [_clause(c, r) for c in getattr(node, "conveyances", ())])
     return lines
+
+
+_DRAWN_AT_A_PLACE = (n.DrawCard, n.DrawnKillerAppears, n.ReplaceVictimDrawn, n.SpawnDrawn)
+_CARD_PLACE = "the card's place (where it is drawn; yours if at none)"
 
 
 def _section(title: str, parts: list[str]) -> list[str]:
@@ -1293,6 +1330,10 @@ def _render_setup_card(node: n.SetupCard, r: Names) -> str:
     tokens = getattr(node, "tokens", ())
     if tokens:
         text += "; a random token at each of: " + ", ".join(f"{r.loc(loc)} ({r.token(t)})" for t, loc in tokens)
+    down = getattr(node, "tokens_down", ())
+    if down:
+        text += "; a random token face down at each of: " + ", ".join(f"{r.loc(loc)} ({r.token(t)})"
+                                                                      for t, loc in down)
     return text
 
 
@@ -1719,7 +1760,7 @@ def _dsl_minions_at(node: n.MinionsAt, indent: str) -> str:
 
 
 def _dsl_token_at(node: n.TokenAt, indent: str) -> str:
-    return f"token {node.token} at {_place_text(node.loc)}"
+    return f"token {node.token}{_kind_face_text(node)} at {_place_text(node.loc)}"
 
 
 def _dsl_flag_set(node: n.FlagSet, indent: str) -> str:
@@ -1870,6 +1911,9 @@ def _item_zone_facts(node: n.Item, r: Names) -> list[str]:
         facts.append(_ITEM_STARTS[node.start])
     if node.returns:
         facts.append("returns to the table when discarded")
+    if node.discarded_tokens:
+        facts.append({"discard": "the tokens on a card of it discarded go to the token discard",
+                      "stay": "the tokens on a card of it stay on it when it is discarded"}[node.discarded_tokens])
     return facts
 
 
@@ -2124,6 +2168,8 @@ def _render_reveal_victims(node: n.RevealVictims, r: Names) -> str:
 
 
 def _render_kind_at(node: n.KindAt, r: Names, neg: bool = False) -> str:
+    if node.kind in r.conveyances:
+        return f"the {r.conveyances[node.kind]} is {'not ' if neg else ''}at {r.loc(node.loc)}"
     what = r.kind(node.kind)
     return f"there is {'no' if neg else _a(what).split(' ', 1)[0]} {what} at {r.loc(node.loc)}"
 
@@ -2299,18 +2345,87 @@ def _dsl_spend_to(node: n.SpendTo, indent: str) -> str:
 
 
 def _render_token_count(node: n.TokenCount, r: Names) -> str:
-    return f"the number of {r.token(node.token)} tokens {_onto(node.on, r).replace('into', 'in')}"
+    return f"the number of {_token_kind_face(node, r)}s {_onto(node.on, r).replace('into', 'in')}"
+
+
+def _holder_prep(h: n.TokenHolder) -> str:
+    return "in" if h.kind in ("supply", "discard") else "at" if h.kind == "at" and h.loc != "it" else "on"
 
 
 def _dsl_token_count(node: n.TokenCount, indent: str) -> str:
-    prep = "in" if node.on.kind in ("supply", "discard") else "on"
-    return f"count tokens {node.token} {prep} {_dsl_holder(node.on)}"
+    prep = _holder_prep(node.on) if node.kind or node.face else "in" if node.on.kind in ("supply", "discard") else "on"
+    return f"count tokens {node.token}{_kind_face_text(node)} {prep} {_dsl_holder(node.on)}"
 
 
 def _render_token_on(node: n.TokenOn, r: Names, neg: bool = False) -> str:
-    return f"there is {'no' if neg else 'a'} {r.token(node.token)} token {_onto(node.on, r).replace('into', 'in')}"
+    return f"there is {'no' if neg else 'a'} {_token_kind_face(node, r)} {_onto(node.on, r).replace('into', 'in')}"
 
 
 def _dsl_token_on(node: n.TokenOn, indent: str) -> str:
     prep = "in" if node.on.kind in ("supply", "discard") else "on"
-    return f"token {node.token} {prep} {_dsl_holder(node.on)}"
+    return f"token {node.token}{_kind_face_text(node)} {prep} {_dsl_holder(node.on)}"
+
+
+# --- pieces that travel with her (issue #33 item 2) -------------------------------------------------
+def _render_conveyance(node: n.Conveyance, r: Names) -> str:
+    where = f"it starts at {r.loc(node.start)}" if node.start else "it starts off the board"
+    when = ("it goes with you whenever you move from its location" if node.taken == "always" else
+            "when you move from its location you may take it with you")
+    facts = [where, when]
+    if node.needs:
+        facts.append(f"only while you hold {r.item(node.needs)}")
+    if node.enters:
+        facts.append(f"it enters only {' or '.join(node.enters)} locations")
+    if node.never_crosses:
+        facts.append(f"it never crosses a {' or '.join(node.never_crosses)} path")
+    if node.riders == n.ANY_RIDERS:
+        facts.append("any number of victims ride with it")
+    elif node.riders == 0:
+        facts.append("no victim follows you when you take it")
+    elif node.riders > 0:
+        facts.append(f"up to {_count(node.riders, 'victim')} ride with it, whatever the path lets follow")
+    return f"{node.name} [{node.id}] (a piece that travels with you): " + "; ".join(facts)
+
+
+def _render_move_conveyance(node: n.MoveConveyance, r: Names) -> str:
+    return f"move the {r.conveyances.get(node.conveyance, node.conveyance)} to {r.loc(node.loc)}"
+
+
+def _render_reveal_tokens(node: n.RevealTokens, r: Names) -> str:
+    return f"turn the face-down {r.token(node.token)} tokens {_onto(node.at, r)} face up (their kinds are seen)"
+
+
+def _dsl_reveal_tokens(node: n.RevealTokens, indent: str) -> str:
+    return f"reveal tokens {node.token} {_holder_prep(node.at)} {_dsl_holder(node.at)}"
+
+
+# --- a place handed to a drawn card, drawn identities, catching up (issue #33 items 7-8) -------------
+def _render_drawn_killer_appears(node: n.DrawnKillerAppears, r: Names) -> str:
+    if node.deck:
+        return (f"draw a card from the {r.deck(node.deck)} deck: the killer body it names appears at "
+                f"{r.loc(node.loc)}, then the card resolves there")
+    return f"a killer body off the board, picked at random, appears at {r.loc(node.loc)}"
+
+
+def _render_replace_victim_drawn(node: n.ReplaceVictimDrawn, r: Names) -> str:
+    name = r.victims.get(node.kind, node.kind)
+    who = (f"the killer body named by a card drawn from the {r.deck(node.deck)} deck" if node.deck
+           else "a killer body off the board, picked at random,")
+    tail = " (then the card resolves there)" if node.deck else ""
+    return (f"{_a(name)} victim of your choice at {r.loc(node.loc)} leaves the board (it does not die) and {who} "
+            f"appears there{tail}")
+
+
+def _render_spawn_drawn(node: n.SpawnDrawn, r: Names) -> str:
+    kind = (f"of the kind named by a card drawn from the {r.deck(node.deck)} deck" if node.deck
+            else "of one kind picked at random")
+    tail = " (then the card resolves there)" if node.deck else ""
+    return _amt(node.n, r, f"spawn {{n}} minions {kind} at {r.loc(node.loc)}{tail}",
+                f"spawn 1 minion {kind} at {r.loc(node.loc)}{tail}")
+
+
+def _render_catch_up(node: n.CatchUp, r: Names) -> str:
+    what = f"the steps of the {r.track(node.track)} track above its start" if node.track else \
+        "the one-time effects of the bloodlust levels above the first"
+    upto = "the space its marker is on" if node.track else "the current level"
+    return f"{what}, up to {upto}, resolve again for {_body(node.body, r)}, lowest first"

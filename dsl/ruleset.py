@@ -26,7 +26,7 @@ from .cache import load_built, store_built
 from .check import CORE, check_content
 from .diagnostics import ContentError, Diagnostic, Span, cap_per_file
 from .refs import Ref
-from .syntax import parse_text, read_file
+from .syntax import MAX_PACK_TOKENS, count_tokens, parse_text, read_file
 
 CONTENT_PACKAGES = ("cards", "killers", "scenarios")
 PACK_FILE = "pack.fg"
@@ -72,6 +72,7 @@ class Ruleset:
     caches: Caches = attrs.field(factory=Caches)  # compiled boards and setups (see Caches)
     modules: dict[str, n.Module] = attrs.field(factory=dict)  # switched on per game (LANGUAGE.md section 10)
     victim_kinds: dict[str, n.VictimKind] = attrs.field(factory=dict)  # declared in scenarios, killers, modules
+    conveyances: dict[str, n.Conveyance] = attrs.field(factory=dict)  # pieces that travel with her, by id
 
     def player_board(self) -> n.PlayerBoard:
         return next(iter(self.player_boards.values()))
@@ -206,8 +207,16 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
     texts: dict[str, str] = {} if sources is None else sources
     declared: dict[Path, list[n.Pack]] = {}
     parsed: set[str] = set()
+    spent: dict[Path, int] = {}  # words, symbols and line ends read in each pack's files (MAX_PACK_TOKENS)
     for f in files:
         text, d = read_file(f)
+        folder = folder_of.get(f)
+        if not d and folder is not None:  # a pack from anyone (the bundled content is none): bounded in all
+            used = spent[folder] = spent.get(folder, 0) + count_tokens(text, MAX_PACK_TOKENS)
+            if used > MAX_PACK_TOKENS:
+                d = [Diagnostic(Span(str(f), 1, 1, 1, 2), "E105", f"the pack has more than {MAX_PACK_TOKENS} words, "
+                                "symbols and line ends in all its files: this file is not read",
+                                "split it into several packs")]
         cached = load_built(str(f), text) if not d else None
         if cached is not None:  # a clean file built before, from the same text and the same language
             got, r, d2 = cached[0], cached[1], cast("list[Diagnostic]", [])

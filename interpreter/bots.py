@@ -452,7 +452,7 @@ class Greedy:
                     v -= 0.4 * max(1.0, ex["cost"])
                 scores[k] = v
             elif k.startswith("use:"):
-                it = g.items[k[4:]]
+                it = g.items[k[4:].partition("#")[0]]  # ('use:ID#N': a card that carries tokens apart)
                 heals = sum(_amount(e.n) for e in _walk(it.use.effects if it.use else ()) if isinstance(e, n.Heal))
                 scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals else 0.4
             elif k.startswith("action:"):
@@ -492,7 +492,10 @@ class Greedy:
         for k in keys:
             if not k.startswith("move:"):
                 continue
-            sc = self.place_score(state, board.index[k[5:]], True, goal, hunting)
+            dest, _, piece = k[5:].partition(":")  # move:DEST, or move:DEST:ID with a conveyance she takes along
+            sc = self.place_score(state, board.index[dest], True, goal, hunting)
+            if piece:
+                sc -= 0.01  # the same place, and the piece with her (victims may ride with it): taken along
             if sc < best_score - 1e-9:
                 best_key, best_score = k, sc
         return best_key

@@ -292,10 +292,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from .serve import serve
-
-    if args.max_message < 1:
-        raise CliError("--max-message must be at least 1")
+    from .serve import MAX_MESSAGE_LIMIT, serve
+    if not 1 <= args.max_message <= MAX_MESSAGE_LIMIT:
+        raise CliError(f"--max-message must be 1 to {MAX_MESSAGE_LIMIT} bytes (16 MiB)")
     if args.max_games < 1:
         raise CliError("--max-games must be at least 1")
     rs = load_rules(args.content)
@@ -649,9 +648,19 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     for k in picked["killer"] or rs.killers:  # two modules that clash in a game: said before any is played
         for sc in picked["scenario"] or rs.scenarios:
             resolve_modules(rs, mods, k, sc)
-    data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
-                         picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
-                         progress=progress, modules=mods)
+    if args.stop_after is not None and args.stop_after <= 0:
+        raise CliError("--stop-after must be more than 0")
+
+    def on_term(signum: int, frame: Any) -> None:  # timeout's SIGTERM: report what was checked, as Ctrl-C does
+        raise KeyboardInterrupt("SIGTERM")
+    import signal
+    previous = signal.signal(signal.SIGTERM, on_term)
+    try:
+        data = fuzz.run_fuzz(rs, args.games, args.seed, args.bot, picked["killer"], picked["scenario"],
+                             picked["final_girl"], jobs=jobs, content=args.content, max_choices=args.max_choices,
+                             progress=progress, modules=mods, stop_after=args.stop_after)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     if args.save_repro and data["violations"]:
         try:
             replay.write(args.save_repro, fuzz.repro_save(rs, data["violations"][0]))
@@ -665,13 +674,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
         if args.save_repro and data["violations"]:
             print(f"wrote the first violation's setup, seed and choices to {args.save_repro} "
                   f"('{PROG} replay {args.save_repro}' replays them)")
-    return 0 if data["clean"] else 1
+    sys.stdout.flush()
+    if not data["clean"]:
+        return 1
+    return {"SIGTERM": 143, "interrupted": 130}.get(data["stopped"], 0)  # (128 + the signal; 0 at --stop-after)
 
 
 def cmd_fuzz_input(args: argparse.Namespace) -> int:
     from . import fuzzinput
 
-    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves}
+    counts = {"content": args.content_cases, "protocol": args.protocol, "saves": args.saves,
+              "positions": args.positions}
     if all(v is None for v in counts.values()):
         counts = {k: 200 for k in counts}
     counts = {k: v or 0 for k, v in counts.items()}
@@ -679,7 +692,7 @@ def cmd_fuzz_input(args: argparse.Namespace) -> int:
         if v < 0:
             raise CliError(f"--{k} must be 0 or more")
     if sum(counts.values()) == 0:
-        raise CliError("nothing to do: give --content N, --protocol N or --saves N")
+        raise CliError("nothing to do: give --content N, --protocol N, --saves N or --positions N")
     if args.jobs is not None and args.jobs < 1:
         raise CliError("--jobs must be at least 1")
     if args.time_limit <= 0:
@@ -703,7 +716,8 @@ def cmd_fuzz_input(args: argparse.Namespace) -> int:
                 shown[kind] = done * 10 // total
                 print(f"{PROG} fuzz-input: {kind} {done}/{total}", file=sys.stderr, flush=True)
     data = fuzzinput.run(rs, counts["content"], counts["protocol"], counts["saves"], seed=args.seed, jobs=jobs,
-                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress)
+                         time_limit=args.time_limit, memory_mb=args.max_memory, progress=progress,
+                         positions=counts["positions"])
     if args.out and data["failures"]:
         out = Path(args.out)
         made = fuzzinput.corpora(rs)
@@ -1251,29 +1265,36 @@ def build_parser() -> argparse.ArgumentParser:
                    help="write the first violation's setup, seed and shrunk choices as a save that "
                         "'lastbreath replay FILE' replays")
     p.add_argument("--no-progress", action="store_true", help="no progress line on stderr even on a terminal")
+    p.add_argument("--stop-after", type=float, metavar="SECONDS",
+                   help="play no more games after this long, and report the games checked (exit 0 if clean); "
+                        "Ctrl-C or SIGTERM (timeout) also stop it with the report, exit 130 or 143")
     p.add_argument("--max-choices", type=int, default=20000, metavar="N", help=argparse.SUPPRESS)
     add_content(p)
     _add_modules(p)
     p.set_defaults(func=cmd_fuzz)
 
-    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages and saves to the engine",
-                       description="Mutate the bundled content files, protocol messages and saves (numbers "
-                                   "changed to hostile ones, lines repeated or cut, values of the wrong type, "
-                                   "NaN, lone surrogates, huge batches…) and run each case in a worker process "
+    p = sub.add_parser("fuzz-input", help="feed mutated content, protocol messages, saves and positions to the engine",
+                       description="Mutate the bundled content files, protocol messages, saves and the rulings "
+                                   "of docs/rulings (numbers changed to hostile ones, lines repeated or cut, "
+                                   "values of the wrong type, NaN, lone surrogates, huge batches; costly but "
+                                   "valid content, storms of bad lines, files past their size, saves edited "
+                                   "alike in state and checkpoint…) and run each case in a worker process "
                                    "with a memory limit: content is checked and, if it loads, one bot game is "
                                    "played; protocol lines are answered by a server with an open game; saves "
-                                   "are loaded (replayed, and their snapshot restored) and played on. Anything "
-                                   "but a documented error is a crash, a case over the time limit a hang. "
-                                   "Prints the counts per kind (crashes, hangs, worst memory) and each "
-                                   "failure; exit 0 when clean, 1 otherwise. Case i of a seed is always the "
-                                   "same. Without counts: 200 of each.")
+                                   "are loaded (replayed, and their snapshot restored) and played on; positions "
+                                   "and rulings are checked, played and run. Anything but a documented error is "
+                                   "a crash, a case over the time limit of CPU time a hang. Prints the counts "
+                                   "per kind (crashes, hangs, worst memory) and each failure; exit 0 when clean, "
+                                   "1 otherwise. Case i of a seed is always the same. Without counts: 200 of "
+                                   "each.")
     p.add_argument("--content", type=int, metavar="N", dest="content_cases", help="content cases")
     p.add_argument("--protocol", type=int, metavar="N", help="protocol cases (one to four messages each)")
     p.add_argument("--saves", type=int, metavar="N", help="save cases")
+    p.add_argument("--positions", type=int, metavar="N", help="position and rulings cases")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the seed of the mutations (default: 0)")
     p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
     p.add_argument("--time-limit", type=float, default=5.0, metavar="SECONDS",
-                   help="a case running longer is a hang (default: 5)")
+                   help="a case taking more CPU time is a hang (default: 5)")
     p.add_argument("--max-memory", type=int, default=2048, metavar="MB",
                    help="address space of each worker (RLIMIT_AS); a case that needs more is a crash "
                         "(MemoryError) (default: 2048)")

@@ -37,6 +37,7 @@ import random
 import re
 import time
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Optional, Sequence
 
@@ -44,12 +45,12 @@ import attrs
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
-from . import api, engine, serialize
+from . import api, engine, serialize, validate
 from .bots import BOTS
 from .state import Event, GameState
 
 MAX_CHOICES = 20_000
-STEP_BOUNDARY_KINDS = frozenset({"action", "buy", "swap"})  # asked first thing in a step: no half-done work
+STEP_BOUNDARY_KINDS = validate.STEP_BOUNDARY_KINDS  # asked first thing in a step: no half-done work
 EXPENSIVE = ("save", "determinism")  # checks skipped while shrinking another check's violation
 CHECKS = ("victims", "bounds", "hand", "events", "choice", "save", "determinism", "purity", "exception")
 
@@ -80,9 +81,7 @@ class Tracker:
         return cls(accounted_victims(state) - victims_moved(events))
 
 
-def accounted_victims(state: GameState) -> int:
-    """The victims on the board, held off it (a holding area), dead or rescued."""
-    return sum(state.victims) + sum(k for _h, k in state.holding) + state.dead + state.rescued
+accounted_victims = validate.accounted_victims  # the victims on the board, held off it, dead or rescued
 
 
 def victims_moved(events: Sequence[Event]) -> int:
@@ -117,8 +116,6 @@ def check_events(events: Sequence[Event]) -> None:
 def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
                 before: Optional[GameState] = None) -> None:
     """The invariants of one state reached with these events (``before``: the state before)."""
-    g = state.game
-    side = g.side
     check_events(events)
     # victims
     tracker.expected += victims_moved(events)
@@ -134,43 +131,11 @@ def check_state(state: GameState, events: Sequence[Event], tracker: Tracker,
     if (state.choice is None or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != tracker.expected:
         raise Violation("victims", f"victims vanished: {accounted} on the board, held, dead or rescued, "
                                    f"{tracker.expected} expected")
-    # bounds
-    if not 0 <= state.fg_health <= g.fg.health:
-        raise Violation("bounds", f"the Final Girl's health {state.fg_health} is outside 0..{g.fg.health}")
-    if not side.time_min <= state.time <= side.time_max:
-        raise Violation("bounds", f"time {state.time} is outside {side.time_min}..{side.time_max}")
-    if not side.fear_min <= state.fear <= side.fear_max:
-        raise Violation("bounds", f"fear {state.fear} is outside {side.fear_min}..{side.fear_max}")
-    if not 0 <= state.bloodlust < max(1, len(g.levels)):
-        raise Violation("bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}")
-    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
-    from .engine.killers import max_health
-    for k in state.killers:
-        top = max_health(state, k)
-        if k.health < 0 or (capped and not k.label and k.health > top):
-            raise Violation("bounds", f"the killer's health {k.health} is outside 0..{top}")
-    if state.secondary_health < 0 or any(m.health < 0 for m in state.minions):
-        raise Violation("bounds", "a secondary dark power or a minion has health below 0")
-    # hand
-    limit = g.player_board.hand_limit
-    if len(state.hand) > limit:
-        raise Violation("hand", f"the hand holds {len(state.hand)} cards, more than the hand limit {limit}")
-    # the choice
-    if state.over:
-        if state.choice is not None or state.result not in ("fg", "killer") or state.phase != "over":
-            raise Violation("choice", f"a game over with result {state.result!r}, phase {state.phase!r} and "
-                                      f"choice {state.choice!r}")
-    else:
-        c = state.choice
-        if c is None:
-            raise Violation("choice", "no choice is pending, yet the game is not over")
-        keys = c.keys()
-        if len(keys) < 2:
-            raise Violation("choice", f"a {c.kind} choice with {len(keys)} option(s) is asked")
-        if len(set(keys)) != len(keys):
-            raise Violation("choice", f"duplicate option keys in a {c.kind} choice: {keys}")
-        if not all(k and o.label for k, o in zip(keys, c.options)):
-            raise Violation("choice", f"an option without a key or a label in a {c.kind} choice")
+    # bounds, the hand, the choice: what one state shows, as a save's load checks it (validate.py)
+    # (and the victims against the count the state keeps, victims_in: the engine keeps it as the tracker)
+    got = validate.breach(state)
+    if got is not None:
+        raise Violation(*got)
 
 
 def _snapshot(state: GameState) -> dict:
@@ -422,28 +387,34 @@ def run_fuzz(rs: Ruleset, games: int = 100, seed: int = 0, bot: str = "both",
              killers: Optional[Sequence[str]] = None, scenarios: Optional[Sequence[str]] = None,
              final_girls: Optional[Sequence[str]] = None, jobs: int = 1, content: Sequence = (),
              max_choices: int = MAX_CHOICES, shrink_seconds: float = 120.0, progress=None,
-             modules: Sequence[str] = ()) -> dict:
+             modules: Sequence[str] = (), stop_after: Optional[float] = None) -> dict:
     """Play and check ``games`` games; shrink the first (shortest) failing game of each check.
     With ``jobs`` > 1 the games run in a process pool whose workers load the bundled content plus
-    ``content`` (the paths ``rs`` was loaded from)."""
+    ``content`` (the paths ``rs`` was loaded from).
+
+    Stopped before the end, it reports what it checked: past ``stop_after`` seconds of play it
+    plays no more games, and a ``KeyboardInterrupt`` (Ctrl-C; ``lastbreath fuzz`` raises one on
+    SIGTERM, as ``timeout`` sends) ends the play at once; ``stopped`` then says why, ``played``
+    how many games were checked, and the violations found are reported unshrunk."""
     todo = [(i, setup, b) for i, (setup, b) in
             enumerate(plan(rs, games, seed, bot, killers, scenarios, final_girls, modules))]
     t0 = time.perf_counter()
+    deadline = t0 + stop_after if stop_after is not None else None
     results: list[GameResult] = []
-    if jobs <= 1 or games < 8:
-        for i, setup, b in todo:
-            results.append(play_checked(rs, setup, b, i, max_choices))
-            if progress is not None:
-                progress(len(results), games)
-    else:
-        size = max(1, min(50, math.ceil(games / (jobs * 8))))
-        batches = [todo[j:j + size] for j in range(0, len(todo), size)]
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(tuple(str(p) for p in content), serialize.content_hash(rs))) as pool:
-            for got in pool.map(_run_batch, batches, [max_choices] * len(batches)):
-                results.extend(got)
+    stopped = ""
+    try:
+        if jobs <= 1 or games < 8:
+            for i, setup, b in todo:
+                if deadline is not None and time.perf_counter() > deadline:
+                    stopped = "time"
+                    break
+                results.append(play_checked(rs, setup, b, i, max_choices))
                 if progress is not None:
                     progress(len(results), games)
+        else:
+            stopped = _run_pool(rs, todo, jobs, content, max_choices, deadline, results, progress, games)
+    except KeyboardInterrupt as stop:
+        stopped = str(stop) or "interrupted"
     play_seconds = time.perf_counter() - t0
     by_check: dict[str, list[GameResult]] = {}
     for r in results:
@@ -457,7 +428,7 @@ def run_fuzz(rs: Ruleset, games: int = 100, seed: int = 0, bot: str = "both",
              "bot": first.bot, "setup": {k: v for k, v in first.setup.items() if k != "seed"},
              "choices_played": len(first.choices), "choices": list(first.choices), "shrunk": False,
              "reproduced": False, "replays": 0}
-        if first.shrinkable:
+        if first.shrinkable and not stopped:
             cur, viol, replays = shrink(rs, first.setup, first.choices, check, max_seconds=shrink_seconds)
             v.update(choices=cur, reproduced=viol is not None, shrunk=len(cur) < len(first.choices),
                      replays=replays, message=viol.message if viol is not None else first.message)
@@ -475,7 +446,39 @@ def run_fuzz(rs: Ruleset, games: int = 100, seed: int = 0, bot: str = "both",
             "transitions": sum(r.transitions for r in results), "results": counts,
             "seconds": round(play_seconds, 1), "shrink_seconds": round(time.perf_counter() - t1, 1),
             "jobs": jobs, "checks": list(CHECKS), "clean": not violations, "violations": violations,
-            "modules": sorted(set(modules))}
+            "modules": sorted(set(modules)), "played": len(results), "stopped": stopped}
+
+
+def _run_pool(rs: Ruleset, todo: list, jobs: int, content: Sequence, max_choices: int, deadline: Optional[float],
+              results: list[GameResult], progress: Any, games: int) -> str:
+    """The games on ``jobs`` worker processes, their results put in ``results`` in order; "time"
+    when ``deadline`` passed first (the batches not yet done are cancelled and the workers ended)."""
+    size = max(1, min(8, math.ceil(len(todo) / (jobs * 8))))  # (small: a stop loses the batches under way)
+    batches = [todo[j:j + size] for j in range(0, len(todo), size)]
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                               initargs=(tuple(str(p) for p in content), serialize.content_hash(rs)))
+    done = False
+    try:
+        futures = [pool.submit(_run_batch, batch, max_choices) for batch in batches]
+        for fut in futures:  # in order: the results are those of games 0, 1, 2, …
+            try:
+                got = fut.result(timeout=None if deadline is None else max(0.0, deadline - time.perf_counter()))
+            except FutureTimeout:
+                return "time"
+            results.extend(got)
+            if progress is not None:
+                progress(len(results), games)
+        done = True
+        return ""
+    finally:
+        if done:
+            pool.shutdown()
+        else:  # stopped: no waiting for the batches under way (the pool's own processes, by their handle)
+            workers = list(getattr(pool, "_processes", {}).values())
+            pool.shutdown(wait=False)
+            for proc in workers:
+                if proc.is_alive():
+                    proc.kill()
 
 
 def format_report(data: dict) -> list[str]:
@@ -484,8 +487,15 @@ def format_report(data: dict) -> list[str]:
             f"{len(data['pairs'])} killer × scenario pair(s), {data['transitions']} transitions checked in "
             f"{data['seconds']} s")
     lines = [head]
+    stopped = data.get("stopped", "")
+    if stopped:
+        why = {"time": "at the time limit (--stop-after)", "interrupted": "by an interrupt (Ctrl-C)"}.get(
+            stopped, f"by {stopped}")
+        lines.append(f"stopped {why}: {data['played']} of the {data['games']} games were played and checked; "
+                     "the report is theirs")
     if data["clean"]:
-        lines.append(f"clean: every check held after every transition ({', '.join(data['checks'])}); "
+        lines.append(f"clean{' so far' if stopped else ''}: every check held after every transition "
+                     f"({', '.join(data['checks'])}); "
                      f"{data['results']['fg']} Final Girl wins, {data['results']['killer']} killer wins")
         return lines
     lines.append(f"{len(data['violations'])} kind(s) of violation:")

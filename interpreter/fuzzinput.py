@@ -22,9 +22,13 @@ Hypothesis). It runs in a worker process under a memory limit (RLIMIT_AS) and a 
 - save: ``Session.load`` (replayed from the seed) and ``serialize.from_json`` of its snapshot may
   only raise ``SaveError``; a state that loads plays on with a bot for a few choices.
 
-Anything else raised is a crash; a case still running after the time limit is a hang (its worker
-is killed and replaced); the peak memory of the workers is reported (``ru_maxrss``), and a case
-that goes past the memory limit dies of MemoryError: a crash.
+Anything else raised is a crash; a case that takes more than the time limit of CPU time (its own:
+a loaded machine does not make hangs of slow cases) is a hang, and one still running after twice
+the limit of CPU time, or ten times it of wall-clock time (a case blocked, not computing), is
+killed and its worker replaced by one warmed up first (content loaded and built once, a game
+played, a save loaded: a fresh worker's first case is not slower than the others). The peak
+memory of the workers is reported (``ru_maxrss``), and a case that goes past the memory limit
+dies of MemoryError: a crash.
 """
 
 from __future__ import annotations
@@ -45,12 +49,13 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, cast
 if TYPE_CHECKING:
     from .state import Choice
 
-KINDS = ("content", "protocol", "saves")
+KINDS = ("content", "protocol", "saves", "positions")
 # Crashes whose fix waits for an engine change (each has a strict xfail test in
 # tests/test_hostile_engine.py): reported as "known", apart from the crashes. Remove an entry when
 # its test passes.
 KNOWN_ENGINE_ISSUES: tuple[tuple[str, str], ...] = ()
-TIME_LIMIT = 5.0  # seconds a case may take before it counts as a hang
+TIME_LIMIT = 5.0  # seconds of CPU time a case may take before it counts as a hang
+WALL_FACTOR = 10  # … and of wall-clock time, this many times that (a case blocked without computing)
 MEMORY_LIMIT_MB = 2048  # address space of a worker (RLIMIT_AS)
 
 # --- hostile values ---------------------------------------------------------------------------------
@@ -132,6 +137,16 @@ def mutate_text(text: str, ops: Sequence[tuple[str, float, int]], numbers: Seque
                 at = (i * 7 + choice) % (len(lines) + 1)
                 lines[at:at] = block
             text = "\n".join(lines)
+        elif name == "costly":  # a costly line right inside the first killer (a file without one: unchanged)
+            lines = text.split("\n")
+            at = next((i + 1 for i, ln in enumerate(lines) if re.match(r"killer [\w-]+ \{\s*$", ln)), -1)
+            if at > 0:
+                lines.insert(at, "  " + costly_line(choice))
+            text = "\n".join(lines)
+        elif name == "storm":
+            text = storm(text, choice)
+        elif name == "oversized":
+            text = oversized(text, choice)
         elif name == "truncate":
             text = text[:int(where * len(text))]
         elif name == "word":
@@ -147,7 +162,83 @@ TEXT_OPS = ("number", "number", "number", "insert", "insert", "dup-line", "delet
             "dup-block", "word", "word")
 
 
+# --- work the language allows but nothing bounds (issue 42): costly content, storms, oversized files ------
+def _nested(template: str, depth: int, inner: str) -> str:
+    for _ in range(depth):
+        inner = template.format(inner)
+    return inner
+
+
+def costly_line(choice: int) -> str:
+    """A line of a killer that checks clean (a W203 at most) but asks for work that multiplies in play:
+    selectors in selectors, 'where' in 'where', 'for each' in 'for each', triggers that fan out."""
+    kind, depth = choice % 7, 2 + (choice // 7) % 7  # 2 to 8 deep
+    if kind == 0:
+        return "at start of upkeep { move killer to " + _nested("(any with most (count victims at {}))", depth,
+                                                                "here") + " }"
+    if kind == 1:
+        return "at start of upkeep { move killer to " + _nested("(any where count victims at {} at least 0)", depth,
+                                                                "here") + " }"
+    if kind == 2:
+        return "at start of upkeep { " + _nested("for each any {{ {} }}", depth, "lose 0 time") + " }"
+    if kind == 3:
+        return (f"when fear rises if fear at most {2 + depth} {{ repeat {min(20, 2 * depth + 4)} "
+                "{ raise fear 1; lower fear 1 } }")
+    if kind == 4:
+        inner = _nested("for each any {{ {} }}", depth - 1, "for each victim { lose 0 time }")
+        return "at start of upkeep { " + inner + " }"
+    if kind == 5:
+        place = _nested("(any with most (count victims at {}))", depth - 1, "it")
+        return ("when fg moves { repeat 20 { repeat 5 { for each any { if (count victims at " + place
+                + ") at least 0 { lose 0 time } } } } }")
+    return ("at start of killer { for each any where count victims at "
+            + _nested("(any where count victims at {} at least 0)", depth - 1, "it")
+            + " at least 0 { move killer to (any with fewest victims farthest from fg) } }")
+
+
+STORM_LINES = ("helth 1", "loose 1 time", "gain item no-such-item", "frobnicate 3 widgets",
+               "when victm dies { heal 1 }", "x" * 9000, '"unterminated', "}{",
+               "raise fear (count victims at (any with most victims) plus)",
+               "spawn 1 nobody at nowhere", "rule dice 99", "fear 1 fear 2 fear 3")
+
+
+STORM_BYTES = 2_200_000  # a storm is at most this long: past a file's 2 000 000 bytes, not a hundred times past
+
+
+def storm(text: str, choice: int) -> str:
+    """``text`` with one bad line repeated 1 000 to 16 000 times inside its first block (fewer for a
+    long line: STORM_BYTES in all): a storm of diagnostics, each of which could carry a suggestion
+    and quote the line."""
+    lines = text.split("\n")
+    at = next((i + 1 for i, ln in enumerate(lines) if ln.rstrip().endswith("{")), len(lines))
+    bad = "  " + STORM_LINES[choice % len(STORM_LINES)]
+    lines[at:at] = [bad] * min(1000 + (choice * 7919) % 15_001, STORM_BYTES // (len(bad) + 1))
+    return "\n".join(lines)
+
+
+def oversized(text: str, choice: int) -> str:
+    """``text`` past one of the limits of a file: bytes, words, a line's length, nesting (or just under)."""
+    kind, under = choice % 4, (choice // 4) % 2 == 1
+    if kind == 0:  # bytes (comments: no words)
+        return text + ("#" + "x" * 99 + "\n") * ((2_000_000 if not under else 1_900_000) // 100)
+    if kind == 1:  # words, symbols and line ends
+        return text + "\n" + "# words\n" + ("x " * (50_001 if not under else 40_000)) + "\n"
+    if kind == 2:  # a line
+        return text + "\n# " + "y" * (10_001 if not under else 9_990) + "\n"
+    return text + "\n" + "{ " * (65 if not under else 63) + "} " * (65 if not under else 63) + "\n"
+
+
 GENTLE_OPS = ("number", "number", "dup-line", "dup-line", "swap-lines")  # that often keep the content valid
+
+
+COSTLY_OPS = ("costly", "storm", "oversized")  # work the language allows but nothing bounded (issue 42)
+
+
+def costly_ops(r: random.Random) -> list[tuple[str, float, int]]:
+    """One of the issue 42 classes: a costly line in a killer (most often), a storm of bad lines, a
+    file past (or just under) a limit."""
+    name = r.choice(("costly", "costly", "costly", "storm", "oversized"))
+    return [(name, r.random(), r.randrange(1 << 16))]
 
 
 def random_text_ops(r: random.Random, count: Optional[int] = None) -> list[tuple[str, float, int]]:
@@ -308,11 +399,46 @@ def saves(rs) -> list[dict]:
 
 # --- the cases: what a worker runs ---------------------------------------------------------------------------
 def content_case(r: random.Random, files: Sequence[Path]) -> dict:
+    """A bundled file mutated; one case in four a costly, stormy or oversized one (a costly line goes
+    into a killer's file)."""
+    if r.random() < 0.25:
+        ops = costly_ops(r)
+        pool = [f for f in files if f.parent.name == "killers"] if ops[0][0] == "costly" else list(files)
+        return {"kind": "content", "file": (pool or list(files))[r.randrange(len(pool or files))].name, "ops": ops}
     f = r.randrange(len(files))
     return {"kind": "content", "file": files[f].name, "ops": random_text_ops(r)}
 
 
+def protocol_storm(r: random.Random) -> dict:
+    """The issue 42 classes through the protocol: a position of thousands of bad lines, named by a
+    long path; a position or a save text past its size (the server taking messages of up to 16 MiB)."""
+    from .replay import MAX_FILE
+    from .serve import MAX_MESSAGE_LIMIT
+
+    pick = r.randrange(4)
+    msgs: list[Any]
+    if pick == 0:
+        text = storm("position {\n}\n", r.randrange(1 << 16))
+        params: dict = {"text": text}
+        if r.random() < 0.5:
+            params["path"] = "p" * r.choice((999, 1000, 1001, 500_000))
+        msgs = [{"jsonrpc": "2.0", "id": 1, "method": "game.position", "params": params}]
+    elif pick == 1:
+        size = MAX_FILE + r.choice((-100, 1, 1000))
+        msgs = [{"jsonrpc": "2.0", "id": 2, "method": "game.load",
+                 "params": {"save": '{"format": "lastbreath-save", "pad": "' + "x" * size + '"}'}}]
+    elif pick == 2:
+        text = oversized("position {\n  fear 3\n}\n", r.randrange(1 << 16))
+        msgs = [{"jsonrpc": "2.0", "id": 3, "method": "game.position", "params": {"text": text}}]
+    else:  # a batch of storms
+        msgs = [[{"jsonrpc": "2.0", "id": i, "method": "game.position",
+                  "params": {"text": storm("position {\n}\n", r.randrange(1 << 16))}} for i in range(5)]]
+    return {"kind": "protocol", "lines": [json.dumps(m) for m in msgs], "max_message": MAX_MESSAGE_LIMIT}
+
+
 def protocol_case(r: random.Random, corpus: Sequence[dict]) -> dict:
+    if r.random() < 0.2:
+        return protocol_storm(r)
     lines = []
     for _ in range(r.randint(1, 4)):
         msg = corpus[r.randrange(len(corpus))]
@@ -324,13 +450,74 @@ def protocol_case(r: random.Random, corpus: Sequence[dict]) -> dict:
     return {"kind": "protocol", "lines": lines}
 
 
+def forged(save: dict, r: random.Random) -> dict:
+    """A save whose snapshot has one edit made alike in its state and its checkpoint (so that the
+    checkpoint resumes to the state): victims added, the dead, her location, her hand, a killer's
+    health, fear (issue 42: such a snapshot loaded)."""
+    data = copy.deepcopy(save)
+    snap = data.get("snapshot")
+    if not isinstance(snap, dict):
+        return data
+    k = r.choice((1, 2, 9, 100))
+    which = r.randrange(6)
+    for part in (snap["state"], snap["state"].get("checkpoint")):
+        if not isinstance(part, dict):
+            continue
+        if which == 0:
+            part["victims"] = [v + k if i == 0 else v for i, v in enumerate(part["victims"])]
+        elif which == 1:
+            part["dead"] += k
+        elif which == 2:
+            part["fg_loc"] = (part["fg_loc"] + k) % max(1, len(part["victims"]))
+        elif which == 3:
+            part["hand"] = sorted(part["hand"] + part.get("spent", [])[:k])
+        elif which == 4:
+            part["killers"] = [{**x, "health": x["health"] + k} for x in part["killers"]]
+        else:
+            part["fear"] = max(0, part["fear"] - k)
+    if r.random() < 0.5:  # the snapshot alone, as serialize.from_json takes it
+        return snap
+    return data
+
+
 def save_case(r: random.Random, corpus: Sequence[dict]) -> dict:
+    from .replay import MAX_FILE
+
+    if r.random() < 0.25:
+        base = corpus[r.randrange(len(corpus))]
+        if r.random() < 0.7:
+            return {"kind": "saves", "text": json.dumps(forged(base, r))}
+        pad = MAX_FILE + r.choice((-5000, 1, 100_000))  # past a save file's size (or just under)
+        return {"kind": "saves", "text": json.dumps({**base, "choices": base["choices"] + ["end"] * (pad // 7)})}
     data = mutate_json(corpus[r.randrange(len(corpus))], random_json_ops(r, r.randint(1, 3)))
     text = dump(data)
     if r.random() < 0.2:
         text = mutate_text(text, [(r.choice(("insert", "truncate")), r.random(), r.randrange(1 << 16))],
                            snippets=TEXT_SNIPPETS)
     return {"kind": "saves", "text": text}
+
+
+def position_case(r: random.Random, corpus: Sequence[str]) -> dict:
+    """A rulings file or a position (docs/rulings), mutated; one case in four a storm of bad lines or
+    a file past (or just under) a limit."""
+    text = corpus[r.randrange(len(corpus))]
+    if r.random() < 0.25:
+        ops = [(r.choice(("storm", "oversized")), r.random(), r.randrange(1 << 16))]
+    else:
+        ops = random_text_ops(r)
+    return {"kind": "positions", "text": mutate_text(text, ops)}
+
+
+def rulings_texts() -> list[str]:
+    """The rulings files of docs/rulings, and each position in them as a position file."""
+    import re
+    folder = Path(__file__).resolve().parents[1] / "docs" / "rulings"
+    out: list[str] = []
+    for f in sorted(folder.glob("*.ruling")):
+        text = f.read_text(encoding="utf-8")
+        out.append(text)
+        out += ["position {" + m.group(1) + "}\n" for m in re.finditer(r"  position \{(.*?)\n  \}", text, re.S)]
+    return out
 
 
 def make_case(kind: str, seed: int, index: int, corpora: dict) -> dict:
@@ -340,6 +527,8 @@ def make_case(kind: str, seed: int, index: int, corpora: dict) -> dict:
         return content_case(r, corpora["files"])
     if kind == "protocol":
         return protocol_case(r, corpora["messages"])
+    if kind == "positions":
+        return position_case(r, corpora["positions"])
     return save_case(r, corpora["saves"])
 
 
@@ -367,6 +556,28 @@ class Runner:
 
     def close(self) -> None:
         shutil.rmtree(self.folder.parent, ignore_errors=True)
+
+    def warm(self) -> None:
+        """What a worker's first case would do for the first time, done before it takes one: the
+        content loaded and built into its cache, a game played, a protocol exchange, a save loaded."""
+        from lastbreath.dsl import load_content
+
+        from . import api
+        from .serve import Server
+        from .session import Session
+
+        try:  # (best effort: a case that fails here fails again as itself, and is reported then)
+            load_content([self.folder])
+            s = Session(self.rs, seed=1)
+            bot = api.random_policy(1)
+            for _ in range(10):
+                if s.over:
+                    break
+                s.apply(bot(s.state, cast("Choice", s.state.choice)))
+            Session.load(self.rs, json.loads(json.dumps(s.save())))
+            Server(self.rs).handle({"jsonrpc": "2.0", "id": 0, "method": "content.list"})
+        except Exception:
+            pass
 
     def run(self, case: dict) -> Optional[str]:
         """None when the case ends as documented; else what went wrong (a crash). ``tag`` says how
@@ -421,8 +632,8 @@ class Runner:
 
     # protocol -------------------------------------------------------------------------------------
     def run_protocol(self, case: dict) -> Optional[str]:
-        from .serve import Server
-        server = Server(self.rs)
+        from .serve import MAX_MESSAGE, Server
+        server = Server(self.rs, max_message=case.get("max_message", MAX_MESSAGE))
         server.handle_line(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "game.new", "params": {"seed": 1}}))
         for line in case["lines"]:
             data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line
@@ -442,15 +653,18 @@ class Runner:
     def run_saves(self, case: dict) -> Optional[str]:
         from lastbreath.dsl import RulesError, SaveError
 
-        from . import api, serialize
-        from .jsontext import loads
+        from . import api, replay, serialize
         from .session import Session
 
         self.tag = "refused"
+        path = self.folder.parent / "save.json"  # read as a save file is: its size first, then its JSON
+        path.write_bytes(case["text"].encode("utf-8", "surrogatepass"))
         try:
-            data = loads(case["text"])
-        except (ValueError, RecursionError):
-            return None  # replay.read refuses it with a SaveError
+            data = replay.read(str(path))
+        except SaveError:
+            return None
+        except Exception as err:
+            return _crash("replay.read", err)
         try:
             Session.load(self.rs, data)
             self.tag = "loaded"
@@ -476,6 +690,50 @@ class Runner:
             return None
         except Exception as err:
             return _crash("apply after from_json", err)
+        return None
+
+
+    # positions and rulings ---------------------------------------------------------------------------
+    def run_positions(self, case: dict) -> Optional[str]:
+        from lastbreath.dsl import ContentError, RulesError
+
+        from . import api, rulings
+        from .position import start_position
+
+        path = self.folder.parent / "case.ruling"  # read as 'try' and 'verify' read a file: its size first
+        path.write_bytes(case["text"].encode("utf-8", "surrogatepass"))
+        self.tag = "refused"
+        try:
+            text, _bad = rulings.read_file(path)
+            if text is None:
+                return None
+            diags = rulings.check_text(self.rs, text, str(path))
+        except Exception as err:
+            return _crash("rulings.check_text", err)
+        if len(diags) > 1001:
+            return f"{len(diags)} diagnostics: more than the cap"
+        if any(len(d.message) > 400 or len(d.hint) > 400 for d in diags):
+            return "a diagnostic quoting more than 400 characters"
+        if diags:
+            return None
+        try:
+            if "ruling " in text:
+                found, _ = rulings.parse_rulings(self.rs, text, str(path))
+                for ruling in found:
+                    rulings.run(ruling)
+                self.tag = "rulings run"
+                return None
+            state, _events = start_position(self.rs, text, str(path))
+            bot = api.random_policy(len(text))
+            for _ in range(5):
+                if state.over:
+                    break
+                state, _events = api.apply(state, bot(state, cast("Choice", state.choice)))
+            self.tag = "a position played"
+        except (ContentError, RulesError):
+            self.tag = "a position stopped with a documented error"
+        except Exception as err:
+            return _crash("a position played", err)
         return None
 
 
@@ -516,21 +774,38 @@ def _worker(conn, memory_mb: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, ValueError, OSError):  # not POSIX: no memory limit
         pass
+    import os
+    parent = os.getppid()
     runner = Runner()
     try:
+        runner.warm()
         conn.send(("ready", _peak_mb()))
         while True:
+            while not conn.poll(1.0):  # a parent gone (killed: its pipe's other copies, in the other
+                if os.getppid() != parent:  # workers forked from it, keep the pipe open): end, not wait for ever
+                    return
             case = conn.recv()
             if case is None:
                 break
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             try:
                 problem = runner.run(case)
             except BaseException as err:  # a worker reports, it does not die
                 problem = _crash("the worker", err)
-            conn.send((problem, time.perf_counter() - start, _peak_mb(), runner.tag))
+            conn.send((problem, time.process_time() - cpu, time.perf_counter() - start, _peak_mb(), runner.tag))
     finally:
         runner.close()
+
+
+def cpu_seconds(pid: int) -> Optional[float]:
+    """The CPU time a process has used so far (Linux's /proc), or None where it cannot be read."""
+    import os
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _peak_mb() -> float:
@@ -544,7 +819,8 @@ def _peak_mb() -> float:
 
 class Pool:
     """Worker processes that run one case at a time each, under a memory limit; a case that takes
-    longer than ``time_limit`` counts as a hang and its worker is replaced."""
+    more than ``time_limit`` seconds of CPU time counts as a hang, and one that runs on (twice that
+    of CPU time, or ten times it of wall-clock time) is killed and its worker replaced."""
 
     def __init__(self, jobs: int = 1, time_limit: float = TIME_LIMIT, memory_mb: int = MEMORY_LIMIT_MB):
         self.time_limit = time_limit
@@ -558,7 +834,7 @@ class Pool:
         proc = self.ctx.Process(target=_worker, args=(child, self.memory_mb), daemon=True)
         proc.start()
         child.close()
-        if not parent.poll(120):
+        if not parent.poll(600):  # (it warms up first: Runner.warm)
             raise RuntimeError("a fuzz-input worker did not start")
         parent.recv()
         return proc, parent
@@ -572,43 +848,49 @@ class Pool:
         "peak_mb"}."""
         results: list[Optional[dict]] = [None] * len(cases)
         todo = list(range(len(cases)))[::-1]
-        busy: dict[int, tuple[int, float]] = {}  # worker slot -> (case index, start)
+        busy: dict[int, tuple[int, float, Optional[float]]] = {}  # worker slot -> (case index, start, its CPU then)
         while todo or busy:
             for slot in range(len(self.workers)):
                 if slot not in busy and todo:
                     i = todo.pop()
                     self.workers[slot][1].send(cases[i])
-                    busy[slot] = (i, time.perf_counter())
+                    busy[slot] = (i, time.perf_counter(), cpu_seconds(self.workers[slot][0].pid))
             conns: dict[Any, int] = {self.workers[s][1]: s for s in busy}
             ready: list[Any] = wait(list(conns), timeout=0.2)
             now = time.perf_counter()
             for conn in ready:
                 slot = conns[conn]
-                i, start = busy.pop(slot)
+                i, start, _cpu = busy.pop(slot)
                 problem: Optional[str]
                 try:
-                    problem, seconds, peak, tag = conn.recv()
+                    problem, seconds, wall, peak, tag = conn.recv()
                 except (EOFError, OSError):  # the worker died (killed by the system?)
-                    problem, seconds, peak, tag = "the worker process died", now - start, 0.0, ""
+                    problem, seconds, wall, peak, tag = "the worker process died", now - start, now - start, 0.0, ""
                     self._replace(slot)
                 got = {"outcome": "ok" if problem is None else "crash", "detail": problem or "",
-                       "seconds": round(seconds, 3), "peak_mb": round(peak, 1), "tag": tag}
+                       "seconds": round(seconds, 3), "wall_s": round(wall, 3), "peak_mb": round(peak, 1), "tag": tag}
                 known = next((why for why, needle in KNOWN_ENGINE_ISSUES if problem and needle in problem), None)
                 if known is not None:
                     got["outcome"] = "known"
                     got["detail"] = f"{known} ({problem})"
                 if seconds > self.time_limit and problem is None:
                     got["outcome"] = "hang"
-                    got["detail"] = f"took {seconds:.1f} s"
+                    got["detail"] = f"took {seconds:.1f} s of CPU time ({wall:.1f} s in all)"
                 results[i] = got
                 if on_done is not None:
                     on_done(i, got)
-            for slot, (i, start) in list(busy.items()):
-                if now - start > self.time_limit * 2 + 1:  # stuck: kill it (the case took over twice the limit)
+            for slot, (i, start, cpu0) in list(busy.items()):
+                cpu1 = cpu_seconds(self.workers[slot][0].pid) if cpu0 is not None else None
+                used = cpu1 - cpu0 if cpu0 is not None and cpu1 is not None else None
+                if (used is not None and used > self.time_limit * 2 + 1) or \
+                        now - start > self.time_limit * WALL_FACTOR:  # stuck: kill it
                     busy.pop(slot)
                     self._replace(slot)
-                    got = {"outcome": "hang", "detail": f"still running after {now - start:.1f} s: killed",
-                           "seconds": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
+                    spent = f"{used:.1f} s of CPU time, " if used is not None else ""
+                    got = {"outcome": "hang",
+                           "detail": f"still running after {spent}{now - start:.1f} s in all: killed",
+                           "seconds": round(used if used is not None else now - start, 3),
+                           "wall_s": round(now - start, 3), "peak_mb": 0.0, "tag": ""}
                     results[i] = got
                     if on_done is not None:
                         on_done(i, got)
@@ -642,15 +924,15 @@ class Pool:
 
 # --- the run ------------------------------------------------------------------------------------------------
 def corpora(rs) -> dict:
-    return {"files": bundled_files(), "messages": messages(rs), "saves": saves(rs)}
+    return {"files": bundled_files(), "messages": messages(rs), "saves": saves(rs), "positions": rulings_texts()}
 
 
 def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0, jobs: int = 1,
         time_limit: float = TIME_LIMIT, memory_mb: int = MEMORY_LIMIT_MB,
-        progress: Optional[Callable[[str, int, int], None]] = None) -> dict:
+        progress: Optional[Callable[[str, int, int], None]] = None, positions: int = 0) -> dict:
     """Run the cases and report: counts per kind, every failure with its kind, index and case."""
     made = corpora(rs)
-    counts = {"content": content, "protocol": protocol, "saves": saves_}
+    counts = {"content": content, "protocol": protocol, "saves": saves_, "positions": positions}
     report: dict[str, Any] = {"seed": seed, "time_limit_s": time_limit, "memory_limit_mb": memory_mb, "kinds": {},
                               "failures": []}
     start = time.perf_counter()
@@ -659,7 +941,7 @@ def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0,
             total = counts[kind]
             if total <= 0:
                 continue
-            cases = [make_case(kind, seed, i, made) for i in range(total)]
+            cases = Cases(kind, seed, total, made)
             done = [0]
 
             def on_done(i: int, result: dict, kind: str = kind, total: int = total) -> None:
@@ -691,6 +973,24 @@ def run(rs, content: int = 0, protocol: int = 0, saves_: int = 0, seed: int = 0,
     return report
 
 
+class Cases(Sequence[dict]):
+    """The cases of a kind, each made when it is read (``make_case``): a run of 10 000 cases, some of
+    them megabytes of text, holds only those under way."""
+
+    def __init__(self, kind: str, seed: int, total: int, made: dict) -> None:
+        self.kind, self.seed, self.total, self.made = kind, seed, total, made
+
+    def __len__(self) -> int:
+        return self.total
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.total))]
+        if not 0 <= i < self.total:
+            raise IndexError(i)
+        return make_case(self.kind, self.seed, i, self.made)
+
+
 def case_input(case: dict) -> tuple[str, bytes]:
     """The whole input of a case, to keep: (file name suffix, bytes): the mutated content file,
     the protocol lines (one message a line) or the save."""
@@ -700,6 +1000,8 @@ def case_input(case: dict) -> tuple[str, bytes]:
         return "-" + case["file"], text.encode("utf-8", "surrogatepass")
     if case["kind"] == "protocol":
         return ".jsonl", "\n".join(case["lines"]).encode("utf-8", "surrogatepass") + b"\n"
+    if case["kind"] == "positions":
+        return ".ruling", case["text"].encode("utf-8", "surrogatepass")
     return ".json", case["text"].encode("utf-8", "surrogatepass")
 
 
@@ -724,7 +1026,7 @@ def _shown(case: dict) -> dict:
 
 def format_report(data: dict) -> list[str]:
     lines = [f"fuzz-input: {data['cases']} cases (seed {data['seed']}) in {data['seconds']} s; time limit "
-             f"{data['time_limit_s']} s, memory limit {data['memory_limit_mb']} MB a worker"]
+             f"{data['time_limit_s']} s of CPU a case, memory limit {data['memory_limit_mb']} MB a worker"]
     for kind, row in data["kinds"].items():
         lines.append(f"  {kind:<9} {row['cases']:>6} cases  {row['crashes']:>3} crashes  {row['hangs']:>3} hangs  "
                      f"worst memory {row['worst_memory_mb']:.0f} MB  slowest {row['slowest_s']:.2f} s"

@@ -28,12 +28,14 @@ so the state returned is one that ``apply`` accepts. ``dice`` fixes the next dic
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections import Counter
 from typing import Any, Optional, Sequence
 
 import attrs
 from lastbreath.dsl import ContentError, Diagnostic, RulesError, Span, parse_text
+from lastbreath.dsl.diagnostics import cap_per_file
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import Atom, Block, Line
 
@@ -91,8 +93,8 @@ LINES: dict[str, str] = {
     "victims": "victims at LOCATION N | victims none",
     "victim": "victim [KIND] at LOCATION [status NAME…] | victim supply N",
     "dead": "dead N | dead this round N",
-    "tokens": "tokens TOKEN KIND at LOCATION | tokens TOKEN KIND on item ITEM|killer [BODY]|victim at LOCATION|"
-              "minion KIND at LOCATION [face down] | tokens none",
+    "tokens": "tokens TOKEN KIND at LOCATION [face down] | tokens TOKEN KIND on item ITEM [copy N]|killer [BODY]|"
+              "victim at LOCATION|minion KIND at LOCATION [face down] | tokens none",
     "bloodlust": "bloodlust LEVEL",
     "finale": "finale ID [revealed]",
     "dark_power": "dark_power ID [revealed]",
@@ -108,6 +110,7 @@ LINES: dict[str, str] = {
     "round": "round N",
     "dice": "dice FACE…",
     "phase": "phase action|planning|killer|panic|upkeep [start]",
+    "conveyance": "conveyance ID at LOCATION | conveyance ID off board",
 }
 SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed",
                "modules")
@@ -120,6 +123,16 @@ class LineStop(Exception):
 
 
 def close_hint(word: str, known: Sequence[str]) -> str:
+    """'did you mean', else the known names: worked out once per distinct word and names (a file of
+    16 000 lines misspelled alike asks difflib once)."""
+    return _closest(word[:MAX_WORD], tuple(known))
+
+
+MAX_WORD = 100  # characters of an unknown word looked up (a longer one is nothing a name is close to)
+
+
+@functools.lru_cache(maxsize=1024)
+def _closest(word: str, known: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
     if close:
         return f"did you mean '{close[0]}'?"
@@ -248,16 +261,17 @@ def _block_of(reader: Reader, lines: Sequence[Line], head: str, path: str) -> Op
 
 
 def parse_position(rs: Ruleset, text: str, path: str = "<position>") -> tuple[Optional[Position], list[Diagnostic]]:
-    """Parse and check a position file; never raises for bad input."""
+    """Parse and check a position file; never raises for bad input. At most MAX_REPORTED
+    diagnostics come back, then a note of how many more (``cap_per_file``)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return None, diags
+        return None, cap_per_file(diags, complete=True)
     reader = Reader(path)
     block = _block_of(reader, lines, "position", path)
     if block is None:
-        return None, sorted_diags(reader.diags)
+        return None, cap_per_file(sorted_diags(reader.diags), complete=True)
     pos, diags = check_position(rs, block, reader)
-    return (pos if not diags else None), diags
+    return (pos if not diags else None), cap_per_file(diags, complete=True)
 
 
 def sorted_diags(diags: list[Diagnostic]) -> list[Diagnostic]:
@@ -600,6 +614,18 @@ class _PositionReader:
         self.r.once(f"track:{tid}", ln, f"the track {tid}")
         self.spec.setdefault("tracks", {})[tid] = v
 
+    def line_conveyance(self, ln: Line, a: list[Atom]) -> None:  # conveyance ID at LOCATION | … off board
+        u = LINES["conveyance"]
+        cid = self.r.ref(a, 1, ln, u, self.game.conveyance_index, f"conveyance of {self.game.scenario.name}")
+        if self.r.ref(a, 2, ln, u, ("at", "off"), "word") == "at":
+            where = self.loc(a, 3, ln, u)
+        else:
+            self.r.ref(a, 3, ln, u, ("board",), "word")
+            where = -1
+        self.r.end(a, 4, u)
+        self.r.once(f"conveyance:{cid}", ln, f"the place of {cid}")
+        self.spec.setdefault("conveyances", {})[cid] = where
+
     def line_slots(self, ln: Line, a: list[Atom]) -> None:  # slots N… | slots none
         u = LINES["slots"]
         n_slots = len(self.fresh.slots)
@@ -715,16 +741,24 @@ class _PositionReader:
         if r.name(a, 3, ln, u) != "at":
             raise r.error(a[3].span, "E404", f"'at' or 'on' is needed here, not {a[3].text()}", u)
         where = self.loc(a, 4, ln, u)
-        r.end(a, 5, u)
-        self.spec.setdefault("tokens", []).append((token, kind, where, ln.span))
+        down = False
+        if len(a) > 5:  # face down on the board (issue #33 item 4)
+            if r.name(a, 5, ln, u) != "face" or r.ref(a, 6, ln, u, ("down", "up"), "face") == "":
+                raise r.error(a[5].span, "E404", f"unexpected {a[5].text()}", u)
+            down = a[6].value == "down"
+            r.end(a, 7, u)
+        self.spec.setdefault("tokens", []).append((token, kind, where, down, ln.span))
 
     def _token_on(self, ln: Line, a: list[Atom], u: str, token: str, kind: str) -> None:
         r, g = self.r, self.game
         what = r.ref(a, 4, ln, u, ("item", "killer", "victim", "minion"), "holder")
         i = 5
-        if what == "item":
-            holder: tuple[Any, ...] = ("item", r.ref(a, 5, ln, u, g.items, "item"))
+        if what == "item":  # the first card of it in play, or 'copy N': the Nth (hands, backpack, table, aside)
+            holder: tuple[Any, ...] = ("item", r.ref(a, 5, ln, u, g.items, "item"), 1)
             i = 6
+            if i < len(a) and a[i].kind == "name" and a[i].value == "copy":
+                holder = (*holder[:2], r.number(a, i + 1, ln, u, 1, MAX_COUNT, "the card's place among hers"))
+                i += 2
         elif what == "killer":
             bodies = [b.id for b in g.killer.bodies if not b.formed]
             body = ""
@@ -918,6 +952,9 @@ class _PositionReader:
         f["sub"] = 1 if ph in DECISION_PHASES and not start else 0
         f["action_over"] = False
         f.update(choice=None, answers=(), checkpoint=None, events_seen=0, result="", end_reason="")
+        # the victims a position puts in play are those it accounts for (validate.py holds a state to it)
+        f["victims_in"] = (sum(f.get("victims", base.victims)) + sum(k for _h, k in f.get("holding", base.holding))
+                           + f.get("dead", base.dead) + f.get("rescued", base.rescued))
         return engine.replace(base, **f)
 
     def _compose_cards(self, f: dict[str, Any], base: GameState) -> None:
@@ -949,16 +986,35 @@ class _PositionReader:
                     if iid not in have:
                         raise self.r.error(span, "E406", f"she has no {iid}",
                                            "give it to her with 'hands' or 'backpack'")
-                f["held"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.held)
-                f["pack"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0]) for h in base.pack)
+                f["held"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0], h.copy) for h in base.held)
+                f["pack"] = tuple(HeldItem(h.id, uses.get(h.id, (h.uses,))[0], h.copy) for h in base.pack)
             return
         held = held if held is not None else tuple(h.id for h in base.held)
         pack = pack if pack is not None else tuple(h.id for h in base.pack)
         for iid, (_v, span) in uses.items():
             if iid not in held and iid not in pack:
                 raise self.r.error(span, "E406", f"she has no {iid}", "give it to her with 'hands' or 'backpack'")
-        f["held"] = tuple(HeldItem(i, uses.get(i, (g.items[i].uses,))[0]) for i in held)
-        f["pack"] = tuple(HeldItem(i, uses.get(i, (g.items[i].uses,))[0]) for i in pack)
+        # a card of an item whose cards carry tokens apart keeps the number of a card of it she had in the
+        # fresh game, in order, else takes a new one; tokens on a card of hers she no longer has go back
+        # to the supply (engine/copies.py)
+        numbers = {iid: [h.copy for h in (*base.held, *base.pack) if h.id == iid and h.copy] for iid in g.items}
+        seq = base.item_seq
+
+        def card(i: str) -> HeldItem:
+            nonlocal seq
+            k = numbers[i].pop(0) if numbers[i] else 0
+            if not k and i in g.copy_items:
+                seq += 1
+                k = seq
+            return HeldItem(i, uses.get(i, (g.items[i].uses,))[0], k)
+
+        f["held"] = tuple(card(i) for i in held)
+        f["pack"] = tuple(card(i) for i in pack)
+        f["item_seq"] = seq
+        gone = {f"item:{iid}#{k}" for iid, ks in numbers.items() for k in ks}
+        if gone and any(t[0] in gone for t in base.token_on):
+            f["supply"] = base.supply + tuple((t, k) for h, t, k, _up in base.token_on if h in gone)
+            f["token_on"] = tuple(t for t in base.token_on if t[0] not in gone)
         # items she has are taken out of the piles (one copy each)
         piles = [list(p) for p in base.piles]
         touched: set[int] = set()
@@ -1044,27 +1100,31 @@ class _PositionReader:
         if "tokens_none" in s and "tokens" in s:
             raise self.fail("tokens_none", "'tokens none' and a tokens line together", "keep one")
         if "tokens" in s or "tokens_none" in s or "collected" in s:
-            supply = list(base.supply)
+            supply = list(f.get("supply", base.supply))
             board = list(base.tokens)
+            down = list(base.tokens_down)
             collected = list(base.collected)
             if "tokens" in s or "tokens_none" in s:
-                supply += [(t, k) for t, k, _loc in board]
-                board = []
+                supply += [(t, k) for t, k, _loc in (*board, *down)]
+                board, down = [], []
             if "collected" in s:
                 supply += collected
                 collected = []
-            for token, kind, where, span in s.get("tokens", []):
+            for token, kind, where, face_down, span in s.get("tokens", []):
                 self._take(supply, token, kind, span)
-                board.append((token, kind, where))
+                (down if face_down else board).append((token, kind, where))
             for token, kind, span in s.get("collected", []):
                 self._take(supply, token, kind, span)
                 collected.append((token, kind))
             f["supply"], f["tokens"], f["collected"] = tuple(supply), tuple(board), tuple(sorted(collected))
+            f["tokens_down"] = tuple(down)
 
         if "tokens_on" in s:
             self._compose_tokens_on(f, base)
         if "tracks" in s:  # track TRACK N
             f["tracks"] = tuple((tid, s["tracks"].get(tid, v)) for tid, v in base.tracks)
+        if "conveyances" in s:  # conveyance ID at LOCATION | conveyance ID off board
+            f["conveyances"] = tuple(s["conveyances"].get(c.id, at) for c, at in zip(g.conveyances, base.conveyances))
         if "slots" in s:  # slots N…: the slots of her card's start side filled (C5.5)
             filled = s["slots"]
             flipped = s.get("flipped", base.flipped)
@@ -1145,7 +1205,7 @@ class _PositionReader:
         """tokens TOKEN KIND on …: from the supply (after the board's and her collection's)."""
         g = self.game
         supply = list(f.get("supply", base.supply))
-        token_on = list(base.token_on)
+        token_on = list(f.get("token_on", base.token_on))
         marked = list(f.get("marked", base.marked))
         seq = f.get("victim_seq", base.victim_seq)
         victims = f.get("victims", base.victims)
@@ -1155,7 +1215,7 @@ class _PositionReader:
             self._take(supply, token, kind, span)
             what = holder[0]
             if what == "item":
-                key = f"item:{holder[1]}"
+                key = self._card(f, base, holder[1], holder[2], span)
             elif what == "killer":
                 body = holder[1]
                 k = next((k for k in ks if k.alive and (k.body == body or not body)), None)
@@ -1180,6 +1240,33 @@ class _PositionReader:
             token_on.append((key, token, kind, up))
         f["supply"], f["token_on"] = tuple(supply), tuple(token_on)
         f["marked"], f["victim_seq"] = tuple(marked), seq
+
+    def _card(self, f: dict[str, Any], base: GameState, iid: str, nth: int, span: Span) -> str:
+        """The holder of the nth card of an item in play (hands, backpack, table, aside), numbered now if
+        it has no number yet (engine/copies.py)."""
+        g = self.game
+        places: list[tuple[str, int, int]] = []  # (field, index, number)
+        for name in ("held", "pack"):
+            places += [(name, i, h.copy) for i, h in enumerate(f.get(name, getattr(base, name))) if h.id == iid]
+        for name in ("table", "aside"):
+            places += [(name, i, int(x.partition("#")[2] or 0)) for i, x in enumerate(getattr(base, name))
+                       if x.partition("#")[0] == iid]
+        if len(places) < nth:
+            raise self.r.error(span, "E406", f"no card {nth} of {g.items[iid].name} is in play to hold it"
+                               if nth > 1 else f"no card of {g.items[iid].name} is in play to hold it",
+                               "give her one with 'hands' or 'backpack'")
+        name, i, k = places[nth - 1]
+        if not k:
+            k = f["item_seq"] = f.get("item_seq", base.item_seq) + 1
+            if name in ("held", "pack"):
+                cards = list(f.get(name, getattr(base, name)))
+                cards[i] = HeldItem(cards[i].id, cards[i].uses, k)
+                f[name] = tuple(cards)
+            else:
+                cards = list(f.get(name, getattr(base, name)))
+                cards[i] = f"{iid}#{k}"
+                f[name] = tuple(cards)
+        return f"item:{iid}#{k}"
 
     def _take(self, supply: list[tuple[str, str]], token: str, kind: str, span: Span) -> None:
         if (token, kind) not in supply:

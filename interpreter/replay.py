@@ -43,7 +43,8 @@ MAX_POSITION = 200_000  # characters of a saved position's text
 REQUIRED = ("format", "version", "content", "game", "seed", "choices")
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 MAX_CHOICES = 100_000  # choices in a save (a game takes a few hundred)
-MAX_FILE = 64 << 20  # bytes of a save file
+MAX_FILE = 4 << 20  # bytes of a save file (or a save given as text): read no further, parsed only within it
+# (a game's save is a few kB; 100 000 choices and a position's text fit; 63 MiB of JSON took 1.5 GB)
 
 History = Sequence[tuple[GameState, Optional[str]]]
 Setup = tuple[dict[str, Any], int, Sequence[str]]
@@ -190,7 +191,7 @@ def replay(rs: Ruleset, data: Any) -> list[Step]:
     game = data["game"]
     if data.get("position") is not None:
         state, events = _from_position(rs, data)
-        return _replayed(data, state, events)
+        return _replayed(rs, data, state, events)
     try:
         state, events = api.new_game(rs, killer=game["killer"], scenario=game["scenario"],
                                      final_girl=game["final_girl"], difficulty=game["difficulty"],
@@ -200,7 +201,7 @@ def replay(rs: Ruleset, data: Any) -> list[Step]:
         raise
     except RulesError as err:
         raise SaveError(f"the save's game cannot be set up with this content: {err}") from None
-    return _replayed(data, state, events)
+    return _replayed(rs, data, state, events)
 
 
 def _from_position(rs: Ruleset, data: dict[str, Any]) -> tuple[GameState, list[Event]]:
@@ -217,7 +218,7 @@ def _from_position(rs: Ruleset, data: dict[str, Any]) -> tuple[GameState, list[E
     return state, events
 
 
-def _replayed(data: dict[str, Any], state: GameState, events: list[Event]) -> list[Step]:
+def _replayed(rs: Ruleset, data: dict[str, Any], state: GameState, events: list[Event]) -> list[Step]:
     """The steps of a save from its first state: each choice checked and applied."""
     steps = [Step(None, None, state, events)]
     for i, key in enumerate(data["choices"]):
@@ -238,23 +239,48 @@ def _replayed(data: dict[str, Any], state: GameState, events: list[Event]) -> li
         steps.append(Step(key, label, state, events))
     snap = data.get("snapshot")
     if snap is not None:
-        _match_snapshot(state, snap)
+        _match_snapshot(rs, state, snap)
     return steps
 
 
-def _match_snapshot(state: GameState, snap: dict[str, Any]) -> None:
-    mine = json.loads(json.dumps(serialize.to_json(state)))
-    if snap == mine:
-        return
+def _match_snapshot(rs: Ruleset, state: GameState, snap: dict[str, Any]) -> None:
+    """The save's snapshot is loaded as any saved state is (``serialize.from_json``: strict types, the
+    game's invariants, resumed from its checkpoint) and is the replayed state: one way in for a
+    saved state, whichever door it comes by (docs/decisions/0022)."""
+    mine = serialize.to_json(state)
     for k in ("format", "version", "content", "game"):
-        if snap.get(k) != mine[k]:
+        if snap.get(k) != mine[k] or type(snap.get(k)) is not type(mine[k]):
             raise SaveError(f"the save's snapshot does not match its game ({k} differs)")
     theirs = snap.get("state")
     if not isinstance(theirs, dict):
         raise SaveError("the save's snapshot has no state")
-    diff = sorted(k for k in set(theirs) | set(mine["state"]) if theirs.get(k) != mine["state"].get(k))
-    raise SaveError(f"replaying the saved choices does not reach the saved snapshot (it differs in "
-                    f"{', '.join(diff[:6])}): the rules engine has changed since the save was made")
+    snap = _with_victims_in(snap, mine["state"])
+    theirs, ours = snap["state"], mine["state"]
+    if _text(theirs) != _text(ours):  # as JSON text: 0.0 is not false, nor 3.0 3 (Python's == says they are)
+        diff = sorted(str(k)[:40] for k in set(theirs) | set(ours) if _text(theirs.get(k)) != _text(ours.get(k)))
+        raise SaveError(f"replaying the saved choices does not reach the saved snapshot (it differs in "
+                        f"{', '.join(diff[:6])}): the rules engine has changed since the save was made")
+    try:
+        serialize.from_json(rs, snap)
+    except SaveError as err:  # (the replayed state's own save: only an engine that breaks its invariants)
+        raise SaveError(f"the save's snapshot cannot be loaded: {err}") from None
+
+
+def _text(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def _with_victims_in(snap: dict[str, Any], mine: dict[str, Any]) -> dict[str, Any]:
+    """A snapshot written before saves counted the victims in play (no ``victims_in``) takes the
+    replayed game's count: the replay, not the snapshot, is the game here."""
+    theirs = snap["state"]
+    if "victims_in" in theirs or "victims_in" not in mine:
+        return snap
+    theirs = {**theirs, "victims_in": mine["victims_in"]}
+    cp, mine_cp = theirs.get("checkpoint"), mine.get("checkpoint")
+    if isinstance(cp, dict) and "victims_in" not in cp and isinstance(mine_cp, dict):
+        theirs["checkpoint"] = {**cp, "victims_in": mine_cp.get("victims_in")}
+    return {**snap, "state": theirs}
 
 
 def load(rs: Ruleset, data: Any) -> tuple[GameState, list[Event]]:

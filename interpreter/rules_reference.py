@@ -111,7 +111,7 @@ class Reference:
         family (or the families of the same letter) nearest in number (``C9.9`` -> ``C9.7``; ``C12``
         -> ``C11``, ``C13``); otherwise ids spelled alike."""
         key = normalize(query)
-        m = re.fullmatch(r"([CSKV])(\d+)(?:\.(\d+))?", key)
+        m = re.fullmatch(r"([CSKV])(\d{1,6})(?:\.(\d{1,6}))?", key)  # (a 5 000-digit number is no rule's)
         if m:
             letter, num, sub = m.group(1), int(m.group(2)), m.group(3)
             if letter == "V" or sub is None:  # V3 and C9 are numbered within their letter
@@ -125,7 +125,7 @@ class Reference:
             if pool:
                 best = min(abs(n - want) for n, _ in pool)
                 return [i for n, i in sorted(pool) if abs(n - want) == best]
-        return difflib.get_close_matches(key, self.ids(), n=3, cutoff=0.6)
+        return difflib.get_close_matches(key[:100], self.ids(), n=3, cutoff=0.6)
 
     def cited_ids(self, item: Rule | Family) -> list[str]:
         """The ids whose citations count for a rule (itself) or a family (its own id, if it has a

@@ -32,6 +32,7 @@ from typing import Any, Callable, Optional, Sequence
 
 import attrs
 from lastbreath.dsl import ContentError, Diagnostic, IllegalChoice, RulesError, Span, parse_text
+from lastbreath.dsl.diagnostics import cap_per_file
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES, Atom, Block, Line
 
@@ -88,6 +89,7 @@ FACTS: dict[str, str] = {
     "phase": "phase NAME", "round": "round N", "result": "result fg|killer|none",
     "choice": "choice KIND|none", "option": "option WORD…", "options": 'options "KEY"… | options none',
     "log": 'log "TEXT"…',
+    "conveyance": "conveyance ID at LOCATION | conveyance ID off board",
 }
 STEPS = {"play": "play CARD", "answer": 'answer WORD… | answer "KEY"', "expect": "expect [not] FACT",
          "stop": "stop after killer-start|killer-action|terror-card|killer-phase|panic-phase"}
@@ -153,7 +155,7 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
     """The rulings of a file's text, checked; never raises for bad input."""
     lines, diags = parse_text(text, path)
     if diags:
-        return [], diags
+        return [], cap_per_file(diags, complete=True)
     reader = Reader(path)
     out: list[Ruling] = []
     for ln in lines:
@@ -163,14 +165,14 @@ def parse_rulings(rs: Ruleset, text: str, path: str = "<rulings>") -> tuple[list
             continue
     if not lines:
         reader.error(Span(path, 1, 1, 1, 2), "E400", "no 'ruling ID { … }' block", "a rulings file holds rulings")
-    return (out if not reader.diags else []), sorted_diags(reader.diags)
+    return (out if not reader.diags else []), cap_per_file(sorted_diags(reader.diags), complete=True)
 
 
 def check_text(rs: Ruleset, text: str, path: str = "<text>") -> list[Diagnostic]:
     """The diagnostics of a position or a rulings file (a file whose first block is 'ruling' is one)."""
     lines, diags = parse_text(text, path)
     if diags:
-        return diags
+        return cap_per_file(diags, complete=True)
     if any(ln.head() == "ruling" for ln in lines):
         return parse_rulings(rs, text, path)[1]
     from .position import parse_position
@@ -420,6 +422,17 @@ class _Facts:
                 name = (k.label or k.body or "the killer") if k is not None else "none"
                 return k is not None and (k.label == who or (k.body == who and not k.label)), f"{name} is active"
             return active
+        if head == "conveyance":  # conveyance ID at LOCATION | conveyance ID off board
+            cid = self.ref(i + 1, u, g.conveyance_index, f"conveyance of {g.scenario.name}")
+            k = g.conveyance_index[cid]
+            if self.word(i + 2, u, ("at", "off")) == "at":
+                where = self.loc(i + 3, u)
+            else:
+                self.word(i + 3, u, ("board",))
+                where = -1
+            self.end(i + 4, u)
+            return lambda st, log: (st.conveyances[k] == where,
+                                    f"the {g.conveyances[k].name} is {_where(st, st.conveyances[k])}")
         if head == "track":  # track TRACK N
             tid = self.ref(i + 1, u, g.tracks, "track")
             return number(lambda st: dict(st.tracks).get(tid, 0), lambda v: f"the {tid} track is on {v}", at=i + 2)
@@ -491,8 +504,8 @@ class _Facts:
             if self.name(i + 2, u) != "at":
                 raise self.r.error(self.a[i + 2].span, "E404", f"'at' is needed here, not {self.a[i + 2].text()}", u)
             where = self.loc(i + 3, u)
-            return number(lambda st: sum(1 for t, _k, at in st.tokens if t == token and at == where),
-                          lambda v: f"{v} there", at=i + 4)
+            return number(lambda st: sum(1 for t, _k, at in (*st.tokens, *st.tokens_down)  # face down too
+                                         if t == token and at == where), lambda v: f"{v} there", at=i + 4)
         if head == "collected":
             token = self.ref(i + 1, u, g.tokens, "token")
             return number(lambda st: sum(1 for t, _k in st.collected if t == token),
@@ -643,7 +656,10 @@ class _Facts:
         if what == "item":
             iid = self.ref(j, u, g.items, "item")
             j += 1
-            holders: Callable[[GameState], set[str]] = lambda st: {f"item:{iid}"}  # noqa: E731
+            # every card of the item in play (engine/copies.py: 'item:ID#N')
+            holders: Callable[[GameState], set[str]] = lambda st: (  # noqa: E731
+                {f"item:{iid}#{h.copy}" for h in (*st.held, *st.pack) if h.id == iid}
+                | {f"item:{x}" for x in (*st.table, *st.aside) if x.partition("#")[0] == iid})
         elif what == "killer":
             bodies = [b.id for b in g.killer.bodies if not b.formed]
             body = ""
@@ -891,9 +907,13 @@ def verify(rs: Ruleset, files: Sequence[Path]) -> tuple[list[Outcome], list[Diag
         rulings, bad = parse_rulings(rs, text, str(f))
         diags += bad
         outcomes += [run(r) for r in rulings]
-    return outcomes, diags, sources
+    return outcomes, cap_per_file(diags), sources
 
 
 def counts(outcomes: Sequence[Outcome]) -> Counter[str]:
     return Counter("passed" if o.ok else "failed" for o in outcomes)
 
+
+def _where(st: GameState, at: int) -> str:
+    """A piece's place in a fact's answer: "at Yard", or "off the board"."""
+    return f"at {_loc_name(st, at)}" if at >= 0 else "off the board"

@@ -31,6 +31,7 @@ from collections import Counter
 from typing import Any, Callable, Iterable, NamedTuple, Optional, Sequence, TextIO
 
 from lastbreath.dsl import RulesError
+from lastbreath.dsl import nodes as dsl_nodes
 from lastbreath.dsl.render import Names, count_of, render, render_effects
 
 from .state import Choice, Event, GameState, Option
@@ -194,6 +195,37 @@ def _token_name(state: GameState, token: str) -> str:
     return _name(state.game.tokens, token)
 
 
+def _faced(state: GameState) -> frozenset[str]:
+    """The token types the game's content turns face down or up on the board, or reads the kinds of
+    there (issue #33 item 4): their face-up tokens on the map show their kinds. Any other type lies
+    on the map as the supply gave it, shown by its type alone (the asylum's pills, S5.1)."""
+    g = state.game
+    got = g.derived.get("screen:faced")
+    if got is None:
+        got = frozenset(t for su in g.scenario.setups for t, _loc in su.tokens_down) | frozenset(
+            x.token for x in dsl_nodes.walk((g.killer, g.scenario, *g.items.values(), *g.cards.values()))
+            if (type(x) is dsl_nodes.GainTokens and x.face and x.to.kind == "at")
+            or type(x) is dsl_nodes.RevealTokens
+            or (type(x) in (dsl_nodes.TokenAt, dsl_nodes.TokenOn, dsl_nodes.TokenCount) and (x.kind or x.face)))
+        g.derived["screen:faced"] = got
+    return got
+
+
+def board_token(state: GameState, token: str, kind: str, up: bool) -> str:
+    """A token on the board as the player sees it: its type, its kind if it lies face up (a type the
+    content turns face up or down), 'face down' if it lies so."""
+    name = _token_name(state, token)
+    if not up:
+        return f"{name} (face down)"
+    return token_label(kind, name) if token in _faced(state) else name
+
+
+def _board_tokens(state: GameState) -> list[tuple[str, int]]:
+    """(label, location) of every token on the board, face up then face down."""
+    return ([(board_token(state, t, k, True), at) for t, k, at in state.tokens]
+            + [(board_token(state, t, k, False), at) for t, k, at in state.tokens_down])
+
+
 def token_label(kind: str, name: str) -> str:
     """A token of a kind: "blue Chip"; a kind named like its token is not said twice ("Pass", not "pass Pass")."""
     if kind.lower() == name.lower() or name.lower().startswith(kind.lower() + " "):
@@ -229,6 +261,10 @@ def _piece_facts(state: GameState) -> list[tuple[str, str]]:
     if state.token_on:
         names = {f"item:{i}": it.name for i, it in g.items.items()}
         names.update({f"card:{c.split('/', 1)[1]}": card.name for c, card in g.deck_cards.items()})
+        for h, *_rest in state.token_on:  # a card of an item whose cards carry tokens apart: 'item:ID#N'
+            iid, sep, k = h.partition("#")
+            if sep and iid in names:  # (its number said where the item has several cards)
+                names[h] = f"{names[iid]} (card {k})" if g.items[iid[5:]].copies > 1 else names[iid]
         on = Counter((names.get(h, "a " + h.split(":", 1)[0]),
                       token_label(kind, _token_name(state, t)) if up else _token_name(state, t))
                      for h, t, kind, up in state.token_on)
@@ -256,6 +292,10 @@ def _tracks_and_paths(state: GameState) -> list[tuple[str, str]]:
                        for i, _it, _that in state.delayed if 0 <= i < len(g.delayed))
         out.append(("Kept for later", ", ".join(f"{k} at the {when}" if k > 1 else f"one at the {when}"
                                                 for when, k in kept.items())))
+    for c, at in zip(g.conveyances, state.conveyances):  # pieces that travel with her (issue #33 item 2)
+        how = "goes with you always" if c.taken == "always" else "goes with you when you take it"
+        needs = f"; needs {_name(g.items, c.needs)}" if c.needs else ""
+        out.append((c.name, f"{'at ' if at >= 0 else ''}{_where(state, at)} ({how}{needs})"))
     if state.barred:
         closed: dict[int, list[str]] = {}
         for k, who in state.barred:
@@ -305,10 +345,10 @@ def status_facts(state: GameState, extras_only: bool = False) -> list[tuple[str,
             _name(g.dark_powers, state.secondary)
         out.append(("Second dark power", name + (f" (health {state.secondary_health})"
                                                   if state.secondary_health else "")))
-    if state.tokens:
-        here = Counter((tok, loc) for tok, _kind, loc in state.tokens)  # face down: the kind is hidden
-        out.append(("Tokens", ", ".join(f"{_token_name(state, t)}{' x' + str(k) if k > 1 else ''} at "
-                                        f"{_where(state, loc)}" for (t, loc), k in here.items())))
+    if state.tokens or state.tokens_down:
+        here = Counter(_board_tokens(state))  # a kind shown only face up (board_token)
+        out.append(("Tokens", ", ".join(f"{what}{' x' + str(k) if k > 1 else ''} at "
+                                        f"{_where(state, loc)}" for (what, loc), k in here.items())))
     if state.collected:
         out.append(("Collected", _counted(token_label(kind, _token_name(state, t)) for t, kind in state.collected)))
     if state.supply or state.token_discard:
@@ -358,9 +398,9 @@ def _zone_facts(state: GameState) -> list[tuple[str, str]]:
     g = state.game
     out: list[tuple[str, str]] = []
     if state.table:
-        out.append(("On the table", _counted(_name(g.items, i) for i in state.table)))
+        out.append(("On the table", _counted(_name(g.items, i.partition("#")[0]) for i in state.table)))
     if state.aside:
-        out.append(("Set aside", _counted(_name(g.items, i) for i in state.aside)))
+        out.append(("Set aside", _counted(_name(g.items, i.partition("#")[0]) for i in state.aside)))
     for pid, cards in state.item_piles:
         pile = next((p for p in (*g.scenario.piles, *g.killer.piles) if p.id == pid), None)
         out.append(("Pile", f"{pile.name if pile else pid}: {_plural(len(cards), 'card')} face down"))
@@ -436,7 +476,7 @@ def tracks_lines(state: GameState, width: int = 0) -> list[str]:
         if label == "Status":
             continue  # shown with each killer above, and with each minion on the map
         if label == "Tokens":  # where they lie is on the map: here, how many of each
-            count = Counter(_token_name(state, t) for t, _kind, _loc in state.tokens)
+            count = Counter(_token_name(state, t) for t, _kind, _loc in (*state.tokens, *state.tokens_down))
             extra.append((f"tokens on the map: {', '.join(f'{k} {n}' for n, k in count.items())}", None))
         elif label == "Token supply":
             extra.append(("supply: " + text.replace(" in the supply", ""), None))
@@ -511,8 +551,11 @@ def map_rows(state: GameState) -> list[MapRow]:
         if 0 <= m.loc < board.n:
             minions.setdefault(m.loc, Counter())[_name(g.minions, m.kind) + _statuses(m.status)] += 1
     tokens: dict[int, Counter] = {}
-    for tok, _kind, loc in state.tokens:
-        tokens.setdefault(loc, Counter())[_token_name(state, tok)] += 1
+    for what, loc in _board_tokens(state):
+        tokens.setdefault(loc, Counter())[what] += 1
+    riding: dict[int, list[str]] = {}  # pieces that travel with her, where they stand
+    for c, at in zip(g.conveyances, state.conveyances):
+        riding.setdefault(at, []).append(c.name)
     rows = []
     for i in range(board.n):
         facts = []
@@ -531,6 +574,7 @@ def map_rows(state: GameState) -> list[MapRow]:
             here.append(f"{k} {name}")
         if state.victims[i]:
             here.append(_plural(state.victims[i], "victim"))
+        here += riding.get(i, [])
         for name, k in tokens.get(i, Counter()).items():
             here.append(f"{name}" + (f" x{k}" if k > 1 else ""))
         paths = []
@@ -952,9 +996,12 @@ def _short_here(state: GameState, r: MapRow) -> str:
         parts.append(f"{m}m")
     if state.victims[i]:
         parts.append(f"{state.victims[i]}v")
-    t = sum(1 for _tok, _kind, loc in state.tokens if loc == i)
+    t = sum(1 for _tok, _kind, loc in (*state.tokens, *state.tokens_down) if loc == i)
     if t:
         parts.append(f"{t}t")
+    c = sum(1 for at in state.conveyances if at == i)
+    if c:
+        parts.append(f"{c}c")
     return " ".join(parts)
 
 
@@ -985,7 +1032,10 @@ def _map_grid(state: GameState, width: int, occupied_only: bool = False):
     for i in range(nrows):
         grid.add_row(*[cells[c * nrows + i] if c * nrows + i < len(cells) else Text("") for c in range(cols)])
     legend = ["YOU you"] + [word for word, there in (("K killer", state.killers), ("v victims", any(state.victims)),
-                                                     ("m minions", state.minions), ("t tokens", state.tokens)) if there]
+                                                     ("m minions", state.minions),
+                                                     ("t tokens", state.tokens or state.tokens_down),
+                                                     ("c " + ", ".join(c.name for c in state.game.conveyances),
+                                                      state.conveyances)) if there]
     if not occupied_only:
         legend += [f"{m} {t}" for t, m in marks.items()] + (["✗ closed"] if any(
             p[5] for p in state.game.board.paths) else [])

@@ -6,8 +6,10 @@ than half-loaded. Records are (un)structured with cattrs; the static ``Game`` is
 the ids. A state paused at a choice saves its checkpoint and answers, so it resumes exactly.
 
 A save is data from anywhere, so ``from_json`` checks values as well as shapes (validate.py):
-against the content and the rules' bounds, written as ``to_json`` writes it, and resuming from
-its checkpoint to exactly itself. It raises ``SaveError`` and nothing else.
+against the content and the rules' bounds, written as ``to_json`` writes it (no key it does not
+write), keeping the game's invariants, and resuming from its checkpoint to exactly itself. It
+raises ``SaveError`` and nothing else. It is the one way in for a saved state: the snapshot of a
+save file is loaded through it too (replay.py).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any, Callable
 
 import attrs
 import cattrs
+import cattrs.gen
 from lastbreath.dsl import RulesError, SaveError
 
 from . import validate
@@ -27,6 +30,7 @@ from .state import Choice, GameState, HeldItem, KillerState, MarkedVictim, Minio
 
 FORMAT = "lastbreath-save"
 VERSION = 1
+TOP_KEYS = frozenset({"format", "version", "content", "game", "state"})  # what to_json writes, and nothing else
 
 _conv = cattrs.Converter(forbid_extra_keys=True)
 # sets inside records (e.g. a killer's status) save as sorted lists: JSON has no sets
@@ -60,7 +64,13 @@ _OPTIONAL: dict[str, Any] = {"dice": (),
                              # victim kinds, statuses, tokens on things (issue #16 items 3-5)
                              "marked": (), "victim_seq": 0, "fg_status": frozenset(), "token_on": (),
                              "victims_taken": 0,  # the victim supply (C5.7, issue #34)
-                             "arrivals": (), "cards_gone": ()}
+                             "arrivals": (), "cards_gone": (),
+                             "conveyances": (),  # pieces that travel with her (issue #33 item 2)
+                             # item cards that carry tokens apart, tokens face down on the board (issue #33)
+                             "item_seq": 0, "tokens_down": ()}
+# a held item's card number is saved only when it has one (saves made before numbers stay equal)
+_conv.register_unstructure_hook(HeldItem, cattrs.gen.make_dict_unstructure_fn(
+    HeldItem, _conv, copy=cattrs.gen.override(omit_if_default=True)))
 # cattrs' generated functions for the records, found once (a call through the converter dispatches each time)
 _UNSTRUCTURE = {cls: _conv.get_unstructure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
 _STRUCTURE = {cls: _conv.get_structure_hook(cls) for cls in (*_RECORDS.values(), Choice)}
@@ -143,6 +153,9 @@ def _build_state(game: Game, data: dict[str, Any], where: str = "") -> GameState
     if not isinstance(data, dict):
         raise SaveError(f"the saved {(where or 'state.').rstrip('.')} is not an object")
     missing = [f for f in _FIELDS if f not in data and f not in _OPTIONAL]
+    if missing == ["victims_in"]:  # the one field added since (issue 42): not taken on trust (validate.py)
+        raise SaveError(f"the saved {(where or 'state.').rstrip('.')} has no victims_in: it was made before saves "
+                        "counted the victims in play; load the save file it belongs to (replayed from its choices)")
     extra = set(data) - set(_FIELDS) - {"choice", "checkpoint"}
     if missing or extra:
         unknown = sorted(str(k)[:40] for k in extra)
@@ -200,6 +213,10 @@ def from_json(ruleset: Any, data: Any) -> GameState:
     the module's docstring). Raises nothing else."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("this is not a lastbreath save")
+    unknown = set(data) - TOP_KEYS
+    if unknown:
+        raise SaveError(f"the snapshot has unknown fields: {', '.join(sorted(str(k)[:40] for k in unknown)[:6])} "
+                        f"(a snapshot holds {', '.join(sorted(TOP_KEYS))})")
     if data.get("version") != VERSION:
         raise SaveError(f"save version {data.get('version')} is not supported (this build reads {VERSION})")
     modules_loaded(ruleset, data.get("game"))
@@ -228,6 +245,7 @@ def from_json(ruleset: Any, data: Any) -> GameState:
     state = _build_state(game, raw)
     data = _state_data(state)
     validate.check_canonical(raw, data)
+    validate.check_invariants(state)
     validate.check_resumes(state, data, _state_data)
     return state
 

@@ -25,9 +25,11 @@ from typing import Any, BinaryIO, Callable, Optional, Union
 
 from lastbreath.dsl import ContentError, IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
+from lastbreath.dsl.syntax import MAX_BYTES
 
 from . import engine, serialize
 from .jsontext import loads, lone_surrogate
+from .replay import MAX_FILE
 from .session import Session
 from .state import Event, GameState
 
@@ -47,18 +49,22 @@ TOO_MANY_GAMES = 1007
 BATCH_TOO_LARGE = 1008
 REPLY_TOO_LARGE = 1009
 BAD_POSITION = 1010
+GAME_STOPPED = 1011  # content went past a limit in play (E310–E313): the game stays as it was
 
 MAX_MESSAGE = 1 << 20  # bytes in one message, its line ending not counted
 MAX_GAMES = 100  # games open at once on one connection (a game with its history takes ~20 kB and up)
 MAX_BATCH = 100  # requests in one batch
 MAX_REPLY = 4 << 20  # bytes of the replies to one message (a game.state is ~10 kB)
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
+MAX_PATH = 1000  # characters of game.position's path (each diagnostic repeats it)
+MAX_MESSAGE_LIMIT = 16 << 20  # the most --max-message may allow: a message is parsed whole, in memory
 
 __all__ = [
     "BAD_POSITION",
     "BAD_SAVE",
     "BATCH_TOO_LARGE",
     "CANNOT_UNDO",
+    "GAME_STOPPED",
     "ILLEGAL_OPTION",
     "INTERNAL_ERROR",
     "INVALID_PARAMS",
@@ -81,6 +87,15 @@ __all__ = [
     "serve",
 ]
 CREATES_GAMES = ("game.new", "game.load")  # as notifications they are ignored: nobody would hear of the game
+
+
+def _stopped(err: RulesError) -> RpcError:
+    """A game that could not start: content that went past a limit in play (E310–E313, naming its
+    line) stopped it, or the content asked for is not loaded."""
+    code = getattr(err, "code", "")
+    if code in ("E310", "E311", "E312", "E313"):
+        return RpcError(GAME_STOPPED, str(err), {"code": code})
+    return RpcError(UNKNOWN_CONTENT, str(err))
 
 
 class RpcError(Exception):
@@ -175,6 +190,10 @@ def public_state(state: GameState) -> dict[str, Any]:
     s["piles"] = [[c if up else None for c, up in pile] for pile in state.piles]
     if "supply" in s:  # content tokens face down on the table: how many
         s["supply"] = len(s["supply"])
+    if "tokens_down" in s:  # face down on the board: their type and place, not their kind (issue #33 item 4)
+        s["tokens_down"] = [[t, None, at] for t, _k, at in s["tokens_down"]]
+    if "token_on" in s:  # on cards and pieces: a face-down one's kind is not seen
+        s["token_on"] = [[h, t, k if up else None, up] for h, t, k, up in s["token_on"]]
     if "decks" in s:  # content decks: how many cards are left in each
         s["decks"] = {deck: len(cards) for deck, cards in s["decks"]}
     return s
@@ -346,6 +365,9 @@ class Server:
             result = fn(params)
         except RpcError as err:
             return None if notification else self._error(echo, err)
+        except RulesError as err:  # content that went past a limit in play, naming its line: not a bug of ours
+            return None if notification else self._error(
+                echo, RpcError(GAME_STOPPED, str(err), {"code": getattr(err, "code", "E300")}))
         except Exception as err:
             return None if notification else self._error(
                 echo, RpcError(INTERNAL_ERROR, f"internal error: {type(err).__name__}: {err}"))
@@ -413,19 +435,24 @@ class Server:
                         legendary=p.get("legendary", False), seed=seed, tie_policy=tie, forced=forced,
                         modules=p.get("modules", ()))
         except RulesError as err:
-            raise RpcError(UNKNOWN_CONTENT, str(err)) from None
+            raise _stopped(err) from None
         gid = self._add(s)
         return {**_view(gid, s), "seed": s.seed, "setup": s.options}
 
     def game_position(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"text": (str, True), "path": (str, False)})
+        if len(p.get("path", "")) > MAX_PATH:  # each diagnostic names it: kept short
+            raise RpcError(INVALID_PARAMS, f"param 'path' is longer than {MAX_PATH} characters", {"param": "path"})
+        if len(p["text"]) > MAX_BYTES:
+            raise RpcError(INVALID_PARAMS, f"param 'text' is longer than {MAX_BYTES} characters (a position file's "
+                           "limit)", {"param": "text"})
         self._room()
         try:
             s = Session.from_position(self.ruleset, p["text"], p.get("path", "<position>"))
         except ContentError as err:
             raise RpcError(BAD_POSITION, str(err), {"diagnostics": [d.to_json() for d in err.diagnostics]}) from None
         except RulesError as err:
-            raise RpcError(UNKNOWN_CONTENT, str(err)) from None
+            raise _stopped(err) from None
         gid = self._add(s)
         return {**_view(gid, s), "seed": s.seed, "setup": s.options}
 
@@ -467,6 +494,9 @@ class Server:
         data = p["save"]
         self._room()
         if isinstance(data, str):
+            if len(data) > MAX_FILE:  # (a save file's limit, before the text is parsed)
+                raise RpcError(BAD_SAVE, f"not a lastbreath save (longer than {MAX_FILE} characters, a save "
+                               "file's limit)")
             try:
                 data = loads(data)
             except (ValueError, RecursionError) as err:

@@ -124,6 +124,7 @@ class MarkedVictim:
 class HeldItem:
     id: str
     uses: int  # uses left; 0 for items without uses
+    copy: int = 0  # which card it is, for an item whose cards carry tokens apart (S1.3; 0: not numbered)
 
 
 @attrs.frozen(slots=False, eq=False)
@@ -195,6 +196,10 @@ class GameState:
     marked: tuple[MarkedVictim, ...] = ()  # the victims that are not plain (each also in ``victims``)
     victim_seq: int = 0  # the last uid given to a marked victim
     victims_taken: int = 0  # victims taken from the supply so far, setup's too (C5.7: left = supply - taken)
+    # the victims that came into play: those of the setup card (or a position), plus those content
+    # placed or turned back from minions, less those it turned into minions or replaced by a killer
+    # body; the victims on the board, held, dead and rescued never add up to more (validate.py)
+    victims_in: int = 0
     fg_status: frozenset[str] = frozenset()  # the Final Girl's statuses (S2.6)
     # tokens on items, cards, pieces: (holder, type, kind, face up)
     token_on: tuple[tuple[str, str, str, bool], ...] = ()
@@ -215,6 +220,12 @@ class GameState:
     delayed: tuple[tuple[int, int, int], ...] = ()  # kept for a coming phase: (index in Game.delayed, 'it', 'that')
     barred: tuple[tuple[int, str], ...] = ()  # (path index, fg | victims | enemies) closed for them by effects; sorted
     cards_gone: tuple[str, ...] = ()  # action cards removed from the game ('remove card'); never back
+    # pieces that travel with her (issue #33 item 2): where each of Game.conveyances stands, -1 off the
+    # board; () in a game whose scenario declares none
+    conveyances: tuple[int, ...] = ()
+    # tokens that belong to one item card, tokens face down on the board (issue #33 items 3-4; engine/copies.py)
+    item_seq: int = 0  # the last number given to a card of an item whose cards carry tokens apart ('item:ID#N')
+    tokens_down: tuple[tuple[str, str, int], ...] = ()  # face down on the board: (token type, kind, location)
     # pending work
     choice: Optional[Choice] = None
     answers: tuple[str, ...] = ()

@@ -11,10 +11,21 @@ IndexError or KeyError, or play on with impossible numbers. So a loaded state is
    board's tracks, bloodlust a level the killer has…); lists of the right length;
 2. it is written as ``to_json`` writes it (``check_canonical``): no value that only converts to
    the right type ("5" for 5, 1.0 for 1, true for 1), sets sorted and without repeats;
-3. its story holds together (``check_resumes``): a game over has a result, no choice and no
+3. it keeps the game's invariants (``breach``, for the state and its checkpoint): those
+   ``lastbreath fuzz`` checks after every transition that one state can show. The victims on the
+   board, held, dead and rescued are never more than came into play (``victims_in``), and as many
+   between two steps; health, time, fear and bloodlust within their tracks, a killer's health
+   within its maximum; the hand within its limit; a pending choice of two options or more, each
+   with a key of its own and a label. So a state and its checkpoint edited alike (the checkpoint
+   then resumes to the state) are refused too, where the edit breaks one of them;
+4. its story holds together (``check_resumes``): a game over has a result, no choice and no
    checkpoint; a game in play has a choice and the checkpoint it resumes from, and replaying
    that checkpoint with the answers given since, through the engine's public ``advance``,
    reaches exactly this state (else the first field that differs is named).
+
+The same checks stand behind every way a saved state comes in: ``serialize.from_json``, and the
+snapshot in a save file (``replay``: ``Session.load``, ``lastbreath replay``, ``play --load``, the
+protocol's ``game.load``) (docs/decisions/0022).
 
 Only ``SaveError`` leaves this module.
 """
@@ -29,6 +40,7 @@ from lastbreath.dsl.limits import MAX_AMOUNT, MAX_HEALTH
 from lastbreath.dsl.nodes import MOVERS
 
 from . import engine
+from .engine.killers import max_health
 from .engine.tracks import MAX_DELAYED
 from .state import GameState
 
@@ -37,6 +49,7 @@ MAX_SEED = (1 << 63) - 1
 MAX_TEXT = 10_000  # characters in a string of a state (a reason, a prompt, a flag)
 MAX_ITEMS = 100_000  # elements of a list in a state
 PHASES = frozenset({*engine.STEPS, "over"})
+STEP_BOUNDARY_KINDS = frozenset({"action", "buy", "swap"})  # asked first thing in a step: no half-done work
 
 
 def _fail(field: str, why: str) -> SaveError:
@@ -175,6 +188,7 @@ def check_values(state: GameState, where: str = "") -> None:
     for level in state.lust_fired:
         _int(f("lust_fired[]"), level, 0, levels - 1)
     _int(f("dead"), state.dead, 0, MAX_COUNT)
+    _int(f("victims_in"), state.victims_in, 0, MAX_COUNT)
     _int(f("deaths_round"), state.deaths_round, 0, MAX_COUNT)
     _ids(f("terror"), state.terror, g.terror, "a terror card of this game")
     _str(f("finale"), state.finale, ("", *g.finales), "a finale of this killer")
@@ -228,6 +242,7 @@ def check_values(state: GameState, where: str = "") -> None:
     _ids(f("kept"), state.kept, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _check_zones(state, f)
     _check_pieces(state, f)
+    _check_copies(state, f)
     _tracks_and_paths(state, f)
     _seq(f("answers"), state.answers)
     if not all(type(a) is str and len(a) <= MAX_TEXT for a in state.answers):
@@ -244,6 +259,78 @@ def check_values(state: GameState, where: str = "") -> None:
             for i, o in enumerate(c.options):
                 _str(f(f"choice.options[{i}].key"), o.key)
                 _str(f(f"choice.options[{i}].label"), o.label)
+
+
+def accounted_victims(state: GameState) -> int:
+    """The victims on the board, held off it (a holding area), dead or rescued."""
+    return sum(state.victims) + sum(k for _h, k in state.holding) + state.dead + state.rescued
+
+
+def breach(state: GameState) -> Optional[tuple[str, str]]:
+    """The first invariant of the game that ``state`` breaks, as (the check, how), or None: those
+    ``lastbreath fuzz`` checks after every transition (interpreter/fuzz.py) that one state can show."""
+    g = state.game
+    side = g.side
+    # victims (between two steps none is half moved: as many as came into play; else never more)
+    if min(state.victims, default=0) < 0:
+        return "victims", f"a location holds fewer than 0 victims: {list(state.victims)[:20]}"
+    accounted = accounted_victims(state)
+    if accounted > state.victims_in:
+        return "victims", (f"{accounted} victims are on the board, held, dead or rescued, more than the "
+                           f"{state.victims_in} that came into play")
+    if (state.choice is None or state.choice.kind in STEP_BOUNDARY_KINDS) and accounted != state.victims_in:
+        return "victims", (f"{accounted} victims are on the board, held, dead or rescued between two steps, not "
+                           f"the {state.victims_in} that came into play")
+    # bounds
+    if not 0 <= state.fg_health <= g.fg.health:
+        return "bounds", f"the Final Girl's health {state.fg_health} is outside 0..{g.fg.health}"
+    if not side.time_min <= state.time <= side.time_max:
+        return "bounds", f"time {state.time} is outside {side.time_min}..{side.time_max}"
+    if not side.fear_min <= state.fear <= side.fear_max:
+        return "bounds", f"fear {state.fear} is outside {side.fear_min}..{side.fear_max}"
+    if not 0 <= state.bloodlust < max(1, len(g.levels)):
+        return "bounds", f"bloodlust level {state.bloodlust + 1} is outside 1..{len(g.levels)}"
+    capped = "killer-cap" not in g.rule_queries  # no "rule no health cap" anywhere in play
+    for k in state.killers:
+        top = max_health(state, k)
+        if k.health < 0 or (capped and not k.label and k.health > top):
+            return "bounds", f"the killer's health {k.health} is outside 0..{top}"
+    if state.secondary_health < 0 or any(m.health < 0 for m in state.minions):
+        return "bounds", "a secondary dark power or a minion has health below 0"
+    # hand
+    limit = g.player_board.hand_limit
+    if len(state.hand) > limit:
+        return "hand", f"the hand holds {len(state.hand)} cards, more than the hand limit {limit}"
+    # the choice
+    if state.over:
+        if state.choice is not None or state.result not in ("fg", "killer") or state.phase != "over":
+            return "choice", (f"a game over with result {state.result!r:.20}, phase {state.phase!r:.20} and "
+                              f"{'a choice pending' if state.choice is not None else 'no choice'}")
+    elif state.choice is not None:
+        c = state.choice
+        keys = c.keys()
+        if len(keys) < (1 if g.forced == "ask" else 2):
+            return "choice", f"a {c.kind!r:.40} choice with {len(keys)} option(s) is asked"
+        if len(set(keys)) != len(keys):
+            return "choice", f"a {c.kind!r:.40} choice has two options with one key"
+        if not all(k and o.label for k, o in zip(keys, c.options)):
+            return "choice", f"an option without a key or a label in a {c.kind!r:.40} choice"
+    return None
+
+
+def check_invariants(state: GameState) -> None:
+    """``breach`` of the state and of its checkpoint, as the ``SaveError`` naming it."""
+    for where, st in (("", state), ("checkpoint.", state.checkpoint)):
+        if st is None:
+            continue
+        got = breach(st)
+        if got is not None:
+            raise SaveError(f"the saved {where}state breaks an invariant of the game ({got[0]}): {got[1]}")
+    cp = state.checkpoint
+    if cp is not None and (state.dead < cp.dead or state.rescued < cp.rescued):
+        raise SaveError(f"the saved state breaks an invariant of the game (victims): dead {cp.dead} -> {state.dead}, "
+                        f"rescued {cp.rescued} -> {state.rescued} since its checkpoint: the dead stay dead and the "
+                        "rescued stay rescued")
 
 
 def _tracks_and_paths(state: GameState, f: Any) -> None:
@@ -274,6 +361,8 @@ def _tracks_and_paths(state: GameState, f: Any) -> None:
         _str(f(f"barred[{i}]"), b[1], MOVERS, "fg, victims or enemies")
     if list(state.barred) != sorted(set(state.barred)):
         raise _fail(f("barred"), "is not sorted, or has repeats")
+    # pieces that travel with her (issue #33 item 2): one place for each of the game's, on the board or off (-1)
+    _ints(f("conveyances"), state.conveyances, -1, g.board.n - 1, len(g.conveyances))
 
 
 def _statuses(field: str, v: Any) -> None:
@@ -348,8 +437,14 @@ def _check_zones(state: GameState, f: Any) -> None:
     """Item and card zones (issue #16 item 6): items of this game on the table, set aside, in named
     piles and on the item piles; the discards of its decks; cards set aside; the last card's number."""
     g = state.game
-    _ids(f("table"), state.table, g.items, "an item")
-    _ids(f("aside"), state.aside, g.items, "an item")
+    for name in ("table", "aside"):  # an item's id, or 'ID#N': a card of an item whose cards carry tokens apart
+        cards = getattr(state, name)
+        if type(cards) is tuple and all(type(x) is str and x in g.items for x in cards):
+            continue
+        _seq(f(name), cards)
+        for i, x in enumerate(cards):
+            _str(f(f"{name}[{i}]"), x)
+            _str(f(f"{name}[{i}]"), x.partition("#")[0], g.items, "an item")
     _seq(f("item_piles"), state.item_piles)
     piles = {p.id for p in (*g.scenario.piles, *g.killer.piles)}
     for i, pile in enumerate(state.item_piles):
@@ -368,6 +463,49 @@ def _check_zones(state: GameState, f: Any) -> None:
         _ids(f(f"deck_discards[{i}]"), d[1], {c.id for c in g.decks[d[0]].cards}, f"a card of the deck '{d[0]}'")
     _ids(f("cards_aside"), state.cards_aside, g.deck_cards, "a card of a deck of this game ('deck/card')")
     _int(f("card_number"), state.card_number, 0, MAX_AMOUNT)
+
+
+def _check_copies(state: GameState, f: Any) -> None:
+    """Item cards that carry tokens apart, tokens face down on the board (issue #33 items 3-4): each
+    card of such an item in play has a number, given out and its own (a card of another item has one
+    only where a position put tokens on it); tokens lie on a numbered card in play; face-down tokens on
+    the board are of this game."""
+    g = state.game
+    _int(f("item_seq"), state.item_seq, 0, MAX_COUNT)
+    seen: set[int] = set()
+
+    def card(field: str, iid: str, k: int) -> None:
+        if type(k) is not int or isinstance(k, bool):
+            raise _fail(field, f"is not a whole number (got {type(k).__name__})")
+        if iid in g.copy_items and k == 0:
+            raise _fail(field, f"is 0, but the cards of '{iid}' carry tokens apart: each in play has a number")
+        if k:
+            _int(field, k, 1, state.item_seq)
+            if k in seen:
+                raise _fail(field, f"is {k}, which another card has")
+            seen.add(k)
+
+    for name in ("held", "pack"):
+        for i, h in enumerate(getattr(state, name)):
+            card(f(f"{name}[{i}].copy"), h.id, h.copy)
+    for name in ("table", "aside"):
+        for i, x in enumerate(getattr(state, name)):
+            iid, sep, k = x.partition("#")
+            if sep and (not k.isdigit() or len(k) > 9 or k.startswith("0")):
+                raise _fail(f(f"{name}[{i}]"), f"is {x[:60]!r}: a card's number is written 'ID#N' (N from 1)")
+            card(f(f"{name}[{i}]"), iid, int(k) if sep else 0)
+    in_play = {f"item:{h.id}#{h.copy}" for h in (*state.held, *state.pack) if h.copy}
+    in_play |= {f"item:{x}" for x in (*state.table, *state.aside) if "#" in x}
+    for i, on in enumerate(state.token_on):
+        if on[0].startswith("item:") and on[0] not in in_play:
+            raise _fail(f(f"token_on[{i}]"), f"lies on {on[0][:60]!r}, which is no card in play (a card of an item "
+                                             "is 'item:ID#N': one she holds, on the table or set aside)")
+    _seq(f("tokens_down"), state.tokens_down)
+    locs = g.board.n
+    for i, down in enumerate(state.tokens_down):
+        _seq(f(f"tokens_down[{i}]"), down, 3)
+        _token(f(f"tokens_down[{i}]"), g, down[0], down[1])
+        _int(f(f"tokens_down[{i}]"), down[2], 0, locs - 1)
 
 
 def _check_pieces(state: GameState, f: Any) -> None:

@@ -103,8 +103,15 @@ def bundled_parse_cache():
 
 
 def settle(state, **fields):
-    """A settled copy (no pending choice) with some fields changed."""
-    return engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
+    """A settled copy (no pending choice) with some fields changed. Between two steps the victims
+    on the board, held, dead and rescued are those that came into play (validate.py): a copy whose
+    victims are set by hand has them come into play so, unless ``victims_in`` is given."""
+    st = engine.replace(state, choice=None, answers=(), checkpoint=None, events_seen=0, **fields)
+    if "victims_in" not in fields and {"victims", "holding", "dead", "rescued"} & set(fields):
+        from lastbreath.interpreter.validate import accounted_victims
+
+        st = engine.replace(st, victims_in=accounted_victims(st))
+    return st
 
 
 def counter_for(seed: int, faces, start: int = 0) -> int:

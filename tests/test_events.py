@@ -6,7 +6,7 @@ the flag ``t-PIECE-EVENT``, a replacement armed by the flag ``arm-r-PIECE-EVENT`
 ``r-PIECE-EVENT``, and a prevention armed by ``arm-p-PIECE-EVENT``. For each accepted combination a
 producer below makes the event happen to that piece (the way the rules make it: a hunt, a panic,
 an effect, a move of hers, damage…), and the test checks the line answered it (C9.4, C10.2, C5.1,
-C5.3, C3.8, C15.2, K6.6, K1.6)."""
+C5.3, C3.8, C15.2, K6.6, K1.6; V4: a piece that travels with her, the cart she takes along)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from lastbreath.interpreter.state import MinionState
 
 ROOT = Path(__file__).resolve().parent.parent
 PACK = ROOT / "tests" / "packs" / "events"
-PIECES = ("fg", "killer", "minion", "victim")
+PIECES = ("fg", "killer", "minion", "victim", "conveyance")
 MOVES = ("moves", "enters", "leaves", "crosses")
 
 
@@ -71,6 +71,10 @@ def produce(state, event: str, piece: str, flags: frozenset[str]):
         elif piece == "killer":  # it hunts her across the ditch (C9.4)
             w = make_work(_settled(s, fg_loc=L(s, "ev-gate"), killers=_killer_at(s, yard), **base))
             act = lambda: engine.hunt(w, "killer", "fg", 1, 0)  # noqa: E731
+        elif piece == "conveyance":  # she takes the cart from the hall across the ditch to the yard (V4)
+            w = make_work(_settled(s, fg_loc=L(s, hall), killers=_killer_at(s, "ev-shed"), **base),
+                          ["move:ev-yard:ev-cart"])
+            act = lambda: engine.move_fg(w, 1)  # noqa: E731
         elif piece == "minion":  # a minion hunts her across the ditch (C9.4, C15)
             w = make_work(_settled(s, fg_loc=L(s, "ev-gate"), killers=_killer_at(s, "ev-shed"),
                                    **{**base, "minions": _imps(s, yard, 1), "minion_seq": 1}))

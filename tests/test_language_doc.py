@@ -40,7 +40,7 @@ NOT_CHECKED = "<!-- not checked -->"
 KILLER_PARTS = {"finale", "dark_power", "terror", "minion"}
 SCENARIO_PARTS = {"name", "tags", "location", "path", "link", "setup", "item", "event", "terror", "card", "token",
                   "action", "deck", "when", "at", "instead", "rule", "win", "lose", "reduce", "increase", "limit",
-                  "prevent", "pile", "recipe", "rules", "track", "holding"}
+                  "prevent", "pile", "recipe", "rules", "track", "holding", "conveyance"}
 
 HOST = """\
 killer doc-host-killer {
@@ -190,7 +190,7 @@ PLACEHOLDERS = {"N": "1", "TARGET": "fg-or-victims", "TAG": "river", "ID": "doc-
                 "PHASE": "killer", "cub": "doc-thing", "PATHTAG": "bridge", "EVENT": "victim dies", "BODY": "doc-body",
                 "REASON": "the reason", "{ … }": "{ heal 1 }", "CARD": "shakes", "TRACK": "doc-track",
                 "HOLDING": "doc-hold", "VKIND": "doc-victim", "ACTION": "doc-action", "EVENTCARD": "doc-event",
-                "TERRORCARD": "doc-terror", "ACTIONCARD": "walk"}
+                "TERRORCARD": "doc-terror", "ACTIONCARD": "walk", "CONVEYANCE": "doc-cart"}
 PHRASE_HOST_KILLER = ('  minion doc-thing { name "Thing"; health 1; move 1; damage 1; limit 2 }\n'
                       '  body doc-body { name "Doc Body"; health 3 }\n')
 PHRASE_HOST_SCENARIO = """\
@@ -200,11 +200,14 @@ PHRASE_HOST_SCENARIO = """\
   terror doc-terror { name "Doc Terror"; effect { heal 1 } }
   token pill { name "Pill"; kinds yellow blue; supply yellow 2 blue 2 }
   deck side-effects { name "Side Effects"; card shakes { name "Shakes"; effect { lose 1 time } } }
-  track doc-track { name "Doc Track"; spaces 0 to 3 }
+  track doc-track { name "Doc Track"; spaces 0 to 3; at 2 { heal 1 } }
+  deck doc-shapes { name "Doc Shapes"; card doc-shape { name "Doc Shape"; body doc-body } }
+  deck doc-broods { name "Doc Broods"; card doc-brood { name "Doc Brood"; minion doc-thing } }
   holding doc-hold { name "Doc Hold"; capacity 2 }
   location doc-place { name "Doc Place"; number hunting 1 }
   path cottage (4) -- () doc-place
   victim doc-victim { name "Doc Victim" }
+  conveyance doc-cart { name "Doc Cart"; start at cottage }
   when game starts { turn 1 random victims into doc-victim; gain 1 token pill at cottage }
 """
 SLOT = re.compile(r"<!-- slot: (\w+) -->")
@@ -213,6 +216,9 @@ SLOT = re.compile(r"<!-- slot: (\w+) -->")
 def concrete(phrase: str) -> str:
     """A form of the reference with its placeholders filled in (PLACE: old-mill, then north-gate)."""
     places = iter(["old-mill", "north-gate"])
+    # a deck an identity is drawn from: of bodies, of minion kinds (issue #33 item 8)
+    phrase = phrase.replace("killer drawn from DECK", "killer drawn from doc-shapes").replace(
+        "kind drawn from DECK", "kind drawn from doc-broods")
 
     def fill(m: re.Match) -> str:
         return next(places, "cottage") if m.group(0) == "PLACE" else PLACEHOLDERS[m.group(0)]

@@ -332,7 +332,32 @@ CONDITION_SAMPLES.update({
 AMOUNT_SAMPLES.update({n.TokenCount: ["count tokens pass on card repair", "count tokens pass in discard",
                                       "count tokens pass on items"]})
 AMOUNT_SAMPLES[n.Count].append("count exposed at here")
+# a place handed to a drawn card, drawn identities, catching up (issue #33 items 7-8)
+EFFECT_SAMPLES[n.DrawCard] = [*EFFECT_SAMPLES[n.DrawCard], "draw card results at here",
+                              "draw card drifts at (any with victims random)"]
+EFFECT_SAMPLES.update({
+    n.DrawnKillerAppears: ["a random killer appears at killer-start",
+                           "a killer drawn from shapes appears at (any with most exposed)"],
+    n.ReplaceVictimDrawn: ["replace exposed at here with a random killer",
+                           "replace exposed at (any with most exposed) with a killer drawn from shapes"],
+    n.SpawnDrawn: ["spawn 2 minions of a random kind at killer-start",
+                   "spawn (bloodlust spawn) minions of a kind drawn from broods at (any with victims random)"],
+    n.CatchUp: ["killer catches up with bloodlust", "killer red catches up with bloodlust",
+                "killer catches up with track hunger", "killer red catches up with track hunger"],
+})
 PIECE_SAMPLES[n.PieceRef].append("an exposed")
+# pieces that travel with her (issue #33 item 2)
+EFFECT_SAMPLES[n.MoveConveyance] = ["move cart to here", "move cart to (any with victims nearest to fg)"]
+CONDITION_SAMPLES[n.KindAt].append("cart at (exit nearest to fg)")
+# tokens that belong to one item card, tokens with kinds and faces (issue #33 items 3-4)
+EFFECT_SAMPLES[n.RevealTokens] = ["reveal tokens clue at here", "reveal tokens pass on card repair",
+                                  "reveal tokens pass on item pass-card", "reveal tokens clue at (any with token clue)"]
+CONDITION_SAMPLES[n.TokenAt] += ["token pill red at here", "token clue face down at (any with token clue)",
+                                 "token clue face up at here"]
+CONDITION_SAMPLES[n.TokenOn] += ["token pill red on card repair", "token pass face down on items"]
+AMOUNT_SAMPLES[n.TokenCount] += ["count tokens pill red at here", "count tokens clue face down at here",
+                                 "count tokens pill blue on item pass-card", "count tokens pill red on collection"]
+EVENT_SAMPLES[n.TokenEvent].append("token clue is revealed")
 SAMPLES = {**EFFECT_SAMPLES, **CONDITION_SAMPLES, **AMOUNT_SAMPLES, **PLACE_SAMPLES, **EVENT_SAMPLES, **PIECE_SAMPLES,
            **RULE_SAMPLES, **ABILITY_SAMPLES}
 ALL_NODES = (*(c for f in (n.Effect, n.Condition, n.Amount, n.Place, n.Event, n.Piece, n.Rule) for c in n.members(f)),
@@ -490,6 +515,7 @@ PICKS = {
     n.LoadVictims: (ALWAYS, YOURS),
     n.LoadVictimsUpTo: (ALWAYS, YOURS),
     n.ReplaceVictim: (ALWAYS, YOURS),
+    n.ReplaceVictimDrawn: (ALWAYS, YOURS),
     n.Choose: (ALWAYS, "choose one"),
     n.SpendTokens: (ALWAYS, YOURS),
     n.SearchLook: (ALWAYS, "keep"),
@@ -504,6 +530,8 @@ PICKS = {
     n.TurnRandomVictims: (ALWAYS, "random"),
     n.PlaceToken: (ALWAYS, "a random"),
     n.Roll: (ALWAYS, "roll a die"),
+    n.DrawnKillerAppears: (lambda node: not node.deck, "picked at random"),
+    n.SpawnDrawn: (lambda node: not node.deck, "picked at random"),
 }
 NO_PICK = {  # each does one thing to what it names (every piece of a set, the top card of a deck, …)
     n.AddStatusTo, n.AdvanceTrack, n.AllKillers, n.ClearFlag, n.ClearStatus, n.ClearStatusFrom, n.ClosePath,
@@ -511,10 +539,12 @@ NO_PICK = {  # each does one thing to what it names (every piece of a set, the t
     n.Each, n.EndActionPhase, n.EndGame, n.EndThisPhase, n.ForEach, n.ForEachPiece, n.FormKillers, n.GainCard, n.GainItem,
     n.GainTime, n.GainTokens, n.Heal, n.HealKiller, n.Hunt, n.If, n.KillMinions, n.KillPieces, n.KillerAppears,
     n.KillerVanishes, n.LoseHealth, n.LoseTime, n.LowerBloodlust, n.LowerFear, n.MakeActive, n.ModeBlock,
-    n.MoveKillerTo, n.OpenPath, n.PanicAt, n.PlaceVictims, n.PreventDamage, n.PutItemOnTable, n.RaiseBloodlust,
+    n.MoveConveyance, n.MoveKillerTo, n.OpenPath, n.PanicAt, n.PlaceVictims, n.PreventDamage, n.PutItemOnTable, n.RaiseBloodlust,
     n.RaiseFear, n.RemoveCard, n.Repeat, n.RescueHeld, n.RetreatTrack, n.RevealDarkPower, n.RevealFinale, n.RevealVictims,
     n.SearchTake, n.SetAsideItem, n.SetFlag, n.SetKillerHealth, n.SetKillerMaxHealth, n.SetMode, n.SetModeNow,
     n.SetTrack, n.ShuffleCardInto, n.SpawnMinions, n.SwitchActive, n.TakeItem, n.UnloadVictims,
+    n.RevealTokens,  # every face-down token of the type there (issue #33 item 4)
+    n.CatchUp,  # (issue #33 item 8; a drawn identity picks by chance: PICKS)
 }
 HOW_MANY = re.compile(r"\b(\d+|X|one|a|an|every|up to|twice)\b")
 

@@ -44,7 +44,7 @@ S5.1 S5.2 S5.3 S5.4 S5.5 K5.1 K5.2 K5.3 K5.4 K5.5 K5.6 K6.1 K6.2 K6.3 K6.4 K6.5 
 V1 V2 V3 V4 V5 V6 V7 V8 V9
 """.split()
 # The rules that page marks (open).
-RULES_MD_OPEN = "C2.5 C3.1 C5.7 C3.6 C14.2 C14.3 C18.3 C18.5 K1.3 K1.6 S2.6 K2.7 S3.4 S4.3 S5.4 K6.7 V2 V6 V8".split()
+RULES_MD_OPEN = "C2.5 C3.1 C5.7 C3.6 C14.2 C14.3 C18.3 C18.5 K1.3 K1.6 S2.6 K2.7 S3.4 S4.3 S5.4 K6.7 V2 V6 V8 S1.3".split()
 FAMILIES = [f"C{i}" for i in range(1, 19) if i != 12] + [f"S{i}" for i in range(1, 6)] + \
     [f"K{i}" for i in range(1, 7)] + ["V"]
 

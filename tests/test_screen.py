@@ -128,14 +128,18 @@ SHOWN = {"round", "phase", "result", "end_reason", "fg_loc", "fg_health", "fg_br
          "tracks", "holding", "delayed", "barred",  # tracks: tests/test_tracks.py
          "marked", "fg_status", "token_on",  # victim kinds, statuses, tokens on things: tests/test_pieces.py
          "cards_gone",  # action cards removed from the game: tests/test_cards_gained.py
-         "victims_taken"}  # the victims left in the supply (C5.7)
+         "conveyances",  # pieces that travel with her, where they stand: tests/test_conveyances.py
+         "victims_taken",  # the victims left in the supply (C5.7)
+         "tokens_down"}  # tokens face down on the board, their kinds hidden: tests/test_tokens.py
 HIDDEN = {"game", "seed", "rng", "sub", "answers", "checkpoint", "events_seen", "choice",  # bookkeeping
           "fg_breath_value", "breath_bag",  # the backs of last-breath tokens: hidden from the player
           "spent",  # this round's played cards: gone from the hand, back to the market at Upkeep
           "action_over", "lust_fired", "minion_seq",  # the engine's own progress marks
           "card_number",  # the number of the last deck card drawn: said in the log as it is drawn
           "victim_seq",  # the last uid given to a victim that is not plain
-          "arrivals"}  # the order sources came into play: it orders their modifications, shown by none
+          "victims_in",  # the victims that came into play: a count a load checks (the screen shows where they are)
+          "arrivals",  # the order sources came into play: it orders their modifications, shown by none
+          "item_seq"}  # the last number given to an item card: the numbers show with the cards' tokens
 
 
 def test_every_state_field_is_shown_or_deliberately_hidden():

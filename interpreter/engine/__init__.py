@@ -39,6 +39,7 @@ One module per rules family, so that "where is C9.3 decided?" is answered by a f
 | ends.py | the content's win and lose lines, read after every step (C13) |
 | setup.py | setting a game up (C18.3–C18.5, C16.2, C17.3) |
 | tracks.py | tracks, holding areas, blocks kept for a coming phase, paths per mover (K1.2, S1.4, S2.3–S2.5, C5.3) |
+| drawn.py | identities drawn from a deck or picked at random, catching up with a track (K2.7) |
 
 The package names no killer, scenario, card or scenario mechanic (the purity rule: tests/test_purity.py).
 Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` from here.
@@ -47,7 +48,7 @@ Callers import ``apply``, ``advance``, ``play_out``, ``replace`` and ``work`` fr
 from __future__ import annotations
 
 # the family modules register their functions found by name in resolve's tables as they load
-from . import amounts, conditions, effects, holders, pieces, places, presence, tracks, zones  # noqa: F401
+from . import amounts, conditions, drawn, effects, holders, pieces, places, presence, tracks, zones  # noqa: F401
 from .asking import RUNS, ask, opt
 from .attacks import Attack, attack_fg, damage_minions, fg_attack
 from .bloodlust import kill_victim, lower_bloodlust, panic_location, raise_bloodlust, set_victims

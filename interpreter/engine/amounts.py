@@ -83,6 +83,10 @@ def _tokens_whole(w: Work, kind: str) -> int:
     for tok, _k, _at in w.tokens:  # (a loop: a generator is a call of its own)
         if tok == kind:
             k += 1
+    if w.tokens_down:  # face down on the board (issue #33 item 4)
+        for tok, _k, _at in w.tokens_down:
+            if tok == kind:
+                k += 1
     return k
 
 
@@ -114,8 +118,8 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         if whole is not None:
             return whole(w, a.kind)
     place = a.where  # loc(…) without the call for 'it' and her location (counts at a candidate: selectors)
-    where = -2 if not place else w.scope.it if place == "it" else w.fg_loc if place == "here" or place == "fg" \
-        else loc(w, place, ctx)  # -2: the whole board
+    where = -2 if not place else w.scope.it if place == "it" else w.fg_loc if place == "fg" or (
+        place == "here" and ctx.here < 0) else loc(w, place, ctx)  # -2: the whole board
     if what == "victims":
         return w.victims[where] if where >= 0 else 0
     if what == "dead":
@@ -146,8 +150,9 @@ def amount_count(w: Work, a: n.Count, ctx: Ctx) -> int:  # count WHAT [at PLACE]
         return len(w.held) + len(w.pack)
     if what == "spent":
         return len(ctx.spent)
-    if what == "tokens":  # (over the whole board: BOARD_COUNTS)
-        return sum(1 for tok, _k, at in w.tokens if tok == a.kind and at == where)
+    if what == "tokens":  # (over the whole board: BOARD_COUNTS); face down too (issue #33 item 4)
+        return (sum(1 for tok, _k, at in w.tokens if tok == a.kind and at == where)
+                + (sum(1 for tok, _k, at in w.tokens_down if tok == a.kind and at == where) if w.tokens_down else 0))
     if what == "collected":  # (not on the board: the place is not read)
         return _collected_whole(w, a.kind)
     if what == "cards":

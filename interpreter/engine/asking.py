@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, Sequence, cast
 from lastbreath.dsl.diagnostics import IllegalChoice
 
 from ..state import Choice, GameState, Option, state_of
+from . import steps
 from .steps import NeedChoice, Replay
 from .telling import emit
 from .working import snapshot
@@ -56,11 +57,13 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
                 raise IllegalChoice(f"option {i!r} is not an option here; there are {n}")
             key = opts[i].key
             ctl.keys.append(key)
-            ctl.steps = 0
+            ctl.steps, ctl.work = 0, steps.MAX_WORK
             return key
     elif ctl.complete and ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
+        if ctl.pos == len(ctl.answers):  # the answer just given (the others replay): as _pause
+            ctl.steps, ctl.work = 0, steps.MAX_WORK
         return key
     else:
         opts = options() if callable(options) else options
@@ -79,6 +82,8 @@ def ask(w: Work, kind: str, prompt: Any, options: Any) -> str:
     if ctl.pos < len(ctl.answers):
         key = ctl.answers[ctl.pos]
         ctl.pos += 1
+        if ctl.pos == len(ctl.answers):  # the answer just given (the others replay): as _pause
+            ctl.steps, ctl.work = 0, steps.MAX_WORK
         return key
     if ctl.choose is not None and ctl.budget > 0 and ctl.run:
         # play_out where nobody reads the states nor the prompts: the policy picks among the options
@@ -116,7 +121,7 @@ def _pause(w: Work, choice: Choice) -> str:
     ctl.kinds = None  # the kinds advance was given covered the events up to here; play_out sets its own
     key = parent.switch()
     ctl.events = []
-    ctl.steps = 0
+    ctl.steps, ctl.work = 0, steps.MAX_WORK  # counted since the last answer (the same when replayed: see ask)
     ctl.answers += (key,)
     ctl.pos += 1
     return key
@@ -145,7 +150,7 @@ def _answer_here(ctl: Replay, options: Sequence[Option], state: Optional[GameSta
         check_option(choice, got)
         key = got
     ctl.events = []
-    ctl.steps = 0
+    ctl.steps, ctl.work = 0, steps.MAX_WORK
     if not ctl.lean:
         ctl.answers += (key,)
         ctl.pos += 1

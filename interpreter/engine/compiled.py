@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from lastbreath.dsl import nodes as n
 
 from .amounts import BOARD_COUNTS, BOARD_READS
+from .copies import in_zone
 from .tables import AMOUNT, EVAL, Ctx
 
 if TYPE_CHECKING:
@@ -133,13 +134,18 @@ def _fg_at_tag(c: n.FgAtTag) -> CondFn:  # read by the Action menu's conditions 
 
 def _token_at(c: n.TokenAt) -> CondFn:  # read by the Action menu's conditions at every decision
     token = c.token
-    if c.loc == "here" or c.loc == "fg":  # her location (resolve.loc), read without the call
+    if (c.loc == "here" or c.loc == "fg") and not c.kind and not c.face:  # her location (resolve.loc), read without the call
+        hers = c.loc == "fg"  # ('here' in a card drawn at a place: that place, Ctx.here)
 
         def holds(w: Work, ctx: Ctx) -> bool:
-            where = w.fg_loc
+            where = w.fg_loc if hers or ctx.here < 0 else ctx.here
             for tok, _k, at in w.tokens:  # noqa: SIM110 (a loop: any() over a generator is a call more)
                 if at == where and tok == token:
                     return True
+            if w.tokens_down:  # face down there (issue #33 item 4)
+                for tok, _k, at in w.tokens_down:
+                    if at == where and tok == token:
+                        return True
             return False
 
         return holds
@@ -148,10 +154,10 @@ def _token_at(c: n.TokenAt) -> CondFn:  # read by the Action menu's conditions a
 
 
 def _item_in(c: n.ItemIn) -> CondFn:
-    item = c.item
+    item = c.item  # a card of an item whose cards carry tokens apart lies there as 'ID#N' (engine/copies.py)
     if c.zone == "table":
-        return lambda w, ctx: item in w.table
-    return lambda w, ctx: item in w.aside
+        return lambda w, ctx: item in w.table or (item in w.game.copy_items and in_zone(w, item, w.table))
+    return lambda w, ctx: item in w.aside or (item in w.game.copy_items and in_zone(w, item, w.aside))
 
 
 _COND: dict[type, Callable[[Any], CondFn]] = {n.Compare: _compare, n.AllOf: _all_of, n.AnyOf: _any_of,

@@ -85,12 +85,18 @@ def eval_minions_at(w: Work, c: n.MinionsAt, ctx: Ctx) -> bool:  # minions at PL
     return any(m.loc == where for m in w.minions)
 
 
-def eval_token_at(w: Work, c: n.TokenAt, ctx: Ctx) -> bool:  # token TOKEN at PLACE
+def eval_token_at(w: Work, c: n.TokenAt, ctx: Ctx) -> bool:  # token TOKEN [KIND | face up|down] at PLACE
     where = loc(w, c.loc, ctx)
     token = c.token
-    for tok, _k, at in w.tokens:  # noqa: SIM110 (a loop: read by menus at every decision, any() costs more)
-        if at == where and tok == token:
-            return True
+    kind = c.kind  # a kind is read face up only (issue #33 item 4)
+    if c.face != "down":
+        for tok, k, at in w.tokens:  # (a loop: read by menus at every decision, any() costs more)
+            if at == where and tok == token and (not kind or k == kind):
+                return True
+    if w.tokens_down and not kind and c.face != "up":
+        for tok, _k, at in w.tokens_down:
+            if at == where and tok == token:
+                return True
     return False
 
 

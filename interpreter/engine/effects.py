@@ -163,6 +163,7 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
         if total > MAX_PIECES_IN_PLAY:
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
+        w.victims_in += k
         emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
 
 
@@ -235,6 +236,7 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
             emit(w, "minion", f"no {m.name} token is left: the change is ignored", "C15.1")
             return
         set_victims(w, where, w.victims[where] - 1)
+        w.victims_in -= 1
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
         if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
@@ -252,6 +254,7 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
+        w.victims_in += 1
         emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 
@@ -298,8 +301,13 @@ def exec_reveal_finale(w: Work, e: n.RevealFinale, ctx: Ctx) -> None:  # reveal 
     reveal_finale(w)
 
 
-def exec_draw_card(w: Work, e: n.DrawCard, ctx: Ctx) -> None:  # draw card DECK
-    draw_card(w, e.deck)
+def exec_draw_card(w: Work, e: n.DrawCard, ctx: Ctx) -> None:  # draw card DECK [at PLACE]
+    if not e.loc:
+        draw_card(w, e.deck)
+        return
+    at = loc(w, e.loc, ctx)  # a card drawn at a place: 'here' and 'it' in it are that place (issue #33 item 7)
+    if at >= 0:  # no such place (a selector that matches nothing): nothing is drawn
+        draw_card(w, e.deck, at)
 
 
 def exec_set_mode(w: Work, e: n.SetMode, ctx: Ctx) -> None:  # set mode NAME
@@ -338,7 +346,7 @@ def exec_place_token(w: Work, e: n.PlaceToken, ctx: Ctx) -> None:  # place token
 def exec_spend_tokens(w: Work, e: n.SpendTokens, ctx: Ctx) -> None:  # spend collected TOKEN LOW to HIGH { … }
     spent = spend_tokens(w, e.token, e.low, e.high)
     if spent:
-        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token, ctx.cause, ctx.by))
+        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, ctx.killer, spent, e.token, ctx.cause, ctx.by, ctx.here))
 
 
 def exec_each(w: Work, e: n.Each, ctx: Ctx) -> None:  # each KIND { … } inside a spend block

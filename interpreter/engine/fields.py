@@ -76,6 +76,7 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.marked = d["marked"]
     w.victim_seq = d["victim_seq"]
     w.victims_taken = d["victims_taken"]
+    w.victims_in = d["victims_in"]
     w.fg_status = d["fg_status"]
     w.token_on = d["token_on"]
     w.arrivals = d["arrivals"]
@@ -91,6 +92,9 @@ def copy_in(w: Work, d: dict[str, Any]) -> None:
     w.delayed = d["delayed"]
     w.barred = d["barred"]
     w.cards_gone = d["cards_gone"]
+    w.conveyances = d["conveyances"]
+    w.item_seq = d["item_seq"]
+    w.tokens_down = d["tokens_down"]
     w.choice = d["choice"]
     w.answers = d["answers"]
     w.checkpoint = d["checkpoint"]
@@ -159,6 +163,7 @@ def copy_out(w: Work) -> dict[str, Any]:
         "marked": w.marked,
         "victim_seq": w.victim_seq,
         "victims_taken": w.victims_taken,
+        "victims_in": w.victims_in,
         "fg_status": w.fg_status,
         "token_on": w.token_on,
         "arrivals": w.arrivals,
@@ -174,6 +179,9 @@ def copy_out(w: Work) -> dict[str, Any]:
         "delayed": w.delayed,
         "barred": w.barred,
         "cards_gone": w.cards_gone,
+        "conveyances": w.conveyances,
+        "item_seq": w.item_seq,
+        "tokens_down": w.tokens_down,
         "choice": w.choice,
         "answers": w.answers,
         "checkpoint": w.checkpoint,

@@ -148,10 +148,15 @@ class Game:
         # then the source resolving is kept as effects resolve (resolve.run, Scope.source)
         self.causes_read = any(isinstance(x, n.CausedBy)
                                for x in n.walk((killer, scenario, *self.items.values(), *self.cards.values())))
+        # items whose cards carry tokens apart (issue #33 item 3): those some line names as a token holder
+        # ('item ID'); their cards are numbered as they come into play (engine/copies.py), no other is
+        self.copy_items = frozenset(
+            x.name for x in n.walk((killer, scenario, final_girl, *self.items.values(), *self.cards.values()))
+            if isinstance(x, n.TokenHolder) and x.kind == "item")
         self.movers_watched = frozenset(
             p for a in sources for e in (*(t.event for t in a.triggers), *(r.event for r in a.replacements),
                                          *(m.event for m in a.modifications))
-            if isinstance(e, n.PieceEvent) and e.what in MOVE_EVENTS for p in n.pieces_of(e.piece))
+            if isinstance(e, n.PieceEvent) and e.what in MOVE_EVENTS for p in self._movers(e.piece, scenario))
         self.no_board = not killer.board  # K6.1: bodies only form during the game; content decides the win
         self.absorbing = "absorbs" in self.rule_queries
         self.setup_killer = {su.id: self.board.index.get(su.killer_at, -1) for su in scenario.setups}
@@ -191,6 +196,25 @@ class Game:
         self.delayed_kinds = tuple(f"{x.edge}:{x.phase}" for x in self.delayed)
         self.listens = self.listens | frozenset(self.delayed_kinds)
         self.shut_cache: dict[tuple[Any, str], frozenset[int]] = {}  # (barred paths, mover) -> path indices
+        # pieces that travel with her (engine/conveyances.py): the scenario's, where each may go, the menu's options
+        self.conveyances: tuple[n.Conveyance, ...] = scenario.conveyances
+        self.conveyance_index = {c.id: i for i, c in enumerate(self.conveyances)}
+        self.conveyance_enters = tuple(
+            frozenset(i for i, tags in enumerate(self.board.tags) if not c.enters or tags & frozenset(c.enters))
+            for c in self.conveyances)
+        self.conveyance_never = tuple(frozenset(c.never_crosses) for c in self.conveyances)
+        self.ride_opts: dict[tuple[object, ...], Option] = {}  # her moves with conveyances there (conveyances.py)
+
+    def _movers(self, ref: n.PieceRef, scenario: n.Scenario) -> frozenset[str]:
+        """The kinds of piece a piece of an event may be in this game: one named by its id is the
+        kind its id declares (a minion kind, a victim kind, a conveyance of this scenario)."""
+        if ref.kind == "minion" and ref.minion:
+            if any(c.id == ref.minion for c in scenario.conveyances):
+                return frozenset({"conveyance"})
+            if ref.minion in self.minions:
+                return frozenset({"minion"})
+            return frozenset({"victim"})
+        return n.pieces_of(ref)
 
     @property
     def ids(self) -> dict[str, Any]:

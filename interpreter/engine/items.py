@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from ..state import HeldItem, Option
-from .asking import ask
+from ..state import HeldItem, Option, evolved
+from .asking import ask, opt
+from .copies import as_card, describe, discard_tokens, entry_of, key_of, new_number, pick, signature
 from .fields import SETTERS, set_held, set_pack
 from .resolve import condition
 from .statics import came_into_play
@@ -43,10 +44,12 @@ def weapon_of(w: Work, iid: str) -> n.Weapon:
     return wp
 
 
-def gain_item(w: Work, iid: str, how: str) -> None:
-    """C6.5: a weapon may go to the hands (room permitting, or swapping one out) or the backpack."""
+def gain_item(w: Work, iid: str, how: str, copy: int = 0) -> None:
+    """C6.5: a weapon may go to the hands (room permitting, or swapping one out) or the backpack.
+    ``copy``: the number of the card taken, for an item whose cards carry tokens apart (engine/copies.py;
+    a card new to play is numbered here)."""
     item = w.game.items[iid]
-    new = HeldItem(iid, item.uses)
+    new = HeldItem(iid, item.uses, copy or new_number(w, iid))
     came_into_play(w)  # those already in play are noted first (a position or an old save)
     emit(w, "item", f"gains {item.name}" + (f" ({how})" if how else ""), "C6")
     hands = hands_of(item)
@@ -69,7 +72,7 @@ def gain_item(w: Work, iid: str, how: str) -> None:
             set_pack(w, w.pack + (new,))
         elif key == "leave":
             emit(w, "item", f"leaves {item.name}: it is held only in hand, and her hands are full", "C6.5")
-            _to_the_table(w, iid)
+            _to_the_table(w, iid, new.copy)
             return
         else:
             out = key.split(":", 1)[1]
@@ -77,38 +80,90 @@ def gain_item(w: Work, iid: str, how: str) -> None:
             set_pack(w, w.pack + (w.held[i],))
             set_held(w, w.held[:i] + w.held[i + 1:] + (new,))
     came_into_play(w)
-    fire_item(w, item, "gained")
+    if new.copy:  # its own 'when gained' lines are about this card
+        as_card(w, key_of(iid, new.copy), fire_item, w, item, "gained")
+    else:
+        fire_item(w, item, "gained")
     fire(w, "item-gained", None, 1, extra=iid)
 
 
-def discardable(w: Work, iid: str) -> bool:
-    """S1.3: an item marked ``cannot be discarded`` (``keep``) is not, while its condition holds."""
+def discardable(w: Work, iid: str, card: HeldItem | None = None) -> bool:
+    """S1.3: an item marked ``cannot be discarded`` (``keep``) is not, while its condition holds (read of
+    this card, for an item whose cards carry tokens apart)."""
     item = w.game.items[iid]
-    return not item.keep or (item.keep_cond is not None and not condition(w, item.keep_cond, NO_CTX))
+    if not item.keep:
+        return True
+    if item.keep_cond is None:
+        return False
+    if card is not None and card.copy:
+        return not as_card(w, key_of(iid, card.copy), condition, w, item.keep_cond, NO_CTX)
+    return not condition(w, item.keep_cond, NO_CTX)
 
 
-def discard_item(w: Work, iid: str) -> None:
-    """Discard a held item of this id (an item that cannot be discarded now is left alone, S1.3)."""
-    for attr in ("held", "pack"):
-        items = getattr(w, attr)
-        for i, h in enumerate(items):
-            if h.id == iid and discardable(w, iid):
-                SETTERS[attr](w, items[:i] + items[i + 1:])
-                if spent(w, h):  # S3.4: an ingredient used up has its uses restored as it is discarded
-                    emit(w, "item", f"discards {w.game.items[h.id].name}, used up: its uses are restored", "S3.4")
-                else:
-                    emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
-                _to_the_table(w, iid)
-                fire(w, "item-discarded", None, 1, extra=iid)
-                return
+def discard_item(w: Work, iid: str, card: HeldItem | None = None) -> None:
+    """Discard a held card of this item (``card``: that one; of cards that carry tokens apart and
+    differ, the player picks); a card that cannot be discarded now is left alone (S1.3)."""
+    found = [(attr, i, h) for attr in ("held", "pack") for i, h in enumerate(getattr(w, attr))
+             if h.id == iid and (card is None or h is card)]
+    if card is None and found and found[0][2].copy:  # numbered cards: those that may go, then her pick
+        found = [f for f in found if discardable(w, iid, f[2])]
+        if len(found) > 1:
+            got = pick(w, [key_of(iid, h.copy) for _a, _i, h in found], f"Discard which card of "
+                                                                          f"{w.game.items[iid].name}?")
+            found = [f for f in found if key_of(iid, f[2].copy) == got]
+    for attr, i, h in found:
+        if discardable(w, iid, h):
+            items = getattr(w, attr)
+            SETTERS[attr](w, items[:i] + items[i + 1:])
+            if spent(w, h):  # S3.4: an ingredient used up has its uses restored as it is discarded
+                emit(w, "item", f"discards {w.game.items[h.id].name}, used up: its uses are restored", "S3.4")
+            else:
+                emit(w, "item", f"discards {w.game.items[h.id].name}", "C6.4")
+            discard_tokens(w, iid, h.copy, w.game.items[iid].returns)
+            _to_the_table(w, iid, h.copy)
+            fire(w, "item-discarded", None, 1, extra=iid)
+            return
 
 
-def _to_the_table(w: Work, iid: str) -> None:
+def _to_the_table(w: Work, iid: str, copy: int = 0) -> None:
     """S3.3–S3.4: an item that returns to the table when discarded does, with all its uses (fresh)."""
     item = w.game.items[iid]
     if item.returns:
-        w.table = w.table + (iid,)
+        w.table = w.table + (entry_of(iid, copy),)
         emit(w, "item", f"{item.name} returns to the table", "S3.3")
+
+
+def card_use(w: Work, h: HeldItem, opts: list[Option]) -> None:
+    """The Action menu's use of a card that carries tokens apart (engine/copies.py): offered while its
+    'usable while' holds of it (K2.5) and it has a use left; one option for cards alike."""
+    it = w.game.items[h.id]
+    if it.use is None or (it.uses and h.uses <= 0):
+        return
+    key = key_of(h.id, h.copy)
+    if it.usable is not None and not as_card(w, key, condition, w, it.usable, NO_CTX):
+        return
+    label = f"use {it.name} ({it.use.time} time; {describe(w, key)})"
+    if not any(o.label == label and o.key.startswith(f"use:{h.id}#") for o in opts):
+        opts.append(opt(w, f"use:{h.id}#{h.copy}", label))
+
+
+def card_options(w: Work, cards: list[HeldItem], prefix: str) -> list[tuple[Option, HeldItem]]:
+    """One option for each item among these cards, and, of an item whose cards carry tokens apart, for
+    each card that differs from the others (``prefix:ID#N``, labelled with its tokens)."""
+    out: list[tuple[Option, HeldItem]] = []
+    seen: set[object] = set()
+    items = w.game.items
+    for h in cards:
+        if h.copy:
+            key = key_of(h.id, h.copy)
+            alike = (h.id, signature(w, key))
+            if alike not in seen:
+                seen.add(alike)
+                out.append((opt(w, f"{prefix}:{h.id}#{h.copy}", f"{items[h.id].name} ({describe(w, key)})"), h))
+        elif h.id not in seen:
+            seen.add(h.id)
+            out.append((opt(w, f"{prefix}:{h.id}", items[h.id].name), h))
+    return out
 
 
 def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
@@ -193,24 +248,26 @@ def spent(w: Work, h: HeldItem) -> bool:
     return h.uses <= 0 and w.game.items[h.id].uses > 0
 
 
-def use_uses(w: Work, iid: str) -> None:
-    """C6.4: spend one use; the last use discards the item, unless a recipe needs it (S3.4): it
-    stays with her used up, to be discarded as an ingredient (its uses then restored)."""
+def use_uses(w: Work, iid: str, copy: int = 0) -> None:
+    """C6.4: spend one use (of card number ``copy``, for an item whose cards carry tokens apart); the
+    last use discards the item, unless a recipe needs it (S3.4): it stays with her used up, to be
+    discarded as an ingredient (its uses then restored)."""
     for attr in ("held", "pack"):
         items = getattr(w, attr)
         for i, h in enumerate(items):
-            if h.id == iid:
+            if h.id == iid and (not copy or h.copy == copy):
                 if h.uses <= 0:  # no uses to count, or a copy kept used up (S3.4): another copy may have some
                     continue
                 if h.uses == 1 and iid in w.game.ingredients:
-                    SETTERS[attr](w, items[:i] + (HeldItem(iid, 0),) + items[i + 1:])
+                    SETTERS[attr](w, items[:i] + (evolved(h, uses=0),) + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up: she keeps it, as a recipe may still "
                                     "use it", "S3.4")
                 elif h.uses == 1:
                     SETTERS[attr](w, items[:i] + items[i + 1:])
                     emit(w, "item", f"{w.game.items[iid].name} is used up and discarded", "C6.4")
-                    _to_the_table(w, iid)
+                    discard_tokens(w, iid, h.copy, w.game.items[iid].returns)
+                    _to_the_table(w, iid, h.copy)
                     fire(w, "item-discarded", None, 1, extra=iid)
                 else:
-                    SETTERS[attr](w, items[:i] + (HeldItem(iid, h.uses - 1),) + items[i + 1:])
+                    SETTERS[attr](w, items[:i] + (evolved(h, uses=h.uses - 1),) + items[i + 1:])
                 return

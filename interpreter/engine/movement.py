@@ -14,6 +14,7 @@ from ..state import Option
 from .asking import ask, opt
 from .bloodlust import set_victims
 from .bodies import killer_at
+from .conveyances import arrive_with, go_with, leave_with, move_options, riders, set_out, taken, with_her
 from .fields import set_flipped
 from .moves import NO_TAGS, PLAIN_VICTIM, Hop, arrived, how_far, leaving
 from .places import is_exit
@@ -62,18 +63,22 @@ def move_fg(w: Work, steps: int) -> None:
     """C5.1–C5.4: up to ``steps`` moves, each with its followers, triggers and a chance to rescue."""
     for _ in range(steps):
         moves = fg_moves(w)
-        made = w.game.move_opts  # the option of a destination is the same at every move: made once
-        opts = [_STOP]
-        for d, _lim, how in moves:
-            o = made.get((d, how))
-            if o is None:
-                o = made[(d, how)] = Option(f"move:{w.game.board.ids[d]}",
-                                            f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
-            opts.append(o)
+        riding = bool(w.conveyances) and bool(with_her(w, w.fg_loc))  # pieces that may go with her (conveyances.py)
+        if riding:
+            opts = [_STOP, *move_options(w, moves)]
+        else:
+            made = w.game.move_opts  # the option of a destination is the same at every move: made once
+            opts = [_STOP]
+            for d, _lim, how in moves:
+                o = made.get((d, how))
+                if o is None:
+                    o = made[(d, how)] = Option(f"move:{w.game.board.ids[d]}",
+                                                f"move to {loc_name(w, d)}" + (" (link)" if how == "link" else ""))
+                opts.append(o)
         key = ask(w, "move", "Move where?", opts)
         if key == "stop":
             return
-        dest = w.game.board.index[key[5:]]
+        dest = w.game.board.index[key[5:].split(":", 1)[0] if riding else key[5:]]
         lim, how = next((lim, how) for d, lim, how in moves if d == dest)
         here = w.fg_loc
         hops: list[Hop] = []
@@ -83,6 +88,10 @@ def move_fg(w: Work, steps: int) -> None:
             hops = [(here, dest, w.game.board.paths[path][4] if path >= 0 else NO_TAGS)]
             if "fg" in watched and not how_far(w, FG, hops, "the Final Girl"):
                 continue  # (the move is spent)
+        taking: list[int] = []
+        if riding:  # V4: the conveyances that go with her, and the victims that may come along with them
+            taking = set_out(w, taken(w, key, here, dest, how), hops)
+            lim = riders(w, taking, lim, here, dest, how)
         follow = 0
         if w.victims[here] > 0 and lim > 0 and not killer_at(w, dest):  # C5.3
             top = min(lim, w.victims[here])
@@ -90,10 +99,14 @@ def move_fg(w: Work, steps: int) -> None:
             follow = int(ask(w, "follow", "How many victims follow?", fopts).split(":")[1])
         if "fg" in watched:
             leaving(w, FG, hops)  # 'here' is still the location she leaves
+        if taking:
+            leave_with(w, taking, hops)
         w.fg_loc = dest
         if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
             with_them = f" with {count_of(follow, 'victim')}" if follow else ""
             emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
+        if taking:
+            go_with(w, taking, dest)
         followers: list[Piece] = []
         if follow and w.marked and marks_at(w, here):
             followers = _follow_marked(w, here, dest, follow, lim, hops)
@@ -108,6 +121,8 @@ def move_fg(w: Work, steps: int) -> None:
             followers = [PLAIN_VICTIM] * follow
         if "fg" in watched:
             arrived(w, FG, hops)
+        if taking:
+            arrive_with(w, taking, hops)
         if "victim" in watched:
             for piece in followers:
                 arrived(w, piece, hops)

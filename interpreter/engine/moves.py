@@ -16,9 +16,10 @@ through the same events:
 
 A move is a list of hops (from, to, the tags of the path taken; none for a move that is no walk
 along a path: an effect's, a link's). A piece is ``("fg", "", -1)``, ``("killer", BODY, index)``,
-``("minion", KIND, index)`` or ``("victim", KIND, -1)``. When no content of the game answers any of
-these events for a kind of piece (``Game.movers_watched``), the moves of that kind ask nothing and
-make nothing.
+``("minion", KIND, index)``, ``("victim", KIND, -1)`` or ``("conveyance", ID, index)`` (a piece
+that travels with her, engine/conveyances.py; put on the board from off it, it leaves nothing).
+When no content of the game answers any of these events for a kind of piece
+(``Game.movers_watched``), the moves of that kind ask nothing and make nothing.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ def how_far(w: Work, piece: Piece, hops: list[Hop], what: str) -> int:
     if "moves" in listens and would(w, "moves", 0, f"{what} moving", piece, hops[0][0]) is None:
         return 0
     for i, (a, b, tags) in enumerate(hops):
-        if "leaves" in listens and would(w, "leaves", 0, f"{what} leaving {loc_name(w, a)}", piece, a) is None:
+        if a >= 0 and "leaves" in listens and would(w, "leaves", 0, f"{what} leaving {loc_name(w, a)}", piece,
+                                                     a) is None:  # (a < 0: off the board, it leaves nothing)
             return i
         if tags and "crosses" in listens and would(w, "crosses", 0, f"{what} crossing to {loc_name(w, b)}", piece, b,
                                                    extra=tags) is None:
@@ -70,7 +72,7 @@ def how_far(w: Work, piece: Piece, hops: list[Hop], what: str) -> int:
 
 def leaving(w: Work, piece: Piece, hops: list[Hop]) -> None:
     """Before the piece goes: ``leaves`` for the location it starts from (it is still there)."""
-    if hops and "leaves" in w.game.listens:
+    if hops and hops[0][0] >= 0 and "leaves" in w.game.listens:  # (off the board: it leaves nothing)
         fire(w, "leaves", piece, 0, hops[0][0])
 
 

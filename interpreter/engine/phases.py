@@ -14,12 +14,13 @@ from . import steps
 from .asking import ask
 from .bloodlust import panic_location
 from .cards import draw_event, reveal_finale
+from .copies import as_card, key_of
 from .ending import settle
 from .ends import check_ends
 from .fear_checks import discard_card, play_card
 from .fields import SETTERS, set_secondary
 from .final_girl import gain_time, lose_time
-from .items import hands_used, use_uses
+from .items import card_use, hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
 from .places import is_exit
@@ -157,7 +158,9 @@ def step_action(w: Work) -> None:
         if w.held or w.pack:
             for h in (*w.held, *w.pack):
                 it = g.items[h.id]
-                if it.use is not None and (it.usable is None or usable(w, it.usable)) and (  # K2.5
+                if h.copy:  # a card that carries tokens apart: its own use, read of it (engine/copies.py)
+                    card_use(w, h, opts)
+                elif it.use is not None and (it.usable is None or usable(w, it.usable)) and (  # K2.5
                         h.uses > 0 or not it.uses):  # S3.4: an ingredient used up has no use left
                     opts.append(g.use_opts[h.id])
         # S1.2, S3.3, S5.2–S5.3: actions the content offers where their condition holds (compiled: Game)
@@ -197,13 +200,17 @@ def step_action(w: Work) -> None:
             discard_card(w, key[8:], "C3.2")
             gain_time(w, 1)
         elif key.startswith("use:"):
-            it = g.items[key[4:]]
+            iid, _sep, k = key[4:].partition("#")  # 'use:ID#N': that card (engine/copies.py)
+            it = g.items[iid]
             assert it.use is not None
             emit(w, "use", f"uses {it.name}", "C6.4")
             lose_time(w, it.use.time)
-            run(w, it.use.effects, g.source_ctx[it.id])
-            fire(w, "item-used", None, 1, extra=it.id)
-            use_uses(w, it.id)
+            if k:
+                as_card(w, key_of(iid, int(k)), run, w, it.use.effects, g.source_ctx[iid])
+            else:
+                run(w, it.use.effects, g.source_ctx[iid])
+            fire(w, "item-used", None, 1, extra=iid)
+            use_uses(w, iid, int(k or 0))
         elif key.startswith("action:"):
             a = next(x for x in g.actions if x.id == key[7:])
             if ("action" in said) if (said := w.ctl.said) is not None else told(w, "action"):  # (Replay.said)

@@ -19,6 +19,7 @@ from lastbreath.dsl import nodes as n
 from ..state import MinionState
 from .bloodlust import kill_victim
 from .bodies import body_index, body_name, piece_status, the_killer
+from .conveyances import conveyance_at
 from .draws import rand
 from .final_girl import fg_damage
 from .index import minion_of_uid
@@ -29,6 +30,7 @@ from .telling import emit
 from .triggers import fire, would
 from .victims import NONE, add, change, describe, find, kind_of, marks_at, pick, plain_at, take
 from .words import a_or_an, loc_name
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from ..state import MarkedVictim
@@ -72,6 +74,7 @@ def _turn_one(w: Work, where: int, m: Optional[MarkedVictim], kind: str) -> None
         return
     stats = g.minions[kind]
     take(w, where, m)
+    w.victims_in -= 1
     w.minion_seq += 1
     w.minions = w.minions + (MinionState(stats.id, where, stats.health, frozenset(), w.minion_seq),)
     emit(w, "minion", f"{before} at {loc_name(w, where)} turns into {a_or_an(stats.name)} {stats.name} (not a death)",
@@ -99,6 +102,7 @@ def turn_back(w: Work, where: int, k: int, kind: str) -> None:
             return
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         add(w, where)
+        w.victims_in += 1
         emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
 
 
@@ -136,6 +140,7 @@ def exec_replace_victim(w: Work, e: n.ReplaceVictim, ctx: Ctx) -> None:
         return
     name = describe(w, m)
     take(w, where, m)
+    w.victims_in -= 1
     emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its place",
          "K2.7")
     piece = ("killer", w.killers[i].body, i)
@@ -155,8 +160,10 @@ def exec_reveal_victims(w: Work, e: n.RevealVictims, ctx: Ctx) -> None:  # revea
             emit(w, "kind", f"a victim at {loc_name(w, where)} is revealed: {describe(w, new)}", "C1.2")
 
 
-def eval_kind_at(w: Work, c: n.KindAt, ctx: Ctx) -> bool:  # KIND at PLACE
+def eval_kind_at(w: Work, c: n.KindAt, ctx: Ctx) -> bool:  # KIND at PLACE (a conveyance: ID at PLACE)
     where = loc(w, c.loc, ctx)
+    if c.kind in w.game.conveyance_index:
+        return conveyance_at(w, c.kind, where)
     if c.kind in w.game.victim_kinds:
         return any(m.loc == where and m.kind == c.kind for m in w.marked)
     return any(m.loc == where and m.kind == c.kind for m in w.minions)
@@ -192,6 +199,11 @@ def pieces_of(w: Work, ps: n.PieceSet, ctx: Ctx) -> list[PieceRef]:
         there = loc(w, ps.loc, ctx) if ps.loc else -1
         tags = w.game.board.tags
         out = [p for p in out if (at := piece_loc(w, p)) >= 0 and (at == there if ps.loc else ps.tag in tags[at])]
+    ctl = w.ctl
+    left = ctl.work - len(out) - 1  # the work budget (E313): each piece gone over
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, ps.span)
     return out
 
 

@@ -21,6 +21,7 @@ from .draws import rand
 from .resolve import amount, condition, loc
 from .statics import fg_tables
 from .tables import AMOUNT, NO_CTX, PLACE, Ctx
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from .working import Work
@@ -83,13 +84,19 @@ def _holds(w: Work, h: n.Holding, where: int) -> bool:
         return any(k.alive and k.loc == where for k in w.killers)
     if what == "enemies":
         return any(m.loc == where for m in w.minions) or any(k.alive and k.loc == where for k in w.killers)
-    return any(tok == h.token and at == where for tok, _k, at in w.tokens)
+    return any(tok == h.token and at == where for tok, _k, at in w.tokens) or (
+        bool(w.tokens_down) and any(tok == h.token and at == where for tok, _k, at in w.tokens_down))
 
 
 def candidates(w: Work, sel: n.Selector, ctx: Ctx) -> list[int]:
     """The locations a selector may pick, in board order: its set, less what its ``with``, ``where``
     and ``except`` parts leave out (``for each`` goes over them all)."""
     cands = _base(w, sel.among, ctx)
+    ctl = w.ctl
+    left = ctl.work - len(cands) - 1  # the work budget (E313): each location looked at
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, sel.span)
     for h in sel.holding:
         cands = [c for c in cands if _holds(w, h, c)]
     if sel.skip:

@@ -117,7 +117,8 @@ def exec_all_killers(w: Work, e: n.AllKillers, ctx: Ctx) -> None:  # all killers
         if not kil.alive or kil.loc < 0 or kil.aside:
             continue
         scope.body = i
-        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, i, ctx.spent, ctx.spent_token, ctx.cause, ctx.by))
+        run(w, e.body, Ctx(ctx.source, ctx.attack, ctx.that, i, ctx.spent, ctx.spent_token, ctx.cause, ctx.by,
+                           ctx.here))
         if w.result:
             break
     scope.body = saved

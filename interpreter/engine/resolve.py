@@ -7,7 +7,8 @@ amounts.py (what an amount comes to) and ``place_<snake>`` in places.py (which l
 place picks). Rules modules resolve content through ``run``, ``condition``, ``amount`` and
 ``loc`` only, so no module needs another to know a node kind.
 
-``run`` also bounds how deep effects may set each other off (E310), names the content line
+``run`` also bounds how deep effects may set each other off (E310), counts each block and effect
+against the work budget between two decisions (E313; docs/decisions/0022), names the content line
 being resolved (events take it as their source) and, while coverage is being recorded
 (``recording``), notes every effect it resolves.
 """
@@ -23,6 +24,7 @@ from lastbreath.dsl.diagnostics import runtime_error
 from .bodies import the_killer
 from .ending import settle
 from .tables import AMOUNT, EVAL, EXEC, NO_CTX, PLACE, Ctx
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from .working import Work
@@ -67,7 +69,12 @@ def run(w: Work, effects: Sequence[n.Effect], ctx: Ctx) -> None:
         sp = getattr(effects[0], "span", None) if effects else None
         raise runtime_error("E310", f"effects set each other off more than {MAX_EFFECT_DEPTH} deep",
                             "a rule that triggers itself?", sp)
-    w.ctl.last = effects  # E311 names the last content resolved
+    ctl = w.ctl
+    ctl.last = effects  # E311 names the last content resolved
+    left = ctl.work - 1 - len(effects)  # the work budget (E313): the block and each of its effects
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, getattr(effects[0], "span", None) if effects else None)
     reads_cause = w.game.causes_read
     outer_source = ""
     if reads_cause:  # the source of these effects, for 'the cause is …' of what they make happen
@@ -108,7 +115,9 @@ def loc(w: Work, name: n.Loc, ctx: Optional[Ctx] = None) -> int:
     """The location (board index) a location slot names now; -1 for none."""
     if name.__class__ is not str:
         return PLACE[type(name)](w, name, ctx or NO_CTX)
-    if name == "here" or name == "fg":
+    if name == "here":  # her location, or the place a card drawn at one resolves at (Ctx.here)
+        return w.fg_loc if ctx is None or ctx.here < 0 else ctx.here
+    if name == "fg":
         return w.fg_loc
     if name == "killer-location":
         i = the_killer(w)

@@ -78,6 +78,7 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
         victims[board.index[loc]] += count
     w.victims = tuple(victims)
     w.victims_taken = sum(victims)  # C5.7: from the victim supply
+    w.victims_in = sum(victims)
     w.fg_loc = board.index[setup.fg_at]
     # C18.4: shuffle the scenario's items, draw 11, add the signature item, shuffle, deal piles of 4
     plan = game.setup_lists
@@ -129,11 +130,15 @@ def start(game: Game, seed: int, kinds: Optional[frozenset[str]] = None) -> tupl
     w.supply = shuffled(w, plan[5])
     for token, loc in setup.tokens:
         place_token(w, token, board.index[loc])
+    for token, loc in setup.tokens_down:  # face down (issue #33 item 4)
+        place_token(w, token, board.index[loc], True)
     set_up_zones(w)  # items and deck cards that start out of the piles and decks (issue #16 item 6)
     w.decks = tuple((d.id, shuffled(w, cards)) for d, cards in zip(game.decks.values(), plan[6]))
     # tracks on their starting spaces, holding areas empty
     w.tracks = tuple((t.id, t.start) for t in game.tracks.values())
     w.holding = tuple((h.id, 0) for h in game.holdings.values())
+    if game.conveyances:  # pieces that travel with her, where they start (-1: off the board)
+        w.conveyances = tuple(board.index[c.start] if c.start else -1 for c in game.conveyances)
     w.phase = "setup"
     st = w.freeze()
     events = list(ctl.events)

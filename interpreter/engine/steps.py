@@ -14,8 +14,13 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional, Sequence
 
+from lastbreath.dsl.limits import MAX_WORK as _MAX_WORK
+
 from ..state import Choice, Event, GameState, Option, state_of
 
+# the work content may ask between two decisions (dsl/limits.py; docs/decisions/0022): blocks run and
+# their effects, locations a selector looks at, pieces a set goes over, triggers looked at; past it, E313
+MAX_WORK = _MAX_WORK
 MAX_STEPS = 5000  # steps without a decision: content that never asks (a loop of phases) ends with E311
 # play_out with a policy choosing by index keeps no checkpoint of a step while it may give this
 # many more answers inside the run: a step asking more than that before the limit is rewound
@@ -72,6 +77,7 @@ class Replay:
         "start",
         "start_fields",
         "steps",
+        "work",
     )
 
     def __init__(self, answers: tuple[str, ...], skip: int, complete: bool = True,
@@ -86,6 +92,10 @@ class Replay:
         self.start = start  # the checkpoint the step resumes from, as a state …
         self.start_fields: Optional[dict[str, Any]] = None  # … or as the fields of one (made a state on need)
         self.steps = 0  # steps run since the last answer (bounded: MAX_STEPS)
+        # the work content may still ask before the next answer (counted down from MAX_WORK by
+        # resolve.run, places.candidates, pieces.pieces_of, triggers.fire and would; refilled at each
+        # answer, see asking.ask; below 0: E313, working.out_of_work)
+        self.work = MAX_WORK
         self.run = run  # running in advance()'s greenlet: ask() pauses it (see _pause)
         self.policy: Optional[Callable[[GameState, Choice], Any]] = None  # answering in the run (play_out; checked)
         self.hook: Optional[Callable[[GameState, list[Event]], None]] = None
@@ -120,7 +130,7 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("asking", "body", "defeat", "depth", "it", "node", "piece", "source")
+    __slots__ = ("asking", "body", "copy", "defeat", "depth", "it", "node", "piece", "source")
 
     def __init__(self) -> None:
         self.node: Any = None
@@ -133,15 +143,18 @@ class Scope:
         # the source (a card, item, action, event, terror card …) whose effects are resolving, kept only
         # where content reads the cause of what they make happen ('the cause is card ID': Game.causes_read)
         self.source = ""
+        # inside an item's own lines (its use, 'when gained', …): the card they are about, as its token
+        # holder ('item:ID#N', engine/copies.py), for an item whose cards carry tokens apart; else ""
+        self.copy = ""
 
 
 # a step starts with no content node (an exception may have left a resolution midway): _advance
-# sets node, depth, it, defeat, asking, body, piece, source to these after a step cut short
-_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "")
+# sets node, depth, it, defeat, asking, body, piece, source, copy to these after a step cut short
+_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "", "")
 
 
 def reset_scope(scope: Scope) -> None:
     """The scope as a step starts: no content node, depth 0, no 'it', no defeat, no questions, …"""
     (scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece,
-     scope.source) = _SCOPE_START
+     scope.source, scope.copy) = _SCOPE_START
 

@@ -25,10 +25,10 @@ PLACE: dict[type, Callable[..., int]] = {}
 class Ctx:
     """What an effect needs to know about where it is resolving."""
 
-    __slots__ = ("attack", "by", "cause", "killer", "source", "spent", "spent_token", "that")
+    __slots__ = ("attack", "by", "cause", "here", "killer", "source", "spent", "spent_token", "that")
 
     def __init__(self, source: str = "", attack: Optional[Attack] = None, that: int = 0, killer: int = -1,
-                 spent: tuple[str, ...] = (), spent_token: str = "", cause: str = "", by: str = ""):
+                 spent: tuple[str, ...] = (), spent_token: str = "", cause: str = "", by: str = "", here: int = -1):
         self.source = source
         self.attack = attack
         self.that = that  # the number of the event being answered
@@ -37,6 +37,7 @@ class Ctx:
         self.spent_token = spent_token
         self.cause = cause  # why the event being answered happened (kill | killer | minion | other)
         self.by = by  # the source (a card, item, action, event, terror card …) whose effect made it happen, or ""
+        self.here = here  # the place a drawn card resolves at ('draw card DECK at PLACE'): 'here'; -1: hers
 
 
 NO_CTX = _NO_CTX = Ctx()  # the context of a condition read outside any effect (a Ctx is never written)

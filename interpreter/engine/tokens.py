@@ -19,12 +19,16 @@ if TYPE_CHECKING:
     from .working import Work
 
 
-def place_token(w: Work, token: str, loc: int) -> None:
-    """Put a random token of this type from the supply at a location (the supply is shuffled)."""
+def place_token(w: Work, token: str, loc: int, down: bool = False) -> None:
+    """Put a random token of this type from the supply at a location (the supply is shuffled); ``down``:
+    face down (a setup card's 'tokens T face down at …': issue #33 item 4)."""
     for i, (tok, kind) in enumerate(w.supply):
         if tok == token:
             w.supply = w.supply[:i] + w.supply[i + 1:]
-            w.tokens = w.tokens + ((token, kind, loc),)
+            if down:
+                w.tokens_down = w.tokens_down + ((token, kind, loc),)
+            else:
+                w.tokens = w.tokens + ((token, kind, loc),)
             if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
                 emit(w, "token", f"a {w.game.tokens[token].name.lower()} token is placed at {loc_name(w, loc)}", "C1.2")
             fire(w, "token-placed", None, 1, loc, extra=token)
@@ -33,16 +37,27 @@ def place_token(w: Work, token: str, loc: int) -> None:
 
 
 def collect_token(w: Work, token: str, loc: int) -> None:
-    """The Final Girl takes a token of this type from a location (the player picks the kind)."""
+    """The Final Girl takes a token of this type from a location (the player picks the kind, or a
+    face-down one: the first put there)."""
     here = [(i, k) for i, (tok, k, at) in enumerate(w.tokens) if tok == token and at == loc]
-    if not here:
+    down = [(i, k) for i, (tok, k, at) in enumerate(w.tokens_down) if tok == token and at == loc] \
+        if w.tokens_down else []
+    if not here and not down:
         return
-    if len(here) > 1:
+    if len(here) + bool(down) > 1:
         kinds = dict.fromkeys(k for _i, k in here)
-        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in kinds])
-        here = [(i, k) for i, k in here if k == key[6:]]
-    i, kind = here[0]
-    w.tokens = w.tokens[:i] + w.tokens[i + 1:]
+        key = ask(w, "collect", "Collect which token?", [opt(w, f"token:{k}", k) for k in kinds]
+                  + ([opt(w, "token-down", "a face-down one")] if down else []))
+        if key == "token-down":
+            here = []
+        else:
+            here = [(i, k) for i, k in here if k == key[6:]]
+    if here:
+        i, kind = here[0]
+        w.tokens = w.tokens[:i] + w.tokens[i + 1:]
+    else:  # a face-down one: she turns it up as she takes it
+        i, kind = down[0]
+        w.tokens_down = w.tokens_down[:i] + w.tokens_down[i + 1:]
     w.collected = tuple(sorted(w.collected + ((token, kind),)))
     if ("token" in said) if (said := w.ctl.said) is not None else told(w, "token"):  # (Replay.said)
         name = w.game.tokens[token].name.lower()

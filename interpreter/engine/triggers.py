@@ -23,11 +23,12 @@ from .resolve import amount, condition, loc, run
 from .statics import abilities, in_arrival_order
 from .tables import NO_CTX, Ctx
 from .telling import emit
+from .working import out_of_work
 
 if TYPE_CHECKING:
     from .working import Work
 
-Piece = tuple[str, str, int]  # (fg | killer | victim | minion, the minion's kind, index or location)
+Piece = tuple[str, str, int]  # (fg | killer | victim | minion | conveyance, its kind or id, index or location)
 FG: Piece = ("fg", "", -1)
 
 
@@ -74,8 +75,8 @@ def match_piece_ref(ref: n.PieceRef, piece: Optional[Piece]) -> bool:  # fg | ki
     kind = ref.kind
     if kind == "enemy":
         return piece[0] in ("killer", "minion")
-    if kind == "minion" and ref.minion:  # a kind of minion, or of victim (their ids differ)
-        return piece[1] == ref.minion and piece[0] in ("minion", "victim")
+    if kind == "minion" and ref.minion:  # a kind of minion, or of victim, or a conveyance (their ids differ)
+        return piece[1] == ref.minion and piece[0] in ("minion", "victim", "conveyance")
     if ref.body:
         return piece[0] == "killer" and piece[1] == ref.body
     return piece[0] == kind
@@ -217,6 +218,11 @@ def fire(w: Work, kind: str, piece: Optional[Piece] = None, number: int = 0, pla
         if w.delayed:
             fire_delayed(w, kind)
         return
+    ctl = w.ctl
+    left = ctl.work - len(triggers)  # the work budget (E313): each trigger looked at
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, None)
     if body >= 0 and piece is None:
         piece = ("killer", w.killers[body].body if body < len(w.killers) else "", body)
     by = w.scope.source if w.game.causes_read else ""
@@ -287,6 +293,11 @@ def would(w: Work, kind: str, number: int, what: str, piece: Optional[Piece] = N
     mods = _modifications(w, kind)
     if not replacements and not mods:  # none in play (often): no happening to make
         return number
+    ctl = w.ctl
+    left = ctl.work - len(replacements) - len(mods)  # the work budget (E313): each one looked at
+    ctl.work = left
+    if left < 0:
+        out_of_work(w, None)
     h = Happening(kind, piece, number, place, cause, extra, w.scope.source if w.game.causes_read else "")
     for rep in replacements:
         if not MATCH[type(rep.event)](rep.event, w, h):  # _holds, written out: a context only for a match

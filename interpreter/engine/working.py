@@ -116,6 +116,7 @@ class Work:
     marked: tuple[MarkedVictim, ...]
     victim_seq: int
     victims_taken: int
+    victims_in: int
     fg_status: frozenset[str]
     token_on: tuple[tuple[str, str, str, bool], ...]
     arrivals: tuple[str, ...]
@@ -131,6 +132,9 @@ class Work:
     delayed: tuple[tuple[int, int, int], ...]
     barred: tuple[tuple[int, str], ...]
     cards_gone: tuple[str, ...]
+    conveyances: tuple[int, ...]
+    item_seq: int
+    tokens_down: tuple[tuple[str, str, int], ...]
     choice: Optional[Choice]
     answers: tuple[str, ...]
     checkpoint: Optional[GameState]
@@ -189,6 +193,19 @@ def over_budget(w: Work, what: str, count: int, budget: int) -> None:
     raise runtime_error("E312", f"{count} {what} would be in play, past the game's budget of {budget}",
                         "each number is within its limit, but they add up: spawns or victims every round?",
                         getattr(w.scope.node, "span", None))
+
+
+def out_of_work(w: Work, span: Any) -> None:
+    """Content asked more work of the engine between two decisions than its budget (``MAX_WORK``
+    units: dsl/limits.py, docs/decisions/0022): E313 naming the line (``span``, else the node
+    being resolved). The count is left below 0, so that whatever catches this does not go on."""
+    from . import steps  # (the budget as the step module holds it: a test may set it)
+    if span is None:
+        span = getattr(w.scope.node, "span", None)
+    raise runtime_error("E313", f"the game went past its work budget of {steps.MAX_WORK} units before the next "
+                                "decision",
+                        "selectors nested in selectors, 'for each' in 'for each', or a trigger that sets itself "
+                        "off many times: each is fine, together they multiply", span)
 
 
 def replace(state: GameState, **changes: Any) -> GameState:

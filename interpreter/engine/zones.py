@@ -21,17 +21,19 @@ from typing import TYPE_CHECKING, Optional
 from lastbreath.dsl import nodes as n
 
 from ..state import HeldItem
-from .asking import ask, opt
+from .asking import ask
+from .copies import base, entry_of, in_zone, key_of, new_number, number, pick
 from .draws import rand, shuffled
 from .fields import SETTERS, set_held, set_kept, set_pack
 from .final_girl import lose_time
-from .items import discard_item, discardable, gain_item, hands_of, hands_used
+from .items import card_options, discard_item, discardable, gain_item, hands_of, hands_used
 from .resolve import condition, run
 from .statics import came_into_play
 from .steps import PhaseEnd
 from .tables import AMOUNT, EVAL, EXEC, NO_CTX, Ctx
 from .telling import emit
 from .triggers import fire
+from .words import loc_name
 
 if TYPE_CHECKING:
     from .working import Work
@@ -53,8 +55,9 @@ def set_up_zones(w: Work) -> None:
         laid = g.own_items = tuple(it for it in (*g.scenario.items, *g.killer.items, *own)
                                    if it.start in ("table", "aside", "held", "on-piles"))
     for it in laid:
-        if it.start in ("table", "aside"):
-            (table if it.start == "table" else aside).extend([it.id] * it.copies)
+        if it.start in ("table", "aside"):  # (a card of an item whose cards carry tokens apart is numbered)
+            (table if it.start == "table" else aside).extend(entry_of(it.id, new_number(w, it.id))
+                                                             for _ in range(it.copies))
             # the rule cited: an item that returns to the table when discarded is of the kind S3.1 lays
             # out (S3.3); any other one lying on the table or set aside at setup, as S1.1's
             emit(w, "setup", f"{it.name} {'lies face up on the table' if it.start == 'table' else 'is set aside'}"
@@ -73,7 +76,7 @@ def set_up_zones(w: Work) -> None:
                  for _ in range(it.copies)]
         deck = shuffled(w, cards)
         row = deck[:p.row]
-        table.extend(row)
+        table.extend(entry_of(i, new_number(w, i)) for i in row)
         named.append((p.id, deck[p.row:]))
         if row:
             emit(w, "setup", f"from the {p.name} pile, face up on the table: "
@@ -99,7 +102,7 @@ def deck_cards_at_setup(d: n.Deck) -> list[str]:
 def _hold(w: Work, it: n.Item) -> None:
     """An item she starts with: a weapon in her hands while they have room, else the backpack; one
     held only in hand in her hands (S1.7: it never goes to the backpack, whatever the room)."""
-    new = HeldItem(it.id, it.uses)
+    new = HeldItem(it.id, it.uses, new_number(w, it.id))
     hands = hands_of(it)
     if it.hand_only or (hands and hands_used(w) + hands <= 2):
         set_held(w, w.held + (new,))
@@ -114,75 +117,89 @@ def usable(w: Work, cond: Optional[n.Condition]) -> bool:
 
 
 # --- the table and the set-aside cards ---------------------------------------------------------------
-def _take_from(w: Work, zone: str, iid: str) -> bool:
+def _take_from(w: Work, zone: str, iid: str) -> str:
+    """Take a card of the item from the table (or the set-aside cards): its entry there ("" if none lies
+    there). Of cards that carry tokens apart and differ, the player picks (S1.2: token and all)."""
     cards = w.table if zone == "table" else w.aside
-    if iid not in cards:
-        return False
-    i = cards.index(iid)
+    if iid in w.game.copy_items:
+        there = [e for e in cards if base(e) == iid]
+        if not there:
+            return ""
+        got = pick(w, ["item:" + e for e in there], f"Which card of {w.game.items[iid].name}?")[5:]
+    elif iid in cards:
+        got = iid
+    else:
+        return ""
+    i = cards.index(got)
     rest = cards[:i] + cards[i + 1:]
     if zone == "table":
         w.table = rest
     else:
         w.aside = rest
-    return True
+    return got
 
 
-def _held_copy(w: Work, iid: str) -> bool:
-    """Remove one copy she holds (hands first), without discarding it; False if she holds none."""
-    for attr in ("held", "pack"):
-        items = getattr(w, attr)
-        for i, h in enumerate(items):
-            if h.id == iid:
-                SETTERS[attr](w, items[:i] + items[i + 1:])
-                return True
-    return False
+def _held_copy(w: Work, iid: str) -> str:
+    """Remove one card she holds (hands first; of cards that carry tokens apart and differ, her pick),
+    without discarding it: its entry for the table or the set-aside cards ("" if she holds none)."""
+    found = [(attr, i, h) for attr in ("held", "pack") for i, h in enumerate(getattr(w, attr)) if h.id == iid]
+    if not found:
+        return ""
+    if len(found) > 1 and found[0][2].copy:
+        got = pick(w, [key_of(iid, h.copy) for _a, _i, h in found], f"Which card of {w.game.items[iid].name}?")
+        found = [f for f in found if key_of(iid, f[2].copy) == got]
+    attr, i, h = found[0]
+    items = getattr(w, attr)
+    SETTERS[attr](w, items[:i] + items[i + 1:])
+    return entry_of(iid, h.copy)
 
 
 def exec_take_item(w: Work, e: n.TakeItem, ctx: Ctx) -> None:  # take item ID from table|aside
     name = w.game.items[e.item].name
-    if not _take_from(w, e.zone, e.item):
+    got = _take_from(w, e.zone, e.item)
+    if not got:
         emit(w, "item", f"{name} is not {'on the table' if e.zone == 'table' else 'set aside'}: nothing is taken",
              "S1.2")
         return
-    gain_item(w, e.item, "from the table" if e.zone == "table" else "from the set-aside cards")
+    gain_item(w, e.item, "from the table" if e.zone == "table" else "from the set-aside cards", number(got))
 
 
 def exec_put_item_on_table(w: Work, e: n.PutItemOnTable, ctx: Ctx) -> None:  # put item ID on table
-    if _held_copy(w, e.item):
-        w.table = w.table + (e.item,)
+    got = _held_copy(w, e.item)
+    if got:  # (its tokens go with it: engine/copies.py)
+        w.table = w.table + (got,)
         emit(w, "item", f"{w.game.items[e.item].name} goes back to the table", "S1.7")
 
 
 def exec_set_aside_item(w: Work, e: n.SetAsideItem, ctx: Ctx) -> None:  # set aside item ID
-    if _held_copy(w, e.item) or _take_from(w, "table", e.item):
-        w.aside = w.aside + (e.item,)
+    got = _held_copy(w, e.item) or _take_from(w, "table", e.item)
+    if got:
+        w.aside = w.aside + (got,)
         emit(w, "item", f"{w.game.items[e.item].name} is set aside", "C1.2")
 
 
-def _discardable_held(w: Work) -> list[str]:
-    return list(dict.fromkeys(h.id for h in (*w.held, *w.pack) if discardable(w, h.id)))
-
-
 def exec_discard_chosen_item(w: Work, e: n.DiscardChosenItem, ctx: Ctx) -> None:  # discard an item
-    ids = _discardable_held(w)
-    if not ids:
+    cards = [h for h in (*w.held, *w.pack) if discardable(w, h.id, h)]
+    if not cards:
         emit(w, "item", "no item can be discarded", "S1.3")
         return
-    key = ask(w, "discard-item", "Discard which item?",
-              [opt(w, f"discard-item:{i}", w.game.items[i].name) for i in ids])
-    discard_item(w, key.split(":", 1)[1])
+    offered = card_options(w, cards, "discard-item")
+    key = ask(w, "discard-item", "Discard which item?", [o for o, _h in offered])
+    card = next(h for o, h in offered if o.key == key)
+    discard_item(w, card.id, card if card.copy else None)
 
 
 def exec_discard_random_item(w: Work, e: n.DiscardRandomItem, ctx: Ctx) -> None:  # discard a random item
-    held = [h.id for h in (*w.held, *w.pack) if discardable(w, h.id)]  # each copy as likely as any other
+    held = [h for h in (*w.held, *w.pack) if discardable(w, h.id, h)]  # each copy as likely as any other
     if not held:
         emit(w, "item", "no item can be discarded", "S1.3")
         return
-    discard_item(w, held[rand(w, len(held))])
+    card = held[rand(w, len(held))]
+    discard_item(w, card.id, card if card.copy else None)
 
 
 def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / item ID aside
-    return c.item in (w.table if c.zone == "table" else w.aside)
+    return in_zone(w, c.item, w.table if c.zone == "table" else w.aside)
 
 
 # --- recipes (S3.4) --------------------------------------------------------------------------------
@@ -195,8 +212,12 @@ def can_make(w: Work, r: n.Recipe, held: Optional[list[str]] = None) -> bool:
     for iid in needs:  # the cheapest test first (the menu asks of every recipe at every action)
         if iid not in held:
             return False
-    if r.makes not in w.table or not usable(w, r.usable):
+    if not in_zone(w, r.makes, w.table) or not usable(w, r.usable):
         return False
+    if w.game.copy_items:  # (a card that carries tokens apart may go or not on its own: each is read)
+        cards = (*w.held, *w.pack)
+        return all(sum(1 for h in cards if h.id == iid and discardable(w, iid, h)) >= needs.count(iid)
+                   for iid in dict.fromkeys(needs))
     return all(held.count(iid) >= needs.count(iid) and discardable(w, iid) for iid in dict.fromkeys(needs))
 
 
@@ -208,8 +229,9 @@ def make(w: Work, r: n.Recipe) -> None:
         discard_item(w, iid)
     if r.time:
         lose_time(w, r.time)
-    if _take_from(w, "table", r.makes):
-        gain_item(w, r.makes, "made")
+    got = _take_from(w, "table", r.makes)
+    if got:
+        gain_item(w, r.makes, "made", number(got))
 
 
 # --- named decks: fates, halves, numbers -------------------------------------------------------------
@@ -288,45 +310,76 @@ def amount_card_number(w: Work, a: n.CardNumber, ctx: Ctx) -> int:  # card numbe
     return w.card_number
 
 
-def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str) -> None:
-    """Resolve a drawn card: its own effect, then the half its deck reads; then its fate."""
+def resolve_deck_card(w: Work, deck: n.Deck, card: n.DeckCard, cid: str, at: int = -1, body: int = -1) -> None:
+    """Resolve a drawn card: its own effect, then the half its deck reads; then its fate. ``at``: the
+    place it resolves at ('here' and 'it' in its effects, issue #33 item 7); ``body``: the killer body
+    it names ('the killer' in its effects, K2.7)."""
     half = card_half(w, deck, card)
     w.card_number = (half.number if half is not None and half.number else card.number)
     if half is not None:
         emit(w, "deck", f"{card.name}: its {half.name} half" + (f" (number {w.card_number})" if w.card_number else ""),
              "K1.6")
     effects = card.effects + (half.effects if half is not None else ())
+    scope = w.scope
+    saved = scope.it, scope.body
+    if at >= 0:
+        scope.it = at
+    if body >= 0:
+        scope.body = body
     try:
-        run(w, effects, Ctx(cid))
+        run(w, effects, Ctx(cid) if at < 0 and body < 0 else Ctx(cid, None, 0, body, here=at))
     except PhaseEnd:  # a last breath ended the phase in the middle of the card: it still meets its fate
         if not card.keep:
             after_resolving(w, deck, card)
         raise
+    finally:
+        scope.it, scope.body = saved
     if not card.keep:
         after_resolving(w, deck, card)
 
 
-def draw_card(w: Work, deck_id: str) -> None:
-    """Draw the top card of a named deck and resolve it; a ``keep`` card stays in play, any other
-    meets its fate (zones.py: discarded, shuffled back, removed; a deck may reshuffle its discards)."""
+def take_top(w: Work, deck_id: str, at: int = -1) -> Optional[tuple[n.Deck, n.DeckCard, str]]:
+    """Draw the top card of a named deck (a deck that reshuffles its discards when empty does so
+    first), saying what was drawn and, for a card drawn at a place, where; None when it is empty."""
     deck = w.game.decks[deck_id]
     reshuffle_if_empty(w, deck)
     decks = dict(w.decks)
     cards = decks.get(deck_id, ())
     if not cards:
         emit(w, "deck", f"the {deck.name} deck is empty", "C18.5")
-        return
+        return None
     cid = cards[0]
     decks[deck_id] = cards[1:]
     w.decks = tuple(decks.items())
     card = w.game.deck_cards[f"{deck_id}/{cid}"]
-    emit(w, "deck", f"draws {card.name} from {deck.name}", "C18.5")
+    emit(w, "deck", f"draws {card.name} from {deck.name}" + (f" at {loc_name(w, at)}" if at >= 0 else ""), "C18.5")
+    return deck, card, cid
+
+
+def play_drawn(w: Work, deck: n.Deck, card: n.DeckCard, cid: str, at: int = -1, body: int = -1) -> None:
+    """A card drawn: a ``keep`` card comes into play; it resolves (at ``at``, ``the killer`` being
+    ``body``: resolve_deck_card) and, unless kept, meets its fate; then 'card DECK is drawn' is told."""
     if card.keep:
         came_into_play(w)
-        set_kept(w, w.kept + (f"{deck_id}/{cid}",))
+        set_kept(w, w.kept + (f"{deck.id}/{cid}",))
         came_into_play(w)
-    resolve_deck_card(w, deck, card, cid)
-    fire(w, "card-drawn", None, 1, extra=deck_id)
+    resolve_deck_card(w, deck, card, cid, at, body)
+    fire(w, "card-drawn", None, 1, extra=deck.id)
+
+
+def draw_card(w: Work, deck_id: str, at: int = -1) -> None:
+    """Draw the top card of a named deck and resolve it (at ``at``, a place handed to it: its 'here'
+    and 'it'); a ``keep`` card stays in play, any other meets its fate (zones.py: discarded, shuffled
+    back, removed; a deck may reshuffle its discards). A card naming a body (a deck of bodies, K2.7)
+    resolves with 'the killer' that body, while it is in the game."""
+    got = take_top(w, deck_id, at)
+    if got is None:
+        return
+    deck, card, cid = got
+    body = -1
+    if card.body:
+        body = next((i for i, k in enumerate(w.killers) if k.body == card.body and k.alive), -1)
+    play_drawn(w, deck, card, cid, at, body)
 
 
 EXEC.update(n.functions(n.Effect, globals(), "exec_"))
