@@ -790,7 +790,7 @@ def _render_token_at(node: n.TokenAt, r: Names, neg: bool = False) -> str:
 
 
 def _token_kind_face(node: Any, r: Names) -> str:
-    """'pill token', 'face-up red pill token' (a kind is read face up only), 'face-down pill token'."""
+    """'a TOKEN token', 'face-up KIND TOKEN token' (a kind is read face up only), 'face-down TOKEN token'."""
     if node.kind:
         return f"face-up {node.kind} {r.token(node.token)} token"
     return f"face-{node.face} {r.token(node.token)} token" if node.face else f"{r.token(node.token)} token"

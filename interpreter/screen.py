@@ -198,7 +198,7 @@ def _token_name(state: GameState, token: str) -> str:
 def _faced(state: GameState) -> frozenset[str]:
     """The token types the game's content turns face down or up on the board, or reads the kinds of
     there (issue #33 item 4): their face-up tokens on the map show their kinds. Any other type lies
-    on the map as the supply gave it, shown by its type alone (the asylum's pills, S5.1)."""
+    on the map as the supply gave it, shown by its type alone (S5.1)."""
     g = state.game
     got = g.derived.get("screen:faced")
     if got is None:

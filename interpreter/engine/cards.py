@@ -54,6 +54,9 @@ def gain_card(w: Work, cid: str) -> None:
     emit(w, "card", f"takes {c.name} into her hand", "C3.9")
 
 
+_ZONE_NAMES = {"hand": "her hand", "spent": "her spent cards", "market": "the market"}
+
+
 def remove_card(w: Work, cid: str) -> None:
     """A copy of an action card leaves the game: from her hand, else the cards spent this round,
     else the market (it never comes back)."""
@@ -70,7 +73,7 @@ def remove_card(w: Work, cid: str) -> None:
             else:
                 w.market = left
             w.cards_gone = w.cards_gone + (cid,)
-            emit(w, "card", f"{c.name} leaves the game (from {'her hand' if zone == 'hand' else 'the ' + zone})",
+            emit(w, "card", f"{c.name} leaves the game (from {_ZONE_NAMES[zone]})",
                  "C3.9")
             return
     emit(w, "card", f"no copy of {c.name} is in play to remove", "C3.9")

@@ -134,12 +134,12 @@ def _fg_at_tag(c: n.FgAtTag) -> CondFn:  # read by the Action menu's conditions 
 
 def _token_at(c: n.TokenAt) -> CondFn:  # read by the Action menu's conditions at every decision
     token = c.token
-    if (c.loc == "here" or c.loc == "fg") and not c.kind and not c.face:  # her location (resolve.loc), read without the call
+    if (c.loc == "here" or c.loc == "fg") and not c.kind and not c.face:  # her location, read without the call
         hers = c.loc == "fg"  # ('here' in a card drawn at a place: that place, Ctx.here)
 
         def holds(w: Work, ctx: Ctx) -> bool:
             where = w.fg_loc if hers or ctx.here < 0 else ctx.here
-            for tok, _k, at in w.tokens:  # noqa: SIM110 (a loop: any() over a generator is a call more)
+            for tok, _k, at in w.tokens:
                 if at == where and tok == token:
                     return True
             if w.tokens_down:  # face down there (issue #33 item 4)

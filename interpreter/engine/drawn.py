@@ -125,6 +125,7 @@ def exec_replace_victim_drawn(w: Work, e: n.ReplaceVictimDrawn, ctx: Ctx) -> Non
     if i >= 0 and w.killers[i].loc < 0:
         name = describe(w, m)
         take(w, where, m)
+        w.victims_in -= 1  # out of play: no longer counted (validate.py)
         emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its "
                                  "place", "K2.7")
         _appear(w, i, where)

@@ -102,23 +102,28 @@ def move_fg(w: Work, steps: int) -> None:
         if taking:
             leave_with(w, taking, hops)
         w.fg_loc = dest
+        followers: list[Piece] = []
+        names: list[str] = []
+        if follow and w.marked and marks_at(w, here):
+            followers, names = _follow_marked(w, here, dest, follow, hops)
+        elif follow:
+            if "victim" in watched:  # each follower may be stopped on the way (moves.py), one by one
+                follow = sum(1 for _ in range(follow) if how_far(w, PLAIN_VICTIM, hops, "a victim"))
+                for _ in range(follow):
+                    leaving(w, PLAIN_VICTIM, hops)
+            if follow:
+                set_victims(w, here, w.victims[here] - follow)
+                set_victims(w, dest, w.victims[dest] + follow)
+                followers = [PLAIN_VICTIM] * follow
+                names = [count_of(follow, "victim")]
         if ("move" in said) if (said := w.ctl.said) is not None else told(w, "move"):  # (Replay.said)
-            with_them = f" with {count_of(follow, 'victim')}" if follow else ""
+            with_them = f" with {count_of(len(followers), 'victim')}" if followers else ""
             emit(w, "move", f"the Final Girl moves to {loc_name(w, dest)}{with_them}", "C5.1")
         if taking:
             go_with(w, taking, dest)
-        followers: list[Piece] = []
-        if follow and w.marked and marks_at(w, here):
-            followers = _follow_marked(w, here, dest, follow, lim, hops)
-        elif follow and ("victim" not in watched or how_far(w, PLAIN_VICTIM, hops, "a victim")):
-            if "victim" in watched:
-                for _ in range(follow):
-                    leaving(w, PLAIN_VICTIM, hops)
-            set_victims(w, here, w.victims[here] - follow)
-            set_victims(w, dest, w.victims[dest] + follow)
-            emit(w, "follow", f"{_FOLLOW[follow] if follow < 3 else f'{follow} victims follow'} (up to {lim} may)",
+        if names:
+            emit(w, "follow", f"{' and '.join(names)} follow{'s' if len(followers) == 1 else ''} (up to {lim} may)",
                  "C5.3")
-            followers = [PLAIN_VICTIM] * follow
         if "fg" in watched:
             arrived(w, FG, hops)
         if taking:
@@ -187,9 +192,10 @@ def _next_escaping(w: Work, loc: int):
     return NONE
 
 
-def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int, hops: list[Hop]) -> list[Piece]:
+def _follow_marked(w: Work, here: int, dest: int, follow: int, hops: list[Hop]) -> tuple[list[Piece], list[str]]:
     """C5.3 with victims she can tell apart: she picks each follower in turn, among those left; a
-    follower content stops on the way (moves.py) stays. Returns the followers, as events name them."""
+    follower content stops on the way (moves.py) stays. Returns the followers, as events name them,
+    and their names for the log."""
     names = []
     moved: list[Piece] = []
     for _ in range(follow):
@@ -205,6 +211,4 @@ def _follow_marked(w: Work, here: int, dest: int, follow: int, lim: int, hops: l
         names.append(describe(w, m))
         move(w, here, dest, m)
         moved.append(piece)
-    if names:
-        emit(w, "follow", f"{' and '.join(names)} follow{'s' if len(names) == 1 else ''} (up to {lim} may)", "C5.3")
-    return moved
+    return moved, names
