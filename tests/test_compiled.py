@@ -18,7 +18,7 @@ from lastbreath.interpreter.engine.compiled import compile_amount, compile_condi
 from lastbreath.interpreter.engine.resolve import amount, condition
 
 SETUPS = [("big-bad-wolf", "storybook-woods"), ("zombies", "storybook-woods"), ("ratchet-lady", "wolfe-asylum"),
-          ("intruders", "wingard-cottage")]
+          ("intruders", "wingard-cottage"), ("evomorph", "storybook-woods")]
 
 
 def _states(rs, killer, scenario, games=3, every=3):

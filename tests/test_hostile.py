@@ -478,7 +478,7 @@ def _replaced(data, path, value):
 
 
 @pytest.mark.parametrize("killer,scenario", [("zombies", "wolfe-asylum"), ("intruders", "wingard-cottage"),
-                                             ("ratchet-lady", "storybook-woods")])
+                                             ("ratchet-lady", "storybook-woods"), ("evomorph", "wolfe-asylum")])
 def test_every_number_and_flag_of_a_save_is_refused_in_another_type(killer, scenario):
     """A save holds what to_json writes and nothing that only converts to it: each integer of a
     saved state (the checkpoint and the records included) given as a float or a flag, each flag

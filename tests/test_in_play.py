@@ -14,7 +14,7 @@ from lastbreath.interpreter.bots import BOTS
 from lastbreath.interpreter.engine import fields, statics, working
 
 SETUPS = [("big-bad-wolf", "storybook-woods"), ("zombies", "wolfe-asylum"), ("ratchet-lady", "wolfe-asylum"),
-          ("intruders", "wingard-cottage"), ("ratchet-lady", "storybook-woods")]
+          ("intruders", "wingard-cottage"), ("ratchet-lady", "storybook-woods"), ("evomorph", "wolfe-asylum")]
 
 
 def _played(rs, killer, scenario, seed):

@@ -121,7 +121,8 @@ def _least_work(rs, killer: str, seed: int, scenario: str = "storybook-woods") -
 
 @pytest.mark.parametrize("killer,scenario", [("zombies", "storybook-woods"), ("intruders", "wolfe-asylum"),
                                              ("big-bad-wolf", "wingard-cottage"),
-                                             ("ratchet-lady", "storybook-woods")])
+                                             ("ratchet-lady", "storybook-woods"),
+                                             ("evomorph", "wingard-cottage")])
 def test_the_bundled_films_play_under_a_hundredth_of_the_budget(rs, budget, killer, scenario):
     """The budget is generous: every bundled film's game, with either bot, plays whole under a
     hundredth of it (the peak measured for the record: under 100 units between two decisions)."""
