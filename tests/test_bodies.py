@@ -235,3 +235,33 @@ def test_the_bodies_pack_passes_the_fuzzer():
     rs = load_ruleset([*bundled_paths(), PACK])
     report = run_fuzz(rs, games=4, seed=3, bot="both", killers=["test-trio"])
     assert report["clean"], report.get("violations")
+
+
+SHY = """
+killer shy {
+  name "Shy"
+  fear 2
+  health 4
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  when killer appears { gain 2 time }
+  instead of killer appears if flag barred { lose 1 time }
+  finale f3 { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  dark_power d3 { name "D" }
+}
+"""
+
+
+def test_K1_6_move_killer_to_brings_a_body_off_the_board_on_as_an_appearance(tmp_path):
+    """K1.6: a body off the board that an effect moves somewhere appears there: 'when killer appears'
+    answers it, and 'instead of killer appears' keeps it off (a scenario's event cannot slip a
+    vanished creature past what stops its appearances)."""
+    rs = load_with(tmp_path, SHY, "shy.fg")
+    state, _ = api.new_game(rs, killer="shy", scenario="storybook-woods", seed=2)
+    ks = (engine.evolve_killer(state.killers[0], loc=-1),)
+    w = make_work(settle(state, killers=ks, time=3, phase="action"))
+    run_effects(w, "move killer to here")
+    assert w.killers[0].loc == w.fg_loc and w.time == 5
+    assert any(e.text.endswith(f"appears at {w.game.board.names[w.fg_loc]}") for e in w.ctl.events)
+    w = make_work(settle(state, killers=ks, time=3, phase="action", flags=frozenset({"barred"})))
+    run_effects(w, "move killer to here")
+    assert w.killers[0].loc == -1 and w.time == 2

@@ -39,6 +39,9 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
         emit(w, "move", f"{body_name(w, i)} does not move to {loc_name(w, where)} (its status stops it)", "S5.5")
         return
     at = w.killers[i].loc
+    if at < 0:  # a body off the board comes onto it: an appearance, which content may prevent (K1.6)
+        appear(w, i, where, "C1.2")
+        return
     hops: list[Hop] = []
     mover = ("killer", w.killers[i].body, i)
     if "killer" in w.game.movers_watched and at >= 0 and at != where:  # a move's events (moves.py): it may stop
