@@ -56,7 +56,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.SpentCovers: ("spent covers KIND …",),
     n.CauseIs: ("the cause is a kill", "the cause is the killer", "the cause is a minion",
                 "the cause is another cause"),
-    n.CausedBy: ("the cause is card|item|action|event|terror ID",),
+    n.CausedBy: ("the cause is card|item|action|event|terror|deck ID",),
     n.ItemIn: ("item ITEM on table", "item ITEM aside"),
     n.InPhase: ("phase PHASE",),
     n.KindAt: ("KIND at PLACE", "CONVEYANCE at PLACE"),

@@ -838,6 +838,8 @@ _CAUSES = {"kill": "a victim's death", "killer": "a victim killed by a killer", 
 
 
 def _render_caused_by(node: n.CausedBy, r: Names, neg: bool = False) -> str:
+    if node.what == "deck":
+        return f"it was {'not ' if neg else ''}caused by a card of the {r.deck(node.id)} deck"
     what = r.item(node.id) if node.what == "item" else node.id
     return f"it was {'not ' if neg else ''}caused by the {node.what} {what}"
 

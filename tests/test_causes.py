@@ -74,3 +74,41 @@ def test_a_cause_names_a_source_that_exists(tmp_path):
 
 def test_games_where_no_content_reads_a_cause_keep_none(game):
     assert not game.game.causes_read
+
+
+DECKED = """
+killer cz-decked {
+  name "Decked Host"
+  health 4
+  fear 2
+  no dark power
+  bloodlust { level move 1 damage 1; at max { lose 1 time } }
+  finale cz-f2 { name "F"; back { killer hunts fg moves 1 attacks 1 }; face { killer hunts fg moves 1 attacks 1 } }
+  deck cz-ambush {
+    name "Ambush"
+    card cz-lunge { name "Lunge"; effect { lose 1 health } }
+    card cz-claw { name "Claw"; effect { lose 1 health } }
+  }
+  terror cz-drain2 { name "Drain"; effect { lose 1 health } }
+  when fg loses health if the cause is deck cz-ambush { set flag by-ambush }
+}
+"""
+
+
+def test_K1_7_the_cause_is_any_card_of_a_deck(tmp_path):
+    """K1.7: 'the cause is deck DECK' holds for what any card of the deck makes happen (the ambush
+    cards a scan stops), and not for another source's effect."""
+    rs = load_with(tmp_path, DECKED)
+    state, _ = new_game(rs, killer="cz-decked", scenario="storybook-woods", seed=1)
+    state = engine.replace(state, fg_health=5, fg_breath=2, flags=frozenset())
+    for card in rs.killers["cz-decked"].decks[0].cards:
+        w = make_work(state)
+        engine.run(w, card.effects, engine.Ctx(card.id))
+        assert "by-ambush" in w.flags
+    w = make_work(state)
+    engine.run(w, rs.killers["cz-decked"].terror[0].effects, w.game.source_ctx["cz-drain2"])
+    assert "by-ambush" not in w.flags
+    f = tmp_path / "y.fg"
+    f.write_text(DECKED.replace("is deck cz-ambush", "is deck cz-ambsh"), encoding="utf-8")
+    rs, diags = load_content([*bundled_paths(), f])
+    assert rs is None and [d.code for d in diags] == ["E204"]

@@ -147,7 +147,9 @@ def eval_within(w: Work, c: n.Within, ctx: Ctx) -> bool:  # fg|killer within N o
     return any(b.alive and b.loc >= 0 and dist[b.loc] <= k < INF for b in w.killers)
 
 
-def eval_caused_by(w: Work, c: n.CausedBy, ctx: Ctx) -> bool:  # the cause is card|item|action|event|terror ID
+def eval_caused_by(w: Work, c: n.CausedBy, ctx: Ctx) -> bool:  # the cause is card|item|action|event|terror|deck ID
+    if c.what == "deck":  # any card of the deck (a card drawn resolves with its own id as the source)
+        return bool(ctx.by) and w.game.deck_of_card.get(ctx.by) == c.id
     return ctx.by == c.id
 
 

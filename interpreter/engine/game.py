@@ -78,6 +78,7 @@ class Game:
         self.actions = (*killer.actions, *scenario.actions)
         self.decks = {d.id: d for d in (*killer.decks, *scenario.decks)}
         self.deck_cards = {f"{d.id}/{c.id}": c for d in self.decks.values() for c in d.cards}
+        self.deck_of_card = {c.id: d.id for d in self.decks.values() for c in d.cards}  # 'the cause is deck D'
         self.levels = killer.bloodlust
         # caches: answers already worked out, keyed by what they depend on
         self.abilities_cache: dict[Any, tuple[n.Abilities, ...]] = {}  # the set of sources in play -> them
