@@ -57,7 +57,7 @@ DECISION_PHASES = ("action", "planning", "upkeep")
 
 # every line of a position, as a reader sees it: the head and its shape (for hints and docs)
 LINES: dict[str, str] = {
-    "killer": "killer ID | killer at LOCATION | killer health N | killer last_breath black [N] | "
+    "killer": "killer ID | killer at LOCATION | killer off board | killer health N | killer last_breath black [N] | "
               "killer last_breath white | killer status NAME… | killer BODY at LOCATION | killer BODY health N | "
               "killer BODY last_breath black [N]|white | killer BODY status NAME… | killer BODY aside | "
               "killer BODY defeated",
@@ -114,7 +114,7 @@ LINES: dict[str, str] = {
 }
 SETUP_LINES = ("killer", "scenario", "final_girl", "difficulty", "legendary", "tie_policy", "forced", "seed",
                "modules")
-_SETUP_KILLER_WORDS = ("at", "health", "last_breath", "status")  # 'killer WORD …' is a state line
+_SETUP_KILLER_WORDS = ("at", "off", "health", "last_breath", "status")  # 'killer WORD …' is a state line
 _FG_WORDS = ("health", "fear", "time", "last_breath", "status")
 
 
@@ -559,6 +559,10 @@ class _PositionReader:
             where = self.loc(a, 2, ln, u)
             r.end(a, 3, u)
             self._set("killer_loc", where, ln, "where the killer stands")
+        elif word == "off":  # killer off board: away from the board, alive (K1.6: vanished)
+            r.ref(a, 2, ln, u, ("board",), "word")
+            r.end(a, 3, u)
+            self._set("killer_loc", -1, ln, "where the killer stands")
         elif word == "health":
             v = r.number(a, 2, ln, u, 0, MAX_COUNT, "the killer's health")
             r.end(a, 3, u)

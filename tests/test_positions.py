@@ -329,3 +329,16 @@ def test_no_position_text_raises_or_hangs(rs, body):
             assert err.diagnostics[0].code == "E407"
         except RulesError:
             pass
+
+
+def test_K1_6_killer_off_board_sets_a_vanished_killer(rs):
+    """'killer off board': the killer alive and away from the map (K1.6), as a vanished creature
+    stands; given with 'killer at' it is the same fact twice (E405)."""
+    from lastbreath.dsl import ContentError
+    from lastbreath.interpreter.position import position
+
+    state = position(rs, "position { killer big-bad-wolf; fg at millpond; killer off board }")
+    assert state.killers[0].loc == -1 and state.killers[0].alive
+    with pytest.raises(ContentError) as ei:
+        position(rs, "position { killer big-bad-wolf; fg at millpond; killer off board; killer at millpond }")
+    assert [d.code for d in ei.value.diagnostics] == ["E405"]
