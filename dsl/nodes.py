@@ -1637,6 +1637,7 @@ class Scenario(Decl):
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
     conveyances: tuple[Conveyance, ...] = ()  # pieces that travel with her (V4–V9, S1.7)
+    default: bool = False  # ``default``: the scenario a game plays when none is named (games.defaults)
 
 
 @attrs.frozen(repr=False)
