@@ -360,3 +360,21 @@ def test_S2_3_S2_5_the_greedy_bot_flies_victims_out(rs):
         rescued += sum(1 for e in events if "on the helicopter's cabin is rescued" in e.text)
     assert boarded >= 1 and rescued >= 1
 
+
+
+# === a scenario added later does not become the default game =======================================
+def test_the_default_scenario_is_the_one_marked_default_else_the_first_in_id_order(rs):
+    """'default' on a scenario: station-2891 sorts before storybook-woods, yet a game with no
+    scenario named still plays the woods, which carry the line; with none marked, the first in id
+    order (games.defaults_of)."""
+    from types import SimpleNamespace
+
+    from lastbreath.interpreter.games import defaults_of
+
+    assert rs.scenarios["storybook-woods"].default and not rs.scenarios[SID].default
+    assert sorted(rs.scenarios)[0] == SID and api.defaults(rs)["scenario"] == "storybook-woods"
+    state, _ = api.new_game(rs, seed=1)
+    assert state.game.scenario.id == "storybook-woods"
+    plain = SimpleNamespace(default=False)
+    assert defaults_of({"b": plain, "a": plain}) == "a"
+    assert defaults_of({"b": SimpleNamespace(default=True), "a": plain}) == "b"
