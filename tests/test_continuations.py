@@ -356,7 +356,7 @@ def test_a_lean_policy_that_raises_leaves_the_state_it_started_from_playable(rs)
 
 
 _PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders")
-          for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage")]
+          for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage", "station-2891")]
 
 
 # the simulator's kinds, and the kinds the hot sites tell without calling told (Replay.said)
