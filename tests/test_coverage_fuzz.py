@@ -121,7 +121,9 @@ RS = load_ruleset()
 def test_fuzz_of_20_games_is_clean():
     data = fuzz.run_fuzz(RS, games=20, seed=0, bot="both")
     assert data["clean"], fuzz.format_report(data)
-    assert data["bots"] == {"random": 12, "greedy": 8}
+    pairs = len(RS.killers) * len(RS.scenarios)  # the bots take turns by round of pairs (fuzz.plan)
+    turns = [(i // pairs) % 2 for i in range(20)]
+    assert data["bots"] == {"random": turns.count(0), "greedy": turns.count(1)}
     assert len(data["pairs"]) == len(RS.killers) * len(RS.scenarios)
     assert data["transitions"] > 20
     assert data["results"]["fg"] + data["results"]["killer"] == 20
@@ -206,7 +208,9 @@ def test_fuzz_cli(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "VIOLATION bounds" in out and "shortest choice list" in out
     saved = json.loads(repro.read_text())
-    assert saved["choices"] and saved["seed"] >= 0
+    # shrunk to the shortest list of choices: none, when the game breaks at setup (an event drawn
+    # there heals: the woods with seed 1, now that the station's pairs come first)
+    assert saved["seed"] >= 0 and isinstance(saved["choices"], list)
 
 
 def test_coverage_looks_inside_for_each_blocks(packed):
