@@ -7,8 +7,8 @@ there."""
 from __future__ import annotations
 
 import pytest
-from conftest import L, fx, make_work, need, run_effects as run, settle
-
+from conftest import L, fx, make_work, need, settle
+from conftest import run_effects as run
 from lastbreath.dsl import nodes as n
 from lastbreath.interpreter import api, engine
 from lastbreath.interpreter.engine import Ctx
