@@ -1644,9 +1644,10 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                                   "path": path, "link": link, "setup": setup, "item": item, "event": event,
                                   "terror": terror, "card": _owned_card(lambda: sid), **SHARED_PARTS,
                                   "rules": _rules_group({"link": link}),
-                                  "conveyance": lambda b, line, acc: _read_conveyance(b, line, acc)}
+                                  "conveyance": lambda b, line, acc: _read_conveyance(b, line, acc),
+                                  "default": _flag("default")}
     if part is not None:
-        return _part(b, line, n.Scenario, readers, part, ("name",))
+        return _part(b, line, n.Scenario, readers, part, ("name", "default"))
     acc = _read_body(b, "scenario", head[1], readers, abilities=True)
     _require(b, acc, line.span, "scenario", {"name": 'name "…"', "locations": "location ID { … }",
                                              "setups": "setup ID { … }"})
@@ -1660,7 +1661,7 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                       groups=tuple(acc.get("groups", ())),
                       tracks=tuple(acc.get("tracks", ())), holdings=tuple(acc.get("holdings", ())),
                       victim_kinds=tuple(acc.get("victim_kinds", ())),
-                      conveyances=tuple(acc.get("conveyances", ())))
+                      conveyances=tuple(acc.get("conveyances", ())), default=acc.get("default", False))
 
 
 

@@ -1640,6 +1640,7 @@ class Scenario(Decl):
     holdings: tuple[HoldingArea, ...] = ()  # holding areas for victims off the board (S2.3)
     victim_kinds: tuple[VictimKind, ...] = ()  # kinds of victims it may make (K2.1, K2.4)
     conveyances: tuple[Conveyance, ...] = ()  # pieces that travel with her (V4–V9, S1.7)
+    default: bool = False  # ``default``: the scenario a game plays when none is named (games.defaults)
 
 
 @attrs.frozen(repr=False)
@@ -2085,10 +2086,22 @@ class VictimsHidden(Rule):
     PHRASES: ClassVar = ("victims at {loc:loc} cannot be targeted",)
 
 
+@attrs.frozen(repr=False)
+class VictimsCannotEscape(Rule):
+    """``rule victims at PLACE cannot escape``: victims there do not escape on foot (C5.4) while the
+    rule is in force: no escape is offered there; the place is still an exit for everything else
+    (selectors, counts), and victims held off the board are rescued as ever."""
+
+    span: Span
+    loc: Loc
+    cond: Optional[Condition] = None  # rule … while CONDITION: in force only while it holds
+    PHRASES: ClassVar = ("victims at {loc:loc} cannot escape",)
+
+
 EFFECT_NODES = EFFECT_NODES + (AdvanceTrack, RetreatTrack, SetTrack, LoadVictims, LoadVictimsUpTo, RescueHeld,
                                UnloadVictims, ClosePath, MoveVictims)
 CONTROL_NODES = CONTROL_NODES + (DelayedTrigger,)
-RULE_NODES = RULE_NODES + (VictimsHidden,)
+RULE_NODES = RULE_NODES + (VictimsHidden, VictimsCannotEscape)
 
 
 # --- victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3–5) ----------------

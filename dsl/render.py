@@ -2110,6 +2110,10 @@ def _render_victims_hidden(node: n.VictimsHidden, r: Names) -> str:
     return f"enemies neither target nor attack the victims at {r.loc(node.loc)}"
 
 
+def _render_victims_cannot_escape(node: n.VictimsCannotEscape, r: Names) -> str:
+    return f"victims at {r.loc(node.loc)} do not escape on foot"
+
+
 def _dsl_track_value(node: n.TrackValue, indent: str) -> str:
     return f"track {node.track}"
 

@@ -1002,7 +1002,7 @@ def _add_setup(p: argparse.ArgumentParser, repeatable: bool = False) -> None:
     p.add_argument("--killer", metavar="ID", **many,
                    help=f"the killer's id (default: the first killer in id order){again}")
     p.add_argument("--scenario", metavar="ID", **many,
-                   help=f"the scenario's id (default: the first scenario in id order){again}")
+                   help=f"the scenario's id (default: the one marked 'default', else the first in id order){again}")
     p.add_argument("--final-girl", metavar="ID", dest="final_girl", **many,
                    help=f"the Final Girl's id (default: the first Final Girl in id order){again}")
     p.add_argument("--difficulty", metavar="SIDE", default="normal",

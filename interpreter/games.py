@@ -20,9 +20,17 @@ from .state import Event, GameState
 
 
 def defaults(rs: Ruleset) -> dict[str, str]:
-    """The default killer, scenario and Final Girl: the first of each in id order."""
-    return {"killer": sorted(rs.killers)[0], "scenario": sorted(rs.scenarios)[0],
+    """The default killer, scenario and Final Girl: the first of each in id order; for the scenario,
+    the first in id order of those its content marks ``default`` (so a new scenario whose id sorts
+    first does not change the game played when none is named), else of all."""
+    return {"killer": sorted(rs.killers)[0], "scenario": defaults_of(rs.scenarios),
             "final_girl": sorted(rs.final_girls)[0]}
+
+
+def defaults_of(scenarios: dict) -> str:
+    """The default scenario's id (``defaults``): the first marked ``default`` in id order, else the first."""
+    marked = sorted(sid for sid, s in scenarios.items() if getattr(s, "default", False))
+    return (marked or sorted(scenarios))[0]
 
 
 def _pick(table: dict, key: Optional[str], what: str):
@@ -70,6 +78,8 @@ def new_game(rs: Ruleset, killer: Optional[str] = None, scenario: Optional[str] 
         raise RulesError(f"the difficulty must be a side's id string (got {difficulty!r})")
     if not rs.player_boards:
         raise RulesError("no player_board is loaded")
+    if scenario is None and rs.scenarios:
+        scenario = defaults_of(rs.scenarios)
     k = _pick(rs.killers, killer, "killer")
     s = _pick(rs.scenarios, scenario, "scenario")
     fg = _pick(rs.final_girls, final_girl, "final girl")

@@ -182,6 +182,26 @@ def test_she_lets_victims_escape_at_a_conditional_exit_after_a_move(harbour):
     assert w.fg_loc == jetty and w.victims[jetty] == 1
 
 
+def test_victims_do_not_escape_where_a_rule_says_they_cannot_while_it_holds(harbour):
+    """C5.4, S2.3: 'rule victims at pad cannot escape while flag pad-iced': with the flag set no
+    escape is offered at the pad, neither as she comes in nor in the Action phase, while it is
+    still an exit for selectors and counts; the flight still rescues its passengers."""
+    pad, hall = L(harbour, "pad"), L(harbour, "hall")
+    iced = settle(harbour, fg_loc=pad, victims=victims(harbour, pad=2), flags=frozenset({"pad-iced"}))
+    s, _ = engine.advance(iced, (), 0)
+    assert "rescue" not in s.choice.keys() and "action:board-flight" in s.choice.keys()
+    w = run(iced, "gain (count exits) time; if here is exit { raise fear 1 }")
+    assert w.time == iced.time + 1 and w.fear == iced.fear + 1
+    w = make_work(settle(iced, fg_loc=hall, victims=victims(harbour, hall=1)), ["move:pad", "follow:1", "stop"])
+    engine.move_fg(w, 1)  # no escape to ask about on arrival
+    assert w.fg_loc == pad and w.victims[pad] == 1
+    w = run(iced, "load 2 victims at here onto cabin; rescue victims from cabin", ["slot:1", "slot:2"])
+    assert w.rescued == iced.rescued + 2
+    thawed = settle(iced, flags=frozenset())
+    s, _ = engine.advance(thawed, (), 0)
+    assert "rescue" in s.choice.keys()
+
+
 def test_the_fuel_action_reads_the_repair_number_of_its_location(harbour):
     """A number declared per location, read as an amount: fuelling costs the store's repair number."""
     store = L(harbour, "fuel-store")

@@ -356,7 +356,7 @@ def test_a_lean_policy_that_raises_leaves_the_state_it_started_from_playable(rs)
 
 
 _PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders", "evomorph")
-          for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage", "uss-konrad")]
+          for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage", "uss-konrad", "station-2891")]
 
 
 # the simulator's kinds, and the kinds the hot sites tell without calling told (Replay.said)

@@ -211,7 +211,9 @@ def test_fuzz_cli(tmp_path, capsys, monkeypatch):
     out = capsys.readouterr().out
     assert "VIOLATION bounds" in out and "shortest choice list" in out
     saved = json.loads(repro.read_text())
-    assert saved["choices"] and saved["seed"] >= 0
+    # shrunk to the shortest list of choices: none, when the game breaks at setup (an event drawn
+    # there heals: the woods with seed 1, now that the station's pairs come first)
+    assert saved["seed"] >= 0 and isinstance(saved["choices"], list)
 
 
 def test_coverage_looks_inside_for_each_blocks(packed):

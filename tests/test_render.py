@@ -299,6 +299,8 @@ AMOUNT_SAMPLES.update({n.TrackValue: ["track chopper"], n.HeldVictims: ["count v
 EVENT_SAMPLES[n.TrackReaches] = ["track chopper reaches 3", "track stage reaches (count dead plus 1)"]
 RULE_SAMPLES[n.VictimsHidden] = ["victims at old-mill cannot be targeted",
                                  "victims at (any where it has tag river) cannot be targeted"]
+RULE_SAMPLES[n.VictimsCannotEscape] = ["victims at north-gate cannot escape",
+                                       "victims at (exit where it is not killer-start) cannot escape"]
 
 # victim kinds, statuses on every piece, tokens everywhere (issue #16 items 3-5)
 EFFECT_SAMPLES.update({

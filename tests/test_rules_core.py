@@ -1182,7 +1182,7 @@ def _draws_event(effects) -> bool:
     return any(isinstance(x, n.DrawEvent) for x in n.walk(tuple(effects)))
 
 
-@pytest.mark.parametrize("scenario", ["storybook-woods", "wingard-cottage", "wolfe-asylum", "uss-konrad"])
+@pytest.mark.parametrize("scenario", ["storybook-woods", "wingard-cottage", "wolfe-asylum", "uss-konrad", "station-2891"])
 def test_C18_5_every_film_has_cards_that_draw_an_event(rs, scenario):
     """C18.5 (issue #34): events are drawn at setup and whenever an effect says so; each film's
     terror cards include some that draw one, so a game sees more than its setup event."""

@@ -15,7 +15,7 @@ from lastbreath.interpreter.engine import Ctx
 from lastbreath.interpreter.engine.killers import defeat_killer
 from lastbreath.interpreter.state import HeldItem
 
-SCENARIOS = ("storybook-woods", "wingard-cottage", "wolfe-asylum", "uss-konrad")
+SCENARIOS = ("storybook-woods", "wingard-cottage", "wolfe-asylum", "uss-konrad", "station-2891")
 BODIES = ("red", "grey", "black")
 
 

@@ -94,7 +94,7 @@ def test_open_rules_are_marked_and_say_the_engine_default(ref):
 
 
 def test_bundled_lines_name_the_loaded_killers_and_scenarios(ref, rs):
-    said = {fid: re.search(r"Bundled: (yes, as `([a-z-]+)`|no)", f.text) for fid, f in ref.families.items()
+    said = {fid: re.search(r"Bundled: (yes, as `([a-z0-9-]+)`|no)", f.text) for fid, f in ref.families.items()
             if fid[0] in "SKV"}
     assert all(said.values()), [f for f, m in said.items() if not m]
     named = {m.group(2) for m in said.values() if m.group(2)}

@@ -17,7 +17,7 @@ from .bodies import killer_at
 from .conveyances import arrive_with, go_with, leave_with, move_options, riders, set_out, taken, with_her
 from .fields import set_flipped
 from .moves import NO_TAGS, PLAIN_VICTIM, Hop, arrived, how_far, leaving
-from .places import is_exit
+from .places import escape_offered
 from .resolve import condition, run
 from .statics import came_into_play, fg_tables, modified
 from .tables import NO_CTX, Ctx
@@ -131,7 +131,7 @@ def move_fg(w: Work, steps: int) -> None:
         if "victim" in watched:
             for piece in followers:
                 arrived(w, piece, hops)
-        if w.victims[dest] > 0 and is_exit(w, dest) and (not w.marked or rescuable(w, dest) > 0):
+        if w.victims[dest] > 0 and escape_offered(w, dest) and (not w.marked or rescuable(w, dest) > 0):
             here_now = "the victim" if w.victims[dest] == 1 else f"the {w.victims[dest]} victims"
             key = ask(w, "rescue", f"Let {here_now} here escape?",
                       [Option("rescue", "they escape"), Option("stay", "not now")])

@@ -23,7 +23,7 @@ from .final_girl import gain_time, lose_time
 from .items import card_use, hands_used, use_uses
 from .killers import flip_aside
 from .movement import rescue_here
-from .places import is_exit
+from .places import escape_offered
 from .resolve import run
 from .statics import came_into_play
 from .steps import PhaseEnd, reset_scope
@@ -175,7 +175,7 @@ def step_action(w: Work) -> None:
             for r, needs, o in zip(g.recipes, g.recipe_needs, g.recipe_opts):
                 if needs <= have and can_make(w, r, held):  # she holds an item of each kind it needs, first
                     opts.append(o)
-        if w.victims[w.fg_loc] > 0 and is_exit(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
+        if w.victims[w.fg_loc] > 0 and escape_offered(w, w.fg_loc) and (not w.marked or rescuable(w, w.fg_loc)):
             opts.append(Option("rescue", "let the victims here escape"))
         for cid in distinct:
             opts.append(g.discard_opts[cid])

@@ -388,7 +388,7 @@ def hurt(w: Work, p: PieceRef, k: int) -> None:
         else:
             _kill(w, p)
     else:
-        damage_killer(w, p[1], k, "", by_fg=False)
+        damage_killer(w, p[1], k, "C3.8", by_fg=False)  # as 'damage killer N' (C3.8), which cites its rule too
 
 
 def _kill(w: Work, p: PieceRef) -> None:

@@ -19,7 +19,7 @@ from ..state import Option
 from .asking import ask
 from .draws import rand
 from .resolve import amount, condition, loc
-from .statics import fg_tables
+from .statics import fg_tables, modified
 from .tables import AMOUNT, NO_CTX, PLACE, Ctx
 from .working import out_of_work
 
@@ -64,6 +64,25 @@ def is_exit(w: Work, where: int) -> bool:
         return condition(w, cond, NO_CTX)
     finally:
         scope.it = saved
+
+
+def escape_offered(w: Work, where: int) -> bool:
+    """C5.4: whether victims at this location may escape on foot now: it is an exit now, and no
+    ``rule victims at PLACE cannot escape`` in force names it (a selector: any of its locations)."""
+    if not is_exit(w, where):
+        return False
+    if "no-escape" not in w.game.rule_queries:
+        return True
+    for p in modified(w, "no-escape", _NO_PLACES):
+        if isinstance(p, n.Selector):
+            if where in candidates(w, p, NO_CTX):
+                return False
+        elif loc(w, p, NO_CTX) == where:
+            return False
+    return True
+
+
+_NO_PLACES: tuple[n.Loc, ...] = ()
 
 
 def exits_now(w: Work) -> list[int]:

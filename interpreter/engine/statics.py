@@ -111,6 +111,13 @@ def rule_victims_hidden(r: n.VictimsHidden, value: tuple[n.Loc, ...]) -> tuple[n
     return value + (r.loc,)
 
 
+@answers("no-escape")
+def rule_victims_cannot_escape(r: n.VictimsCannotEscape, value: tuple[n.Loc, ...]) -> tuple[n.Loc, ...]:
+    # rule victims at PLACE cannot escape: the places where victims do not escape on foot (C5.4), in
+    # the rules' order (tracks.no_escape finds the locations they name now)
+    return value + (r.loc,)
+
+
 RULE_FUNCTIONS: dict[type, Callable[..., Any]] = n.functions(n.Rule, globals(), "rule_")
 QUERY_OF: dict[type, str] = {cls: _QUERIES[fn.__name__] for cls, fn in RULE_FUNCTIONS.items()}
 
