@@ -822,35 +822,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 # --- render and odds: authoring tools -----------------------------------------------------------
 def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
-    """(kind, id, declaration) of everything ``render`` shows, in content order.
+    """(kind, id, declaration) of everything ``render`` shows, in content order (design.render_index)."""
+    from .design import render_index as index
 
-    Top level: cards (not owned by a killer or scenario), items (not inside a scenario), Final Girls,
-    killers, scenarios, player boards and minions (not inside a killer). Unless ``top_level``, also
-    the nested ones: each killer's finales, dark powers, terror cards, minions, cards, decks and deck
-    cards, tokens and actions; each scenario's setup cards, items, events, terror cards, cards, decks
-    and deck cards, tokens and actions.
-    """
-    from lastbreath.dsl.render import KIND_NAMES
-
-    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in getattr(s, "items", ())}
-    nested |= {id(x) for k in rs.killers.values() for x in k.minions}
-    nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
-    out: list[tuple[str, str, object]] = []
-    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions,
-                  rs.modules):
-        out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
-    if top_level:
-        return out
-    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions", "items",
-                        "recipes", "piles"),
-             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions", "recipes",
-                          "piles")}
-    for owner in (*rs.killers.values(), *rs.scenarios.values()):
-        for attr in parts[KIND_NAMES[type(owner)]]:
-            for d in getattr(owner, attr, ()):
-                out.append((KIND_NAMES[type(d)], d.id, d))
-                out += [(KIND_NAMES[type(c)], c.id, c) for c in getattr(d, "cards", ())]  # a deck's cards
-    return out
+    return index(rs, top_level)
 
 
 def cmd_render(args: argparse.Namespace) -> int:

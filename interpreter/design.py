@@ -21,13 +21,16 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from lastbreath.dsl import ContentError, RulesError, bundled_paths
-from lastbreath.dsl.ruleset import Ruleset, _files, load_content
+from lastbreath.dsl.ruleset import Ruleset, content_files, load_content
 from lastbreath.dsl.syntax import MAX_BYTES
 
-from .serve import BAD_POSITION, INVALID_PARAMS, MAX_SEED, RpcError, Server, _params, _stopped, _view
+from .serve import BAD_POSITION, INVALID_PARAMS, MAX_SEED, RpcError, Server
+from .serve import check_params as _params
+from .serve import game_view as _view
+from .serve import start_error as _stopped
 from .session import Session
 
-__all__ = ["Design", "methods"]
+__all__ = ["Design", "methods", "render_index"]
 
 MAX_BATCH_GAMES = 500  # games one design.simulate plays
 MAX_DIAGNOSTICS = 200  # diagnostics of the file in one reply
@@ -45,7 +48,7 @@ class Design:
     def files(self) -> list[dict[str, Any]]:
         out = []
         for label, root, bundled in self.roots:
-            for f in _files([root]) if root.is_dir() else [root]:
+            for f in content_files([root])[0] if root.is_dir() else [root]:
                 rel = f.resolve().relative_to(root) if root.is_dir() else Path(f.name)
                 out.append({"file": f"{label}/{rel.as_posix()}" if root.is_dir() else label,
                             "bundled": bundled})
@@ -77,7 +80,7 @@ class Design:
         if bundled:
             work.mkdir(parents=True)
             target = work / f.name
-            paths: list[Path] = [p for p in _files(bundled_paths()) if p.resolve() != f] + [work]
+            paths: list[Path] = [p for p in content_files(bundled_paths())[0] if p.resolve() != f] + [work]
         else:
             if root.is_dir() and f.parent != root.parent:
                 shutil.copytree(root if root.is_dir() else root.parent, work)
@@ -97,8 +100,6 @@ class Design:
         return work / f.name if bundled or not root.is_dir() else work / f.relative_to(root)
 
     def check(self, name: str, text: str) -> dict[str, Any]:
-        from .cli import render_index
-
         rs, diags, target = self.load(name, text)
         here = str(target)
         mine = [d for d in diags if d.span.path == here]
@@ -131,6 +132,38 @@ class Design:
             raise RpcError(BAD_POSITION, "the content does not check: fix its errors first",
                            {"diagnostics": [d.to_json() for d in diags if d.severity == "error"][:100]})
         return rs
+
+
+def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
+    """(kind, id, declaration) of everything ``render`` shows, in content order.
+
+    Top level: cards (not owned by a killer or scenario), items (not inside a scenario), Final Girls,
+    killers, scenarios, player boards and minions (not inside a killer). Unless ``top_level``, also
+    the nested ones: each killer's finales, dark powers, terror cards, minions, cards, decks and deck
+    cards, tokens and actions; each scenario's setup cards, items, events, terror cards, cards, decks
+    and deck cards, tokens and actions.
+    """
+    from lastbreath.dsl.render import KIND_NAMES
+
+    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in getattr(s, "items", ())}
+    nested |= {id(x) for k in rs.killers.values() for x in k.minions}
+    nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
+    out: list[tuple[str, str, object]] = []
+    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions,
+                  rs.modules):
+        out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
+    if top_level:
+        return out
+    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions", "items",
+                        "recipes", "piles"),
+             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions", "recipes",
+                          "piles")}
+    for owner in (*rs.killers.values(), *rs.scenarios.values()):
+        for attr in parts[KIND_NAMES[type(owner)]]:
+            for d in getattr(owner, attr, ()):
+                out.append((KIND_NAMES[type(d)], d.id, d))
+                out += [(KIND_NAMES[type(c)], c.id, c) for c in getattr(d, "cards", ())]  # a deck's cards
+    return out
 
 
 def _content_rows(rs: Ruleset) -> dict[str, list[dict[str, str]]]:

@@ -84,8 +84,11 @@ __all__ = [
     "UNKNOWN_GAME",
     "RpcError",
     "Server",
+    "check_params",
+    "game_view",
     "public_state",
     "serve",
+    "start_error",
 ]
 CREATES_GAMES = ("game.new", "game.load")  # as notifications they are ignored: nobody would hear of the game
 
@@ -229,6 +232,12 @@ def _view(gid: str, s: Session) -> dict[str, Any]:
     return {"game": gid, "over": st.over, "result": st.result or None, "end_reason": st.end_reason or None,
             "round": st.round, "phase": st.phase, "choices": len(s.history) - 1,
             "choice": _choice_json(st), "events": _events_json(s.events)}
+
+
+# the names other protocol servers reuse (the web server's design methods, design.py)
+check_params = _params
+game_view = _view
+start_error = _stopped
 
 
 # --- the server -------------------------------------------------------------------------------

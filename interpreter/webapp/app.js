@@ -22,12 +22,14 @@ const ready = new Promise((resolve) => {
   ws.onopen = () => { $("conn").textContent = "connected"; resolve(); };
   ws.onclose = () => { $("conn").textContent = "disconnected: reload the page"; };
   ws.onmessage = (m) => {
-    const reply = JSON.parse(m.data);
-    const p = pending.get(reply.id);
-    if (!p) return;
-    pending.delete(reply.id);
-    if (reply.error) p.reject(Object.assign(new Error(reply.error.message), { rpc: reply.error }));
-    else p.resolve(reply.result);
+    const got = JSON.parse(m.data);
+    for (const reply of Array.isArray(got) ? got : [got]) {
+      const p = pending.get(reply.id);
+      if (!p) continue;
+      pending.delete(reply.id);
+      if (reply.error) p.reject(Object.assign(new Error(reply.error.message), { rpc: reply.error }));
+      else p.resolve(reply.result);
+    }
   };
 });
 export async function rpc(method, params = {}) {
@@ -38,7 +40,16 @@ export async function rpc(method, params = {}) {
     ws.send(JSON.stringify({ jsonrpc: "2.0", id, method, params }));
   });
 }
-window.lastbreath = { rpc };
+// several requests in one message (a JSON-RPC batch): one round trip; each reply is a result or an Error
+export async function rpcBatch(calls) {
+  await ready;
+  const ids = calls.map(() => nextId++);
+  const got = ids.map((id) => new Promise((resolve) => pending.set(id, {
+    resolve, reject: (err) => resolve(err) })));
+  ws.send(JSON.stringify(calls.map(([method, params], i) => ({ jsonrpc: "2.0", id: ids[i], method, params }))));
+  return Promise.all(got);
+}
+window.lastbreath = { rpc, rpcBatch };
 
 function showError(err) {
   const box = $("error");
@@ -106,19 +117,28 @@ function setupParams() {
 
 async function choose(key) {
   if (!game.id || game.at !== null) return;
-  const view = await rpc("game.apply", { game: game.id, key });
-  await show(view);
+  await show(null, ["game.apply", { game: game.id, key }]);
 }
 
-// what the page shows: the screen of the current state (or of a past one, in the debug panel)
-async function show(view) {
+// what the page shows: the screen of the current state (or of a past one, in the debug panel), and
+// the log since it was last asked; with ``first``, a request carried out before them in the same batch
+async function show(view, first) {
   if (view) game.view = view;
   const at = game.at;
-  const sc = await rpc("game.screen", at === null ? { game: game.id } : { game: game.id, at });
+  const calls = [["game.screen", at === null ? { game: game.id } : { game: game.id, at }],
+    ["game.log", { game: game.id, since: game.logFrom }]];
+  if (first) calls.unshift(first);
+  const got = await rpcBatch(calls);
+  if (first) {
+    if (got[0] instanceof Error) showError(got[0]); else game.view = got[0];
+    got.shift();
+  }
+  for (const r of got) if (r instanceof Error) throw r;
+  const [sc, log] = got;
   game.made = sc.choices;
   game.screen = sc;
   renderScreen(sc, at === null);
-  await updateLog();
+  updateLog(log);
   if ($("debug").open) await renderTree();
   document.body.dataset.choices = String(sc.choices);
   document.body.dataset.over = sc.over ? "1" : "0";
@@ -222,19 +242,16 @@ function renderTracks(sc) {
 }
 
 // --- the log and the debug panel ------------------------------------------------------------------------------
-async function updateLog() {
+function updateLog(got) {
   const log = $("log");
-  for (const li of [...log.children]) if (Number(li.dataset.choice) > game.made) li.remove();
-  const from = Math.min(game.logFrom, game.made + 1);
-  const got = await rpc("game.log", { game: game.id, since: from });
-  for (const li of [...log.children]) if (Number(li.dataset.choice) >= from) li.remove();
+  for (const li of [...log.children]) if (Number(li.dataset.choice) >= got.since) li.remove();
   for (const e of got.events) {
     const li = eventItem(e);
     li.dataset.choice = e.choice;
     li.addEventListener("dblclick", () => { game.at = e.choice; guarded(() => show()); });
     log.append(li);
   }
-  game.logFrom = game.made + 1;
+  game.logFrom = got.choices + 1;
   log.scrollTop = log.scrollHeight;
 }
 
@@ -268,9 +285,9 @@ $("dbg-now").addEventListener("click", () => stepTo(null));
 
 // --- the bar -----------------------------------------------------------------------------------------------
 $("ng-start").addEventListener("click", () => guarded(() => newGame(setupParams())));
-$("undo").addEventListener("click", () => guarded(async () => show(await rpc("game.undo", { game: game.id }))));
-$("bot-one").addEventListener("click", () => guarded(async () => show(await rpc("game.bot", { game: game.id, n: 1 }))));
-$("bot-end").addEventListener("click", () => guarded(async () => show(await rpc("game.bot", { game: game.id, n: 20000 }))));
+$("undo").addEventListener("click", () => guarded(() => { game.logFrom = Math.max(0, game.made - 1); return show(null, ["game.undo", { game: game.id }]); }));
+$("bot-one").addEventListener("click", () => guarded(() => show(null, ["game.bot", { game: game.id, n: 1 }])));
+$("bot-end").addEventListener("click", () => guarded(() => show(null, ["game.bot", { game: game.id, n: 20000 }])));
 $("save").addEventListener("click", () => guarded(async () => {
   const got = await rpc("game.save", { game: game.id });
   const text = JSON.stringify(got.save);

@@ -5,7 +5,9 @@ const TAG_COLOURS = ["#3b6fb6", "#a4508b", "#2f8f6b", "#b8741a", "#6a5acd", "#8b
 
 function svg(tag, attrs = {}, text) {
   const e = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) e.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v !== undefined && v !== null) e.setAttribute(k, typeof v === "number" ? Math.round(v * 10) / 10 : v);
+  }
   if (text !== undefined) e.textContent = text;
   return e;
 }
