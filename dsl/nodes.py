@@ -1011,7 +1011,7 @@ class CausedBy(Condition):
     an event the core rules made (a phase's step, an enemy's turn), it holds for none."""
 
     span: Span
-    what: str  # card | item | action | event | terror | deck (any card of the deck: K1.7's ambush cards)
+    what: str  # card | item | action | event | terror | deck (any card of the deck, K1.7)
     id: str
 
 
