@@ -366,6 +366,7 @@ class ModuleCheck:
     hosts: dict[str, list[tuple[str, Any]]] = attrs.field(factory=dict)  # section scope -> (host kind, host)
     own_items: dict[str, set[str]] = attrs.field(factory=dict)  # module id -> the items it declares
     own_minions: dict[str, set[str]] = attrs.field(factory=dict)
+    own_cards: dict[str, set[str]] = attrs.field(factory=dict)  # module id -> the action cards it declares
 
     def resolve(self, refs: Iterable[Any], killers: dict[str, n.Killer], scenarios: dict[str, n.Scenario]
                 ) -> Iterator[tuple[Any, dict[str, n.Killer], dict[str, n.Scenario]]]:
@@ -379,7 +380,8 @@ class ModuleCheck:
                 yield r, killers, scenarios
                 continue
             if (r.kind == "item" and r.name in self.own_items.get(mod, ())) or \
-                    (r.kind == "minion" and r.name in self.own_minions.get(mod, ())):
+                    (r.kind == "minion" and r.name in self.own_minions.get(mod, ())) or \
+                    (r.kind == "hand-card" and r.name in self.own_cards.get(mod, ())):
                 continue
             if r.kind in ("scenario", "killer"):
                 continue  # a section's hosts: checked by check_modules
@@ -437,6 +439,8 @@ def check_modules(modules: dict[str, n.Module], tables: dict[str, dict], refs: S
         out.own_items[mod.id] = {it.id for it in mod.items} | {
             x.id for sec in mod.sections for x in getattr(sec.adds, "items", ())}
         out.own_minions[mod.id] = {x.id for sec in mod.sections for x in getattr(sec.adds, "minions", ())}
+        out.own_cards[mod.id] = {c.id for c in mod.cards} | {
+            x.id for sec in mod.sections for x in getattr(sec.adds, "cards", ())}
         news = [("cards", c) for c in mod.cards] + [("items", it) for it in mod.items] + [
             (table, x) for sec in mod.sections for table in ("cards", "items", "minions")
             for x in getattr(sec.adds, table, ())]

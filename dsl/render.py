@@ -58,7 +58,9 @@ class Names:
 
     @classmethod
     def from_ruleset(cls, rs: Any) -> Names:
-        owners = [*rs.scenarios.values(), *rs.killers.values()]
+        # the hosts, and what modules' sections add to them (their tokens, pieces that travel with her …)
+        owners = [*rs.scenarios.values(), *rs.killers.values(),
+                  *(sec.adds for m in getattr(rs, "modules", {}).values() for sec in m.sections)]
         return cls({loc.id: loc.name for s in rs.scenarios.values() for loc in s.locations},
                    {i: it.name for i, it in rs.items.items()},
                    {m: mn.name for m, mn in rs.minions.items()},
@@ -69,7 +71,7 @@ class Names:
                    {b.id: b.name for k in rs.killers.values() for b in k.bodies},
                    {v.id: v.name for o in owners for v in getattr(o, "victim_kinds", ())},
                    frozenset(i for o in owners for x in getattr(o, "recipes", ()) for i in x.needs),
-                   {c.id: c.name for s in rs.scenarios.values() for c in s.conveyances})
+                   {c.id: c.name for o in owners for c in getattr(o, "conveyances", ())})
 
     def within(self, decl: Any) -> Names:
         """These names plus those declared inside a scenario or killer (which take precedence)."""
@@ -944,7 +946,10 @@ def _render_piece_event(node: n.PieceEvent, r: Names) -> str:
     who = _clause(node.piece, r)
     verb = _PIECE_VERBS[node.what][0 if who == "you" else 1]
     if node.what in ("enters", "leaves") and node.place:
-        return f"{who} {verb} {r.loc(node.place)}"
+        place = node.place
+        if isinstance(place, n.Selector) and not place.picks:  # a selector in an event: any of its set
+            return f"{who} {verb} any {_render_selector(place, r)[len('the first '):-len(' in map order')]}"
+        return f"{who} {verb} {r.loc(place)}"
     if node.what == "leaves":
         return f"{who} {verb} a location"
     if node.what == "crosses":

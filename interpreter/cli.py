@@ -301,6 +301,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
     return serve(rs, sys.stdin.buffer, sys.stdout.buffer, args.max_message, args.max_games)
 
 
+def cmd_web(args: argparse.Namespace) -> int:
+    from .serve import MAX_MESSAGE_LIMIT
+    from .web import missing, run
+    why = missing()
+    if why:
+        raise CliError(why)
+    if not 1 <= args.max_message <= MAX_MESSAGE_LIMIT:
+        raise CliError(f"--max-message must be 1 to {MAX_MESSAGE_LIMIT} bytes (16 MiB)")
+    if not 0 <= args.port <= 65535:
+        raise CliError("--port must be 0 to 65535 (0: a free one)")
+    rs = load_rules(args.content)
+    from .design import methods
+    return run(rs, args.host, args.port, args.open, args.max_message, args.max_games,
+               methods([Path(p) for p in args.content]))
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     paths = existing(args.paths, "path")
     packs = existing(args.content, "content path")
@@ -806,35 +822,10 @@ def cmd_fmt(args: argparse.Namespace) -> int:
 
 # --- render and odds: authoring tools -----------------------------------------------------------
 def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
-    """(kind, id, declaration) of everything ``render`` shows, in content order.
+    """(kind, id, declaration) of everything ``render`` shows, in content order (design.render_index)."""
+    from .design import render_index as index
 
-    Top level: cards (not owned by a killer or scenario), items (not inside a scenario), Final Girls,
-    killers, scenarios, player boards and minions (not inside a killer). Unless ``top_level``, also
-    the nested ones: each killer's finales, dark powers, terror cards, minions, cards, decks and deck
-    cards, tokens and actions; each scenario's setup cards, items, events, terror cards, cards, decks
-    and deck cards, tokens and actions.
-    """
-    from lastbreath.dsl.render import KIND_NAMES
-
-    nested = {id(x) for s in (*rs.scenarios.values(), *rs.killers.values()) for x in getattr(s, "items", ())}
-    nested |= {id(x) for k in rs.killers.values() for x in k.minions}
-    nested |= {id(x) for o in (*rs.killers.values(), *rs.scenarios.values()) for x in getattr(o, "cards", ())}
-    out: list[tuple[str, str, object]] = []
-    for table in (rs.cards, rs.items, rs.final_girls, rs.killers, rs.scenarios, rs.player_boards, rs.minions,
-                  rs.modules):
-        out += [(KIND_NAMES[type(d)], d.id, d) for d in table.values() if id(d) not in nested]
-    if top_level:
-        return out
-    parts = {"killer": ("finales", "dark_powers", "terror", "minions", "cards", "decks", "tokens", "actions", "items",
-                        "recipes", "piles"),
-             "scenario": ("setups", "items", "events", "terror", "cards", "decks", "tokens", "actions", "recipes",
-                          "piles")}
-    for owner in (*rs.killers.values(), *rs.scenarios.values()):
-        for attr in parts[KIND_NAMES[type(owner)]]:
-            for d in getattr(owner, attr, ()):
-                out.append((KIND_NAMES[type(d)], d.id, d))
-                out += [(KIND_NAMES[type(c)], c.id, c) for c in getattr(d, "cards", ())]  # a deck's cards
-    return out
+    return index(rs, top_level)
 
 
 def cmd_render(args: argparse.Namespace) -> int:
@@ -1108,6 +1099,24 @@ def build_parser() -> argparse.ArgumentParser:
                    help="games open at once; game.new and game.load beyond it get error 1007 (default: 100)")
     add_content(p)
     p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("web", help="play, referee and design in the browser: a local server and its page",
+                       description="Serve a single-page app on this machine: the board drawn from the content, "
+                                   "play with undo, save and load, a debug panel with the state and its history, "
+                                   "the bots, the killer's intent; a companion for the table (a position set by "
+                                   "clicking, then what the killer does); a design page (edit a content file "
+                                   "with live diagnostics, its English rendering, play it, simulate it). The page "
+                                   "speaks the JSON-RPC protocol of 'serve' over a WebSocket at /rpc "
+                                   "(docs/protocol.md). Needs the web extra: pip install 'lastbreath[web]'.")
+    p.add_argument("--port", type=int, default=8765, help="the port to listen on (default: 8765; 0: a free one)")
+    p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine)")
+    p.add_argument("--open", action="store_true", help="open the page in the browser")
+    p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
+                   help="the largest message accepted; larger ones get error 1005 (default: 1048576)")
+    p.add_argument("--max-games", type=int, default=100, metavar="N",
+                   help="games open at once on one page; game.new and game.load beyond it get error 1007")
+    add_content(p)
+    p.set_defaults(func=cmd_web)
 
     p = sub.add_parser("check", help="check content files for errors",
                        description="Parse, build and cross-check .fg content; print each problem with its "

@@ -964,6 +964,11 @@ class _PositionReader:
     def _compose_cards(self, f: dict[str, Any], base: GameState) -> None:
         s = self.spec
         pool = Counter(base.hand) + Counter(base.market) + Counter(base.spent)
+        # the copies of a card set aside ('start aside', V3) may be named too: those not named stay aside
+        aside = Counter({cid: left for cid, c in self.game.cards.items() if c.start_aside and (
+            left := c.copies - pool[cid] - base.cards_gone.count(cid)) > 0})
+        dealt = Counter(pool)
+        pool += aside
         hand = s.get("hand", base.hand)
         spent = s.get("spent", base.spent if "hand" not in s else ())
         used = Counter(hand) + Counter(spent)
@@ -976,7 +981,7 @@ class _PositionReader:
                                 "hand, market and spent cards come from one deck")
         f["hand"], f["spent"] = tuple(sorted(hand)), tuple(spent)
         f["market"] = tuple(sorted(s["market"])) if "market" in s else \
-            tuple(sorted((pool - Counter(hand) - Counter(spent)).elements()))
+            tuple(sorted((dealt - Counter(hand) - Counter(spent)).elements()))
 
     def _compose_items(self, f: dict[str, Any], base: GameState) -> None:
         s, g = self.spec, self.game

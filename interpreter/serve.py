@@ -27,7 +27,7 @@ from lastbreath.dsl import ContentError, IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES
 
-from . import engine, serialize
+from . import bots, display, engine, explain, serialize
 from .jsontext import loads, lone_surrogate
 from .replay import MAX_FILE
 from .session import Session
@@ -58,6 +58,7 @@ MAX_REPLY = 4 << 20  # bytes of the replies to one message (a game.state is ~10 
 MAX_SEED = (1 << 63) - 1  # a seed lies within ±MAX_SEED
 MAX_PATH = 1000  # characters of game.position's path (each diagnostic repeats it)
 MAX_MESSAGE_LIMIT = 16 << 20  # the most --max-message may allow: a message is parsed whole, in memory
+MAX_BOT_MOVES = 20_000  # choices one game.bot may make (a game ends far sooner: the engine's own limit)
 
 __all__ = [
     "BAD_POSITION",
@@ -83,8 +84,11 @@ __all__ = [
     "UNKNOWN_GAME",
     "RpcError",
     "Server",
+    "check_params",
+    "game_view",
     "public_state",
     "serve",
+    "start_error",
 ]
 CREATES_GAMES = ("game.new", "game.load")  # as notifications they are ignored: nobody would hear of the game
 
@@ -210,11 +214,30 @@ def _events_json(events: list[Event]) -> list[dict[str, Any]]:
     return [{"kind": e.kind, "text": e.text, "rule": e.rule, "source": e.source} for e in events]
 
 
+def _at(p: dict[str, Any], s: Session) -> int:
+    """The state a request looks at: ``at`` choices into the game (0: the first decision), or the
+    current one; a negative ``at`` counts back from the current state (-1: the one before it)."""
+    made = len(s.history) - 1
+    at = p.get("at", made)
+    if at < 0:
+        at += made
+    if not 0 <= at <= made:
+        raise RpcError(INVALID_PARAMS, f"param 'at' must lie within 0..{made} (or -{made}..-1): the choices made",
+                       {"param": "at"})
+    return at
+
+
 def _view(gid: str, s: Session) -> dict[str, Any]:
     st = s.state
     return {"game": gid, "over": st.over, "result": st.result or None, "end_reason": st.end_reason or None,
             "round": st.round, "phase": st.phase, "choices": len(s.history) - 1,
             "choice": _choice_json(st), "events": _events_json(s.events)}
+
+
+# the names other protocol servers reuse (the web server's design methods, design.py)
+check_params = _params
+game_view = _view
+start_error = _stopped
 
 
 # --- the server -------------------------------------------------------------------------------
@@ -241,6 +264,10 @@ class Server:
             "game.load": self.game_load,
             "game.explain": self.game_explain,
             "game.close": self.game_close,
+            "game.board": self.game_board,
+            "game.screen": self.game_screen,
+            "game.bot": self.game_bot,
+            "game.log": self.game_log,
         }
 
     # framing ------------------------------------------------------------------------------
@@ -457,10 +484,16 @@ class Server:
         return {**_view(gid, s), "seed": s.seed, "setup": s.options}
 
     def game_state(self, params: Any) -> dict[str, Any]:
-        gid, s = self._game(_params(params, {"game": (str, True)}))
-        board = s.state.game.board
-        return {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(s.state),
-                "locations": [{"id": i, "name": nm} for i, nm in zip(board.ids, board.names)]}
+        p = _params(params, {"game": (str, True), "at": (int, False)})
+        gid, s = self._game(p)
+        at = _at(p, s)
+        state = s.history[at][0]
+        board = state.game.board
+        out = {**_view(gid, s), "seed": s.seed, "setup": s.options, "state": public_state(state),
+               "locations": [{"id": i, "name": nm} for i, nm in zip(board.ids, board.names)]}
+        if "at" in p:
+            out["at"] = at
+        return out
 
     def game_apply(self, params: Any) -> dict[str, Any]:
         p = _params(params, {"game": (str, True), "key": (str, True)})
@@ -515,6 +548,53 @@ class Server:
     def game_explain(self, params: Any) -> dict[str, Any]:
         gid, s = self._game(_params(params, {"game": (str, True)}))
         return {"game": gid, **s.explain()}
+
+    def game_board(self, params: Any) -> dict[str, Any]:
+        gid, s = self._game(_params(params, {"game": (str, True)}))
+        return {"game": gid, **display.board_json(s.state.game)}
+
+    def game_screen(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "at": (int, False)})
+        gid, s = self._game(p)
+        at = _at(p, s)
+        state = s.history[at][0]
+        before = s.history[at - 1][0] if at > 0 else None
+        return {"game": gid, "at": at, "choices": len(s.history) - 1, "key": s.history[at][1],
+                "choice": _choice_json(state), **display.screen_json(state, before, s._events[at])}
+
+    def game_bot(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "policy": (str, False), "n": (int, False), "seed": (int, False)})
+        gid, s = self._game(p)
+        name = p.get("policy", "random")
+        if name not in bots.BOTS:
+            raise RpcError(INVALID_PARAMS, f"unknown policy '{name}' (one of {', '.join(bots.BOTS)})",
+                           {"param": "policy"})
+        n = p.get("n", 1)
+        if not 1 <= n <= MAX_BOT_MOVES:
+            raise RpcError(INVALID_PARAMS, f"param 'n' must lie within 1..{MAX_BOT_MOVES}", {"param": "n"})
+        seed = p.get("seed", len(s.history) + s.seed)
+        if not -MAX_SEED <= seed <= MAX_SEED:
+            raise RpcError(INVALID_PARAMS, f"param 'seed' must lie within ±{MAX_SEED} (2**63 - 1)", {"param": "seed"})
+        policy = bots.BOTS[name](seed)
+        made = 0
+        while made < n and s.choice is not None and not s.over:
+            s.apply(policy(s.state, s.choice))
+            made += 1
+        return {**_view(gid, s), "moved": made}
+
+    def game_log(self, params: Any) -> dict[str, Any]:
+        p = _params(params, {"game": (str, True), "since": (int, False)})
+        gid, s = self._game(p)
+        since = p.get("since", 0)
+        if since < 0:
+            raise RpcError(INVALID_PARAMS, "param 'since' must be at least 0", {"param": "since"})
+        out = []
+        for i in range(min(since, len(s.history)), len(s.history)):
+            for e in s._events[i]:
+                out.append({"choice": i, "kind": e.kind, "text": e.text, "rule": e.rule, "source": e.source,
+                            "where": explain.short_source(e.source)})
+        return {"game": gid, "choices": len(s.history) - 1, "since": since,
+                "keys": [k for _, k in s.history[since + 1:]], "events": out}
 
     def game_close(self, params: Any) -> dict[str, Any]:
         gid, _ = self._game(_params(params, {"game": (str, True)}))

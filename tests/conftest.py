@@ -152,3 +152,13 @@ def patch_engine(monkeypatch, name: str, fn) -> None:
     for mod in modules:
         if hasattr(mod, name):
             monkeypatch.setattr(mod, name, fn)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Where the browser tests (tests/test_web.py) left their screenshots of the board."""
+    import sys
+
+    web = sys.modules.get("test_web") or sys.modules.get("tests.test_web")
+    shots = getattr(web, "SHOTS", None)
+    if shots:
+        terminalreporter.write_line(f"web: {len(shots)} screenshots of the board in {Path(shots[0]).parent}")

@@ -26,7 +26,8 @@ def test_content_json(capsys):
     assert "storybook-woods" in [s["id"] for s in data["scenarios"]]
     assert all(set(r) == {"id", "name", "pack"} for r in data["final_girls"])
     assert {r["pack"] for key in ("killers", "scenarios", "final_girls") for r in data[key]} == {"core"}
-    assert data["modules"] == []
+    # the Vehicles module ships (docs/rules.md V1-V9), off unless switched on
+    assert [(m["id"], m["pack"]) for m in data["modules"]] == [("vehicles", "core")]
 
 
 def test_content_table(capsys):

@@ -57,13 +57,14 @@ def _codes(diags) -> list[str]:
 def test_the_test_pack_checks_clean_and_declares_the_module(prs):
     rs, diags = load_content([*bundled_paths(), PACK])
     assert diags == [] and rs is not None
-    assert set(prs.modules) == {MODULE} and prs.pack("modules", MODULE) == "module-test"
+    # the pack's module, beside the bundled one (the Vehicles module, V1-V9)
+    assert set(prs.modules) == {MODULE, "vehicles"} and prs.pack("modules", MODULE) == "module-test"
     assert prs.modules[MODULE].name == "Motorboat"
 
 
 def test_check_counts_the_modules(capsys):
     assert main(["check", "--content", str(PACK)]) == 0
-    assert ", 1 module; packs: core, module-test" in capsys.readouterr().err
+    assert ", 2 modules; packs: core, module-test" in capsys.readouterr().err  # the bundled one too
 
 
 def test_modules_are_off_unless_switched_on(prs):
@@ -209,7 +210,7 @@ def test_protocol_game_new_takes_modules_and_content_list_lists_them(prs):
                                                          "params": params})))
 
     listed = call("content.list", {})["result"]["modules"]
-    assert [m["id"] for m in listed] == [MODULE] and listed[0]["pack"] == "module-test"
+    assert [m["id"] for m in listed] == [MODULE, "vehicles"] and listed[0]["pack"] == "module-test"
     assert "replaces the item 'canoe' in scenario 'lakeside-camp'" in listed[0]["changes"]
     got = call("game.new", {"scenario": SCENARIO, "seed": 3, "modules": [MODULE]})["result"]
     assert got["setup"]["modules"] == [MODULE]
@@ -396,15 +397,15 @@ def test_play_with_a_module_saves_it_and_replay_reads_it(tmp_path, capsys):
 def test_an_unknown_module_on_the_command_line_lists_the_known_ones(capsys):
     assert main(["play", "--content", str(PACK), "--module", "motorbot", "--bot", "random"]) == 2
     err = capsys.readouterr().err
-    assert "unknown module 'motorbot' for --module (did you mean 'motorboat'? known: motorboat)" in err
+    assert "unknown module 'motorbot' for --module (did you mean 'motorboat'? known: motorboat, vehicles)" in err
     assert main(["fuzz", "--module", "sidecar", "--games", "1"]) == 2
-    assert "unknown module 'sidecar' for --module (known: none)" in capsys.readouterr().err
+    assert "unknown module 'sidecar' for --module (known: vehicles)" in capsys.readouterr().err
 
 
 def test_content_lists_the_modules_with_what_they_change(capsys):
     assert main(["content", "--content", str(PACK), "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    (m,) = data["modules"]
+    (m,) = [m for m in data["modules"] if m["pack"] != "core"]  # (the bundled modules beside it)
     assert (m["id"], m["name"], m["pack"]) == (MODULE, "Motorboat", "module-test")
     assert m["about"].startswith("The camp's canoe becomes a motorboat")
     assert m["changes"] == [

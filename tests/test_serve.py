@@ -253,3 +253,90 @@ def test_subprocess_serves_through_bad_input():
         proc.stdout.close()
         proc.stderr.close()
     assert code == 0 and rest == b""
+
+
+# --- what a graphical front end needs (issue #39): the map, the screen, bots, the log, past states ---
+def test_game_board_gives_every_location_with_a_position_and_every_path(server, rs):
+    for scenario in sorted(rs.scenarios):
+        g = ok(server, "game.new", {"seed": 1, "scenario": scenario})["game"]
+        b = ok(server, "game.board", {"game": g})
+        sc = rs.scenarios[scenario]
+        assert b["scenario"]["id"] == scenario and b["layout"] in ("content", "computed")
+        assert [loc["id"] for loc in b["locations"]] == [loc.id for loc in sc.locations]
+        assert all(0 <= loc["x"] <= 1 and 0 <= loc["y"] <= 1 for loc in b["locations"])
+        assert len({(loc["x"], loc["y"]) for loc in b["locations"]}) == len(b["locations"])  # no two on one spot
+        assert len(b["paths"]) == len(sc.paths)
+        for p, decl in zip(b["paths"], sc.paths):
+            assert (p["a"], p["b"], p["a_panic"], p["b_panic"], p["closed"]) == (
+                decl.a, decl.b, list(decl.a_panic), list(decl.b_panic), decl.closed)
+            assert p["tags"] == sorted(decl.tags)
+        assert [loc["exit"] for loc in b["locations"]] == [loc.exit for loc in sc.locations]
+        assert [loc["search"] for loc in b["locations"]] == [loc.search for loc in sc.locations]
+        assert ok(server, "game.board", {"game": g}) == b  # the same every time (a deterministic layout)
+
+
+def test_game_screen_shows_what_the_terminal_screen_shows(server):
+    from lastbreath.interpreter import screen
+
+    g = ok(server, "game.new", {"seed": 7})["game"]
+    sc = ok(server, "game.screen", {"game": g})
+    s = server.games[g]
+    assert sc["lines"] == screen.tracks_lines(s.state)  # the terminal's track lines, every one
+    assert [r["text"] for r in sc["locations"]] == [r.here for r in screen.map_rows(s.state)]
+    assert [c["name"] for c in sc["hand"]] == [name for name, _k, _t in screen.hand_rows(s.state)]
+    assert all(c["text"] for c in sc["hand"])  # each card's text, rendered from its content
+    assert sc["market"] and all(c["text"] for c in sc["market"])
+    assert sc["fg"]["location"] in [r["id"] for r in sc["locations"]]
+    assert sc["choice"]["options"] and sc["at"] == 0 and sc["choices"] == 0
+    assert len(sc["fear"]["dice"]) == sc["fear"]["max"] + 1
+    moves = [o["key"] for o in sc["choice"]["options"] if o["key"].startswith("move:")]
+    assert all(k in sum(sc["at_location"].values(), []) for k in moves)
+
+
+def test_game_screen_gives_the_killer_phase_with_its_target_why_and_path(server):
+    g = ok(server, "game.new", {"seed": 7})["game"]
+    for _ in range(300):
+        sc = ok(server, "game.screen", {"game": g})
+        notes = [s for s in sc["steps"] if s["note"]]
+        if notes:
+            break
+        ok(server, "game.bot", {"game": g})
+    assert notes, "no Killer phase reached"
+    assert notes[0]["note"][0].startswith("targeting [C9.")
+    assert any(e["rule"] for s in sc["steps"] for e in s["events"])
+    if notes[0]["path"]:
+        ids = [loc["id"] for loc in ok(server, "game.board", {"game": g})["locations"]]
+        assert all(p in ids for p in notes[0]["path"])
+
+
+def test_game_bot_plays_and_past_states_can_be_looked_at(server):
+    g = ok(server, "game.new", {"seed": 3})["game"]
+    v = ok(server, "game.bot", {"game": g, "n": 3, "policy": "greedy"})
+    assert v["moved"] == 3 and v["choices"] == 3
+    first = ok(server, "game.screen", {"game": g, "at": 0})
+    assert first["at"] == 0 and first["key"] is None and first["choices"] == 3
+    assert ok(server, "game.screen", {"game": g, "at": -1})["at"] == 2
+    assert ok(server, "game.state", {"game": g, "at": 1})["at"] == 1
+    assert err(server, "game.screen", {"game": g, "at": 4})["code"] == rpc.INVALID_PARAMS
+    assert err(server, "game.bot", {"game": g, "policy": "nope"})["data"] == {"param": "policy"}
+    assert err(server, "game.bot", {"game": g, "n": 0})["code"] == rpc.INVALID_PARAMS
+    end = ok(server, "game.bot", {"game": g, "n": 20000})
+    assert end["over"] and end["choice"] is None
+    assert ok(server, "game.bot", {"game": g})["moved"] == 0  # over: nothing to do, no error
+    log = ok(server, "game.log", {"game": g})
+    assert log["choices"] == end["choices"] and len(log["keys"]) == end["choices"]
+    assert {e["choice"] for e in log["events"]} <= set(range(end["choices"] + 1))
+    tail = ok(server, "game.log", {"game": g, "since": end["choices"]})
+    assert tail["keys"] == [] and all(e["choice"] == end["choices"] for e in tail["events"])
+    assert err(server, "game.log", {"game": g, "since": -1})["code"] == rpc.INVALID_PARAMS
+    for method in ("game.board", "game.screen", "game.bot", "game.log"):
+        assert err(server, method, {"game": "g999"})["code"] == rpc.UNKNOWN_GAME
+    still_serving(server)
+
+
+def test_game_bot_is_the_same_game_for_the_same_seed(rs):
+    a, b = Server(rs), Server(rs)
+    for s in (a, b):
+        ok(s, "game.new", {"seed": 5})
+        ok(s, "game.bot", {"game": "g1", "n": 40, "seed": 9})
+    assert ok(a, "game.save", {"game": "g1"}) == ok(b, "game.save", {"game": "g1"})
