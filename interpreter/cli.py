@@ -1034,6 +1034,14 @@ def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr even on a terminal")
 
 
+def _add_server_limits(p: argparse.ArgumentParser, where: str) -> None:
+    """The limits of a JSON-RPC server ('serve', 'web'): the largest message, the games open at once."""
+    p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
+                   help="the largest message accepted; larger ones get error 1005 (default: 1048576)")
+    p.add_argument("--max-games", type=int, default=100, metavar="N",
+                   help=f"games open at once{where}; game.new and game.load beyond it get error 1007 (default: 100)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG,
@@ -1093,10 +1101,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Answer JSON-RPC 2.0 requests, one JSON message per line on stdin, one reply "
                                    "per line on stdout, until the end of input. Methods, params, results and "
                                    "error codes: docs/protocol.md.")
-    p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
-                   help="the largest message accepted; longer lines get error 1005 (default: 1048576)")
-    p.add_argument("--max-games", type=int, default=100, metavar="N",
-                   help="games open at once; game.new and game.load beyond it get error 1007 (default: 100)")
+    _add_server_limits(p, "")
     add_content(p)
     p.set_defaults(func=cmd_serve)
 
@@ -1111,10 +1116,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8765, help="the port to listen on (default: 8765; 0: a free one)")
     p.add_argument("--host", default="127.0.0.1", help="the address to listen on (default: 127.0.0.1, this machine)")
     p.add_argument("--open", action="store_true", help="open the page in the browser")
-    p.add_argument("--max-message", type=int, default=1 << 20, metavar="BYTES",
-                   help="the largest message accepted; larger ones get error 1005 (default: 1048576)")
-    p.add_argument("--max-games", type=int, default=100, metavar="N",
-                   help="games open at once on one page; game.new and game.load beyond it get error 1007")
+    _add_server_limits(p, " on one page")
     add_content(p)
     p.set_defaults(func=cmd_web)
 
