@@ -131,11 +131,21 @@ def missing(family: type, namespace: dict[str, Any], prefix: str) -> list[str]:
 
 
 # --- walking the tree: the one walker every consumer uses -------------------------------------
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A node class's fields, span left out (looked up once: walking the tree asks for them often)."""
+    got = _FIELD_NAMES.get(cls)
+    if got is None:
+        got = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    return got
+
+
 def fields(node: Any) -> Iterator[tuple[str, Any]]:
     """(name, value) of a node's fields, span left out."""
-    for f in attrs.fields(type(node)):
-        if f.name != "span":
-            yield f.name, getattr(node, f.name)
+    for name in _field_names(type(node)):
+        yield name, getattr(node, name)
 
 
 def defaults(cls: type) -> dict[str, Any]:
@@ -151,10 +161,24 @@ def _nodes_in(value: Any) -> Iterator[Any]:
             yield from _nodes_in(v)
 
 
+def _add_nodes(value: Any, out: list[Any]) -> None:
+    if isinstance(value, Node):
+        out.append(value)
+    elif isinstance(value, tuple):
+        for v in value:
+            _add_nodes(v, out)
+
+
+def _children(node: Any) -> list[Any]:
+    out: list[Any] = []
+    for name in _field_names(type(node)):
+        _add_nodes(getattr(node, name), out)
+    return out
+
+
 def children(node: Any) -> Iterator[Any]:
     """The nodes directly inside a node (in field order; tuples, nested ones too, flattened)."""
-    for _name, value in fields(node):
-        yield from _nodes_in(value)
+    return iter(_children(node))
 
 
 def walk(root: Any) -> Iterator[Any]:
@@ -164,7 +188,7 @@ def walk(root: Any) -> Iterator[Any]:
     while todo:
         node = todo.pop()
         yield node
-        todo.extend(list(children(node))[::-1])
+        todo.extend(reversed(_children(node)))
 
 
 # --- amounts: numbers worked out as their effect resolves (grammar: amount) -----------------------

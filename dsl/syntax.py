@@ -359,18 +359,24 @@ def _glued_numbers(path: str, text: str, lines: tuple[Line, ...]) -> list[Diagno
     return out
 
 
-def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], list[Diagnostic]]:
-    """Parse content text into lines; never raises for bad input."""
+def _whole_file(text: str, path: str) -> Optional[Diagnostic]:
+    """What stops a file from being parsed at all: its size, binary data, a limit (``_prescan``)."""
     if len(text) > MAX_BYTES:
-        return (), [Diagnostic(Span(path, 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} characters",
-                               "split it into several files")]
+        return Diagnostic(Span(path, 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} characters",
+                          "split it into several files")
     if "\x00" in text:
         n = text[: text.index("\x00")].count("\n") + 1
-        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data",
-                               "content files are UTF-8 text")]
-    limit = _prescan(text, path)
-    if limit is not None:
-        return (), [limit]
+        return Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data", "content files are UTF-8 text")
+    return _prescan(text, path)
+
+
+def parse_text(text: str, path: str = "<string>", limits: bool = True) -> tuple[tuple[Line, ...], list[Diagnostic]]:
+    """Parse content text into lines; never raises for bad input. ``limits=False``: the size, bytes
+    and limits of the whole file were checked already (an editor parses a part of a checked file)."""
+    if limits:
+        early = _whole_file(text, path)
+        if early is not None:
+            return (), [early]
     from lark.exceptions import UnexpectedInput
 
     try:
