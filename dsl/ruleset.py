@@ -153,9 +153,16 @@ def _pack_folder(f: Path, root: Path) -> tuple[Path, bool]:
     return root, False
 
 
-def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Path]], list[Diagnostic]]:
+def _assign_packs(paths: list[Path], texts: Optional[Mapping[str, str]] = None,
+                  ) -> tuple[list[Path], dict[Path, Optional[Path]], list[Diagnostic]]:
     """Every file to load (without repeats, each pack's pack.fg included), the folder of its
-    pack (resolved; None: the bundled pack), and an E100 for each file refused unread (``refusal``)."""
+    pack (resolved; None: the bundled pack), and an E100 for each file refused unread (``refusal``).
+    A file whose text is given (``texts``: an editor's) is not read, and so never refused."""
+    given_texts = texts or {}
+
+    def refused_why(f: Path, root: Path) -> Optional[str]:
+        return None if str(f) in given_texts else refusal(f, root)
+
     bundled = [Path(p).resolve() for p in bundled_paths()]
     files: list[Path] = []
     folder_of: dict[Path, Optional[Path]] = {}
@@ -164,7 +171,7 @@ def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Pa
 
     def add(f: Path, folder: Optional[Path], root: Path) -> bool:
         """Add the file unless it was added before; False if it is refused (not read)."""
-        why = refusal(f, root)
+        why = refused_why(f, root)
         if why is not None:
             if f not in seen:
                 seen.add(f)
@@ -181,7 +188,7 @@ def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Pa
         given = p if p.is_dir() else p.parent
         root = given.resolve()
         for f in _files([p]):
-            if refusal(f, given) is not None:
+            if refused_why(f, given) is not None:
                 add(f, None, given)  # reported
                 continue
             if _inside(f.resolve(), bundled):
@@ -244,7 +251,8 @@ def analyse(paths: Optional[Iterable[Path | str]] = None, sources: Optional[dict
     ``builder``: builds a file's text instead of the cache and the builder, where it gives a result
     (an editor keeps the parts of open files between edits). Files so built or read are not put in
     the cache."""
-    files, folder_of, refused = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths())
+    files, folder_of, refused = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths(),
+                                              texts)
     decls: list = []
     refs: list[Ref] = []
     diags: list[Diagnostic] = list(refused)
