@@ -474,3 +474,17 @@ def test_end_to_end_bad_input_never_stops_the_server(tmp_path):
         assert await s.diagnosed(uri) == []
 
     _run(tmp_path, scenario)
+
+
+def test_the_benchmark_script_runs_small():
+    """examples/lsp_benchmark.py measures re-checking a long file; run small, only its report is checked."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("lsp_benchmark", EXAMPLES / "lsp_benchmark.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    got = mod.run(lines=200, edits=1)
+    assert got["lines"] >= 200 and got["edits"] == 1
+    for kind in ("in-line", "new-line", "error"):
+        assert set(got[kind]) == {"wall_ms_median", "wall_ms_max", "cpu_ms_median", "cpu_ms_max"}
