@@ -376,10 +376,13 @@ class Checked:
         self._refs: Optional[dict[str, list[Ref]]] = None
 
     # diagnostics -------------------------------------------------------------------------------
-    def diagnostics(self) -> dict[str, list[Diagnostic]]:
-        """The diagnostics of every file of the content but the bundled files (each such file once,
-        with an empty list when it has none)."""
-        out: dict[str, list[Diagnostic]] = {p: [] for p in self.analysis.sources if not self.is_bundled(p)}
+    def diagnostics(self, also: Iterable[str] = ()) -> dict[str, list[Diagnostic]]:
+        """The diagnostics of every file of the content but the bundled files, and of the files ``also``
+        (open in the editor: a bundled file being edited too); each such file once, with an empty list
+        when it has none."""
+        wanted = set(also)
+        out: dict[str, list[Diagnostic]] = {p: [] for p in self.analysis.sources
+                                            if p in wanted or not self.is_bundled(p)}
         for d in self.analysis.diags:
             if d.span.path in out or not self.is_bundled(d.span.path):
                 out.setdefault(d.span.path, []).append(d)
@@ -417,7 +420,7 @@ class Checked:
     def _symbol(self, node: Any, lines: list[str], scope: str) -> list[Symbol]:
         kind = _KINDS.get(type(node))
         ident = getattr(node, "id", None)
-        if kind is None or not isinstance(ident, str) or node.span.line < 1:
+        if kind is None or not isinstance(ident, str) or not NAME.fullmatch(ident) or node.span.line < 1:
             inner: list[Symbol] = []
             for c in n.children(node):
                 inner.extend(self._symbol(c, lines, scope))
@@ -580,12 +583,12 @@ def hover(checked: Checked, path: str, line: int, col: int) -> Optional[str]:
         out.append(head + where + ("\n\n```text\n" + english.strip() + "\n```" if english.strip() else ""))
     elif top is not None:
         node = _innermost(top, line, col)
-        if node is not None and node is not top:
+        if node is not None:
             english = _render(checked, node, top)
             if english.strip():
                 out.append("```text\n" + english.strip() + "\n```")
         card = _innermost_decl(top, line, col)
-        if card is not None and card is not node:
+        if card is not None:
             english = _render(checked, card, top)
             if english.strip():
                 ident = getattr(card, "id", "")
@@ -609,14 +612,15 @@ def _top_of(checked: Checked, s: Symbol) -> Any:
 
 
 def _innermost(top: Any, line: int, col: int) -> Any:
-    """The smallest node at a place that has English of its own (an effect, a trigger, a rule…)."""
+    """The smallest node at a place that has English of its own (an effect, a trigger, a condition…),
+    declarations with an id aside (``_innermost_decl``)."""
     from .render import renderer_for
 
     best = None
     for x in n.walk(top):
         sp = getattr(x, "span", None)
-        if (isinstance(sp, Span) and _contains(sp, line, col) and renderer_for(type(x)) is not None
-                and isinstance(x, (n.Effect, n.Rule, n.Decl)) and (best is None or _size(sp) <= _size(best.span))):
+        if (isinstance(sp, Span) and type(x) not in _KINDS and _contains(sp, line, col)
+                and renderer_for(type(x)) is not None and (best is None or _size(sp) <= _size(best.span))):
             best = x
     return best
 
@@ -924,6 +928,10 @@ def completions(checked: Optional[Checked], text: str, line: int, col: int) -> l
         return _unique(_condition_items(checked, at.scope))
     if head == "depends":
         return _unique(_ids(checked, ("pack",), at.scope))
+    if head == "for" and kind.startswith("module"):  # a module's section: for killer|scenario ID { … }
+        if len(words) == 1:
+            return [Completion("killer", "keyword"), Completion("scenario", "keyword")]
+        return _unique(_ids(checked, (words[1],), at.scope)) if words[1] in ("killer", "scenario") else []
     if head in ("tags",):
         return _unique(_ids(checked, ("tag",), at.scope))
     if kind in ("setup", "path") or head == "path":

@@ -62,7 +62,7 @@ class ContentServer(LanguageServer):
     def publish(self, path: str) -> None:
         checked = self.checked(path)
         seen = self.published.setdefault(checked.content, set())
-        found = checked.diagnostics()
+        found = checked.diagnostics(also=self.project.texts)
         for p in seen - set(found):
             found[p] = []
         for p, diags in found.items():
@@ -192,6 +192,12 @@ def make_server() -> ContentServer:
     @server.feature(t.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: ContentServer, params: t.DidSaveTextDocumentParams) -> None:
         ls.generation += 1  # files not open are read again (a pack.fg saved changes what is loaded)
+
+    @server.feature(t.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def files_changed(ls: ContentServer, params: t.DidChangeWatchedFilesParams) -> None:
+        ls.generation += 1  # a file not open changed on disk (a checkout, another editor): check the open ones again
+        for path in list(ls.project.texts):
+            ls.edited(path, ls.project.texts[path])
 
     @server.feature(t.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: ContentServer, params: t.DidCloseTextDocumentParams) -> None:

@@ -488,3 +488,15 @@ def test_the_benchmark_script_runs_small():
     assert got["lines"] >= 200 and got["edits"] == 1
     for kind in ("in-line", "new-line", "error"):
         assert set(got[kind]) == {"wall_ms_median", "wall_ms_max", "cpu_ms_median", "cpu_ms_max"}
+
+
+def test_completion_of_a_module_section_offers_the_scenarios_and_killers():
+    f = ROOT / "tests" / "packs" / "modules" / "motorboat.fg"
+    text = f.read_text(encoding="utf-8").replace("  for scenario lakeside-camp {", "  for scenario  lakeside-camp {")
+    checked, text = _checked(f, text)
+    line, col = _pos(text, "for scenario  lakeside-camp", "for scenario ")
+    got = _labels(ed.completions(checked, text, line, col))
+    assert "lakeside-camp" in got and set(checked.analysis.tables["scenarios"]) <= set(got)
+    assert not any(":" in label for label in got)  # the sections' own hosts are no ids
+    outline = checked.outline(str(f.resolve()))
+    assert [s.kind for s in outline] == ["module"]
