@@ -80,29 +80,6 @@ def split_parts(text: str) -> list[_Part]:
     return parts
 
 
-_FIELDS: dict[type, tuple[str, ...]] = {}
-_PLAIN = (str, int, bool, float, type(None), frozenset)
-
-
-def _shifted(value: Any, lines: int) -> Any:
-    """A built value (nodes, references, diagnostics) with every span moved down by ``lines``."""
-    t = type(value)
-    if t in _PLAIN:
-        return value
-    if t is Span:
-        return Span(value.path, value.line + lines, value.col, value.end_line + lines, value.end_col)
-    if t is tuple:
-        return tuple([_shifted(v, lines) for v in value])
-    if t is list:
-        return [_shifted(v, lines) for v in value]
-    names = _FIELDS.get(t)
-    if names is None:
-        if not attrs.has(t):
-            return value
-        names = _FIELDS[t] = tuple(f.name for f in attrs.fields(t))
-    return t(**{k: _shifted(getattr(value, k), lines) for k in names})
-
-
 @attrs.frozen
 class _BuiltPart:
     line: int  # the line it was built at
@@ -178,7 +155,7 @@ class FileParts:
         if have.diags or have.costly:
             return None
         k = line - have.line
-        return _BuiltPart(line, _shifted(have.decls, k), _shifted(have.refs, k), (), ())
+        return _BuiltPart(line, n.moved_down(have.decls, k), n.moved_down(have.refs, k), (), ())
 
 
 # --- the content of a file: its pack, the packs that pack depends on ------------------------------

@@ -191,6 +191,31 @@ def walk(root: Any) -> Iterator[Any]:
         todo.extend(reversed(_children(node)))
 
 
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = (str, int, bool, float, type(None), frozenset)
+
+
+def moved_down(value: Any, lines: int) -> Any:
+    """A built value (nodes, and the references and diagnostics that come with them) with every span
+    moved down by ``lines`` lines: an editor's file built a declaration at a time, when lines added
+    above a declaration move it (dsl/editing.py)."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is Span:
+        return Span(value.path, value.line + lines, value.col, value.end_line + lines, value.end_col)
+    if t is tuple:
+        return tuple([moved_down(v, lines) for v in value])
+    if t is list:
+        return [moved_down(v, lines) for v in value]
+    names = _ALL_FIELDS.get(t)
+    if names is None:
+        if not attrs.has(t):
+            return value
+        names = _ALL_FIELDS[t] = tuple(f.name for f in attrs.fields(t))
+    return t(**{k: moved_down(getattr(value, k), lines) for k in names})
+
+
 # --- amounts: numbers worked out as their effect resolves (grammar: amount) -----------------------
 Loc = Union[str, "Place"]  # a location id, a special name (here, fg, it, killer-location, …) or a place node
 Num = Union[int, "Amount"]  # a number, or an amount node worked out as the effect resolves
