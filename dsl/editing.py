@@ -32,7 +32,7 @@ from . import nodes as n
 from .diagnostics import Diagnostic, Span, lookup
 from .refs import SPECIAL_PLACES, Ref
 from .ruleset import PACK_FILE, Analysis, BuiltFile, analyse, bundled_paths
-from .syntax import _SCAN, parse_text, read_file
+from .syntax import SCAN, parse_text, read_file
 
 MAX_PACK_SEARCH = 400  # folders looked at for packs a pack depends on, in each folder of the editor
 NAME = re.compile(r"[a-z_][a-z0-9_]*(-[a-z0-9_]+)*", re.I)  # an id, as the grammar reads a name (NAME)
@@ -56,7 +56,7 @@ def split_parts(text: str) -> list[_Part]:
     depth = 0
     start, start_line, line = 0, 1, 1
     cut: Optional[int] = None  # offset of a line start where a part may begin
-    for m in _SCAN.finditer(text):
+    for m in SCAN.finditer(text):
         kind = m.lastgroup
         if kind == "n":
             line += 1
@@ -104,9 +104,9 @@ class FileParts:
             return self.last[1]
         from .build import build_file
         from .cost import costly_lines
-        from .syntax import _whole_file
+        from .syntax import whole_file_problem
 
-        early = _whole_file(text, self.path)
+        early = whole_file_problem(text, self.path)
         if early is not None:
             got = BuiltFile([], [], [early], False)
             self.last = (text, got)
@@ -691,7 +691,7 @@ def place_at(text: str, line: int, col: int) -> Optional[Place]:
     upto = offset - len(prefix)
     frames: list[tuple[str, list[str]]] = []
     words: list[str] = []
-    for t in _SCAN.finditer(text, 0, upto):
+    for t in SCAN.finditer(text, 0, upto):
         kind = t.lastgroup
         if kind == "c":
             continue
