@@ -651,30 +651,48 @@ class Place:
     top: str  # the leading word of that declaration (killer, scenario…)
 
 
-_WARMED = False
+_REFERENCE: Optional[tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], str]]] = None
+
+
+def reference_tables() -> tuple[dict[str, tuple[str, ...]], dict[tuple[str, str], str]]:
+    """The builder's tables of blocks (build.BLOCK_WORDS, BLOCK_OF) as the examples of the language
+    reference (dsl/LANGUAGE.md) fill them, built as they stand and inside a killer, a scenario and an
+    effect block, in fresh tables: the same whatever else this process has built (the grammar of
+    editors is made from them). Worked out once; they join the builder's own tables, so that the
+    blocks of content not built yet are known to completion too."""
+    global _REFERENCE
+    if _REFERENCE is not None:
+        return _REFERENCE
+    from . import build
+
+    kept = build.BLOCK_WORDS, build.BLOCK_OF
+    build.BLOCK_WORDS, build.BLOCK_OF = {"file": build.TOP_LEVEL}, {}
+    try:
+        try:
+            doc = Path(__file__).with_name("LANGUAGE.md").read_text(encoding="utf-8")
+        except OSError:
+            doc = ""
+        for m in re.finditer(r"(?:^    .*\n)+", doc, re.M):
+            block = textwrap.dedent(m.group(0))
+            for wrap in ("{}", "killer k {{\n{}\n}}", "scenario s {{\n{}\n}}", "card c {{\n fail {{\n{}\n}}\n}}"):
+                text = wrap.format(block)
+                lines, bad = parse_text(text, "<reference>")
+                if not bad:
+                    build.build_file(lines, "<reference>", text, costs=False)
+        _REFERENCE = build.BLOCK_WORDS, build.BLOCK_OF
+    finally:
+        build.BLOCK_WORDS, build.BLOCK_OF = kept
+    words, inner = _REFERENCE
+    for kind, ws in words.items():
+        known = build.BLOCK_WORDS.get(kind, ())
+        build.BLOCK_WORDS[kind] = tuple(dict.fromkeys((*known, *ws)))
+    for key, kind in inner.items():
+        build.BLOCK_OF.setdefault(key, kind)
+    return _REFERENCE
 
 
 def _warm() -> None:
-    """Fill the builder's tables of blocks (build.BLOCK_WORDS, BLOCK_OF) by building the examples
-    of the language reference (dsl/LANGUAGE.md) as they stand, and in a killer, a scenario and an
-    effect block: the blocks of content not yet built are then known too."""
-    global _WARMED
-    if _WARMED:
-        return
-    _WARMED = True
-    from .build import build_file
-
-    try:
-        doc = Path(__file__).with_name("LANGUAGE.md").read_text(encoding="utf-8")
-    except OSError:
-        return
-    for m in re.finditer(r"(?:^    .*\n)+", doc, re.M):
-        block = textwrap.dedent(m.group(0))
-        for wrap in ("{}", "killer k {{\n{}\n}}", "scenario s {{\n{}\n}}", "card c {{\n fail {{\n{}\n}}\n}}"):
-            text = wrap.format(block)
-            lines, bad = parse_text(text, "<reference>")
-            if not bad:
-                build_file(lines, "<reference>", text, costs=False)
+    reference_tables()
 
 
 def place_at(text: str, line: int, col: int) -> Optional[Place]:
@@ -1115,10 +1133,10 @@ def textmate_grammar() -> dict[str, Any]:
     the words of control lines and abilities, the first words of effect and rule phrases, and the words
     of the expression grammar. ``python -m lastbreath.dsl.editing`` prints it (a test keeps the file in
     editors/vscode the same)."""
-    from .build import ABILITY_WORDS, BLOCK_OF, BLOCK_WORDS, CONTROL_FORMS, EFFECT_PATTERNS, RULE_PATTERNS, TOP_LEVEL
+    from .build import ABILITY_WORDS, CONTROL_FORMS, EFFECT_PATTERNS, RULE_PATTERNS, TOP_LEVEL
     from .expr import keywords
 
-    _warm()
+    BLOCK_WORDS, BLOCK_OF = reference_tables()
     declaring = {w for (_kind, w), inner in BLOCK_OF.items() if inner not in ("effects", "choose", "roll", "bloodlust")
                  and w}
     declaring |= set(TOP_LEVEL)
