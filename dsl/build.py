@@ -52,6 +52,21 @@ FIRES_ONLY_IN = {
 TARGETS = ("fg", "victims", "fg-or-victims")
 SPECIAL_LOCS = SPECIAL_PLACES  # names a location slot takes besides location ids
 MODIFIERS = ("reduce", "increase", "limit", "prevent")  # lines that change an event (Modification)
+ABILITY_WORDS = ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS)  # lines of a block with abilities
+# the lines of an effect block that effect() reads itself (blocks and token lines), besides the phrases
+# of EFFECT_PATTERNS, in the words a hint shows (editors offer them: dsl/editing.py)
+CONTROL_FORMS = ("if CONDITION { … }", "if CONDITION { … } else { … }", "mode MODE { … }", "repeat N { … }",
+                 "choose { … }", "roll { … }", "for each SET { … }", "for each N of SET { … }", "for each PIECES { … }",
+                 "each KIND { … }", "all killers { … }", "at start of next PHASE { … }", "at end of next PHASE { … }",
+                 "spend collected TOKEN LOW to HIGH { … }", "gain N token TOKEN [KIND] on|at HOLDER [face up|down]",
+                 "remove N token TOKEN [KIND] from HOLDER", "move N token TOKEN [KIND] from HOLDER to HOLDER",
+                 "spend N token TOKEN [KIND] from HOLDER to HOLDER [{ … }]", "reveal tokens TOKEN at|on|in HOLDER")
+# What each kind of block accepts, as the builder reads it: the leading words of the lines of each
+# declaration block (its readers, and the ability lines where it takes them), and the kind of the block
+# a line holds, ((kind of block, leading word of the line) -> kind; "effects" for an effect block). Filled
+# as blocks are built, so they are the builder's own tables; editors read them for completion.
+BLOCK_WORDS: dict[str, tuple[str, ...]] = {}
+BLOCK_OF: dict[tuple[str, str], str] = {}
 
 
 # --- phrase patterns ------------------------------------------------------------------------
@@ -142,6 +157,7 @@ class Builder:
         self.deck = ""  # the deck whose card is being read
         self.expr = Expressions(path, text)
         self.repeats = 1  # the counts of the 'repeat' blocks being built, multiplied (MAX_REPEAT_WORK)
+        self.at: tuple[str, str] = ("file", "")  # the kind of block and leading word of the line being read
 
     # --- reporting --------------------------------------------------------------------------
     def error(self, span: Span, code: str, message: str, hint: Union[str, Callable[[], str]] = "") -> None:
@@ -388,11 +404,17 @@ class Builder:
     def effects(self, block: Optional[Block]) -> tuple:
         if block is None:
             return ()
+        outer = self.at
+        _note_block(outer, "effects")
         out = []
-        for line in self.rejoin(block.lines):
-            node = self.effect(line)
-            if node is not None:
-                out.append(node)
+        try:
+            for line in self.rejoin(block.lines):
+                self.at = ("effects", line.head())
+                node = self.effect(line)
+                if node is not None:
+                    out.append(node)
+        finally:
+            self.at = outer
         return tuple(out)
 
     def effect(self, line: Line) -> Optional[object]:
@@ -638,6 +660,8 @@ class Builder:
 
     def _choose(self, line: Line, block: Block) -> Optional[n.Choose]:
         options = []
+        _note_block(self.at, "choose", ())
+        self.at = ("choose", "")  # (restored by effects(), which reads the choose line)
         for sub in self.rejoin(block.lines):
             if (len(sub.parts) == 2 and isinstance(sub.parts[0], Atom) and sub.parts[0].kind == "string"
                     and isinstance(sub.parts[1], Block)):
@@ -652,6 +676,8 @@ class Builder:
     def _roll(self, line: Line, block: Block) -> Optional[n.Roll]:
         rows = []
         seen: set[int] = set()
+        _note_block(self.at, "roll", ("on",))
+        self.at = ("roll", "on")  # (restored by effects(), which reads the roll line)
         for sub in self.rejoin(block.lines):
             atoms = sub.words()
             blocks = [p for p in sub.parts if isinstance(p, Block)]
@@ -814,7 +840,27 @@ def _decl_header(b: Builder, line: Line) -> Optional[tuple[str, Block]]:
     return str(atoms[1].value), block
 
 
+def _note_block(at: tuple[str, str], kind: str, words: Optional[tuple[str, ...]] = None) -> None:
+    """Record that the line ``at`` (kind of block, leading word) holds a block of ``kind``, which
+    takes lines leading with ``words`` (BLOCK_OF, BLOCK_WORDS)."""
+    if BLOCK_OF.get(at) != kind:
+        BLOCK_OF[at] = kind
+    if words is not None:
+        known = BLOCK_WORDS.get(kind, ())
+        if any(w not in known for w in words):
+            BLOCK_WORDS[kind] = tuple(dict.fromkeys((*known, *words)))
+
+
 def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool = False) -> dict:
+    outer = b.at
+    _note_block(outer, kind, (*readers, *(ABILITY_WORDS if abilities else ())))
+    try:
+        return _read_lines(b, kind, block, readers, abilities)
+    finally:
+        b.at = outer
+
+
+def _read_lines(b: Builder, kind: str, block: Block, readers: dict[str, Reader], abilities: bool) -> dict:
     acc: dict = {}
     seen: dict[str, Span] = {}
     repeatable = {"slot", "body", "level", "location", "path", "link", "setup", "item", "event", "terror", "finale",
@@ -827,13 +873,12 @@ def _read_body(b: Builder, kind: str, block: Block, readers: dict[str, Reader], 
         if not head:
             b.error(line.span, "E201", f"a line in a {kind} starts with a word", "")
             continue
-        if abilities and head in ("when", "at", "instead", "rule", "win", "lose", *MODIFIERS) and \
-                b.ability(line, acc, kind):
+        b.at = (kind, head)
+        if abilities and head in ABILITY_WORDS and b.ability(line, acc, kind):
             continue
         reader = readers.get(head)
         if reader is None:
-            allowed = list(readers) + (
-                ["when", "at", "instead", "rule", "win", "lose", *MODIFIERS] if abilities else [])
+            allowed = list(readers) + (list(ABILITY_WORDS) if abilities else [])
             b.unknown(line.parts[0].span, "E201", f"line in a {kind}", head, allowed)
             continue
         if head in seen and head not in repeatable and not getattr(reader, "repeatable", False):
@@ -1349,7 +1394,9 @@ def build_killer(b: Builder, line: Line, part: Optional[Callable[[dict], dict]] 
         if blk is None:
             return
         levels = []
+        _note_block(b.at, "bloodlust", ("level", "at"))
         for sub in b.rejoin(blk.lines):
+            b.at = ("bloodlust", sub.head())  # (restored by _read_body, which reads the bloodlust line)
             atoms = sub.words()
             blocks = [p for p in sub.parts if isinstance(p, Block)]
             words = [a.value for a in atoms]
@@ -1811,10 +1858,13 @@ def build_pack(b: Builder, line: Line) -> Optional[n.Pack]:
 
 
 TOP_LEVEL = ("card", "item", "final_girl", "killer", "scenario", "player_board", "minion", "pack", "module")
+BLOCK_WORDS["file"] = TOP_LEVEL
 
 
-def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagnostic]]:
-    """Build every declaration in a parsed file (``text``: its source, which expressions are read from)."""
+def build_file(lines, path: str, text: str, costs: bool = True) -> tuple[list, list[Ref], list[Diagnostic]]:
+    """Build every declaration in a parsed file (``text``: its source, which expressions are read from).
+    ``costs``: the W203 warnings too (dsl/cost.py), when no line has an error; an editor building a file
+    a part at a time asks for them apart (``costly_lines``)."""
     b = Builder(path, text)
     decls: list = []
     decl: Optional[n.Decl]
@@ -1822,6 +1872,7 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
         if len(b.diags) > MAX_REPORTED:
             break  # only the first ones are shown (cap_per_file): stop spending time on the rest
         head = line.head()
+        b.at = ("file", head)
         if head == "card":
             decl = build_card(b, line)
         elif head == "item":
@@ -1848,7 +1899,7 @@ def build_file(lines, path: str, text: str) -> tuple[list, list[Ref], list[Diagn
             continue
         if decl is not None:
             decls.append(decl)
-    if not any(d.severity == "error" for d in b.diags):  # what a line may cost in play (W203: dsl/cost.py)
+    if costs and not any(d.severity == "error" for d in b.diags):  # what a line may cost in play (W203: dsl/cost.py)
         b.diags.extend(costly_lines(decls))
     return decls, b.refs, settle_shown(b.diags)
 

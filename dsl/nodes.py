@@ -131,11 +131,21 @@ def missing(family: type, namespace: dict[str, Any], prefix: str) -> list[str]:
 
 
 # --- walking the tree: the one walker every consumer uses -------------------------------------
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    """A node class's fields, span left out (looked up once: walking the tree asks for them often)."""
+    got = _FIELD_NAMES.get(cls)
+    if got is None:
+        got = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span")
+    return got
+
+
 def fields(node: Any) -> Iterator[tuple[str, Any]]:
     """(name, value) of a node's fields, span left out."""
-    for f in attrs.fields(type(node)):
-        if f.name != "span":
-            yield f.name, getattr(node, f.name)
+    for name in _field_names(type(node)):
+        yield name, getattr(node, name)
 
 
 def defaults(cls: type) -> dict[str, Any]:
@@ -151,10 +161,24 @@ def _nodes_in(value: Any) -> Iterator[Any]:
             yield from _nodes_in(v)
 
 
+def _add_nodes(value: Any, out: list[Any]) -> None:
+    if isinstance(value, Node):
+        out.append(value)
+    elif isinstance(value, tuple):
+        for v in value:
+            _add_nodes(v, out)
+
+
+def _children(node: Any) -> list[Any]:
+    out: list[Any] = []
+    for name in _field_names(type(node)):
+        _add_nodes(getattr(node, name), out)
+    return out
+
+
 def children(node: Any) -> Iterator[Any]:
     """The nodes directly inside a node (in field order; tuples, nested ones too, flattened)."""
-    for _name, value in fields(node):
-        yield from _nodes_in(value)
+    return iter(_children(node))
 
 
 def walk(root: Any) -> Iterator[Any]:
@@ -164,7 +188,32 @@ def walk(root: Any) -> Iterator[Any]:
     while todo:
         node = todo.pop()
         yield node
-        todo.extend(list(children(node))[::-1])
+        todo.extend(reversed(_children(node)))
+
+
+_ALL_FIELDS: dict[type, tuple[str, ...]] = {}
+_PLAIN = (str, int, bool, float, type(None), frozenset)
+
+
+def moved_down(value: Any, lines: int) -> Any:
+    """A built value (nodes, and the references and diagnostics that come with them) with every span
+    moved down by ``lines`` lines: an editor's file built a declaration at a time, when lines added
+    above a declaration move it (dsl/editing.py)."""
+    t = type(value)
+    if t in _PLAIN:
+        return value
+    if t is Span:
+        return Span(value.path, value.line + lines, value.col, value.end_line + lines, value.end_col)
+    if t is tuple:
+        return tuple([moved_down(v, lines) for v in value])
+    if t is list:
+        return [moved_down(v, lines) for v in value]
+    names = _ALL_FIELDS.get(t)
+    if names is None:
+        if not attrs.has(t):
+            return value
+        names = _ALL_FIELDS[t] = tuple(f.name for f in attrs.fields(t))
+    return t(**{k: moved_down(getattr(value, k), lines) for k in names})
 
 
 # --- amounts: numbers worked out as their effect resolves (grammar: amount) -----------------------

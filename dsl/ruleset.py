@@ -17,7 +17,7 @@ import re
 import stat
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Optional, cast
+from typing import Any, Callable, Iterable, Mapping, Optional, cast
 
 import attrs
 
@@ -153,9 +153,16 @@ def _pack_folder(f: Path, root: Path) -> tuple[Path, bool]:
     return root, False
 
 
-def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Path]], list[Diagnostic]]:
+def _assign_packs(paths: list[Path], texts: Optional[Mapping[str, str]] = None,
+                  ) -> tuple[list[Path], dict[Path, Optional[Path]], list[Diagnostic]]:
     """Every file to load (without repeats, each pack's pack.fg included), the folder of its
-    pack (resolved; None: the bundled pack), and an E100 for each file refused unread (``refusal``)."""
+    pack (resolved; None: the bundled pack), and an E100 for each file refused unread (``refusal``).
+    A file whose text is given (``texts``: an editor's) is not read, and so never refused."""
+    given_texts = texts or {}
+
+    def refused_why(f: Path, root: Path) -> Optional[str]:
+        return None if str(f) in given_texts else refusal(f, root)
+
     bundled = [Path(p).resolve() for p in bundled_paths()]
     files: list[Path] = []
     folder_of: dict[Path, Optional[Path]] = {}
@@ -164,7 +171,7 @@ def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Pa
 
     def add(f: Path, folder: Optional[Path], root: Path) -> bool:
         """Add the file unless it was added before; False if it is refused (not read)."""
-        why = refusal(f, root)
+        why = refused_why(f, root)
         if why is not None:
             if f not in seen:
                 seen.add(f)
@@ -181,7 +188,7 @@ def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Pa
         given = p if p.is_dir() else p.parent
         root = given.resolve()
         for f in _files([p]):
-            if refusal(f, given) is not None:
+            if refused_why(f, given) is not None:
                 add(f, None, given)  # reported
                 continue
             if _inside(f.resolve(), bundled):
@@ -195,21 +202,68 @@ def _assign_packs(paths: list[Path]) -> tuple[list[Path], dict[Path, Optional[Pa
     return files, folder_of, refused
 
 
+@attrs.frozen(eq=False)
+class BuiltFile:
+    """A file built: its declarations, the names they use, its diagnostics; ``parsed``: whether the
+    text read as lines at all (when not, its diagnostics are the syntax errors, and nothing else)."""
+
+    decls: list
+    refs: list[Ref]
+    diags: list[Diagnostic]
+    parsed: bool
+
+
+# builds a file's text another way (an editor: a part at a time, kept between edits); None: as usual
+FileBuilder = Callable[[str, str], Optional[BuiltFile]]
+
+
+@attrs.frozen(eq=False)
+class Analysis:
+    """What loading content found, errors or not: the declarations of every file, the names they
+    use, the tables of the checker (``check_content``), the packs and every diagnostic. ``load_content``
+    makes a Ruleset of it when there is no error; editors read it as it is (dsl/editing.py)."""
+
+    decls: list  # the declarations of every file (packs aside), in the order loaded
+    refs: list[Ref]
+    diags: list[Diagnostic]  # sorted by place, capped per file (cap_per_file)
+    tables: dict  # the checker's tables (table -> id -> declaration): "cards", "killers", … and "pack_of"
+    packs: dict[str, n.Pack]
+    file_pack: dict[str, str]  # path -> pack id
+    sources: dict[str, str]  # path -> text of every file read
+    file_decls: dict[str, list]  # path -> the declarations built from it (its pack declaration too)
+
+
 def load_content(paths: Optional[Iterable[Path | str]] = None,
                  sources: Optional[dict[str, str]] = None) -> tuple[Optional[Ruleset], list[Diagnostic]]:
     """Parse, build and check all content; the Ruleset is None when there are errors. ``sources``,
     if given, is filled with the text of every file read (path -> text): the lines diagnostics
     may show, and the only ones (a file refused unread has none)."""
-    files, folder_of, refused = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths())
+    got = analyse(paths, sources)
+    if any(d.severity == "error" for d in got.diags):
+        return None, got.diags
+    return Ruleset(sources=got.sources, packs=got.packs, **got.tables), got.diags
+
+
+def analyse(paths: Optional[Iterable[Path | str]] = None, sources: Optional[dict[str, str]] = None,
+            texts: Optional[Mapping[str, str]] = None, builder: Optional[FileBuilder] = None) -> Analysis:
+    """Parse, build and check all content (``load_content``), keeping all that was found. ``texts``:
+    path -> the text to read for that file instead of the file's (an editor's unsaved changes);
+    ``builder``: builds a file's text instead of the cache and the builder, where it gives a result
+    (an editor keeps the parts of open files between edits). Files so built or read are not put in
+    the cache."""
+    files, folder_of, refused = _assign_packs([Path(p) for p in paths] if paths is not None else bundled_paths(),
+                                              texts)
     decls: list = []
     refs: list[Ref] = []
     diags: list[Diagnostic] = list(refused)
-    texts: dict[str, str] = {} if sources is None else sources
+    sources_: dict[str, str] = {} if sources is None else sources
     declared: dict[Path, list[n.Pack]] = {}
     parsed: set[str] = set()
+    file_decls: dict[str, list] = {}
     spent: dict[Path, int] = {}  # words, symbols and line ends read in each pack's files (MAX_PACK_TOKENS)
     for f in files:
-        text, d = read_file(f)
+        given = texts.get(str(f)) if texts is not None else None
+        text, d = (given, []) if given is not None else read_file(f)
         folder = folder_of.get(f)
         if not d and folder is not None:  # a pack from anyone (the bundled content is none): bounded in all
             used = spent[folder] = spent.get(folder, 0) + count_tokens(text, MAX_PACK_TOKENS)
@@ -217,8 +271,15 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
                 d = [Diagnostic(Span(str(f), 1, 1, 1, 2), "E105", f"the pack has more than {MAX_PACK_TOKENS} words, "
                                 "symbols and line ends in all its files: this file is not read",
                                 "split it into several packs")]
-        cached = load_built(str(f), text) if not d else None
-        if cached is not None:  # a clean file built before, from the same text and the same language
+        built = builder(str(f), text) if builder is not None and not d else None
+        cached = load_built(str(f), text) if not d and built is None and given is None else None
+        if built is not None:  # built by the editor
+            got, r, d2 = built.decls, built.refs, built.diags
+            if not built.parsed:
+                sources_[str(f)] = text
+                diags.extend(d2)
+                continue
+        elif cached is not None:  # a clean file built before, from the same text and the same language
             got, r, d2 = cached[0], cached[1], cast("list[Diagnostic]", [])
         else:
             from .build import build_file  # (a file not in the cache: the builder loads now)
@@ -226,14 +287,15 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
             if not d:
                 lines, d = parse_text(text, str(f))
             if d:
-                texts[str(f)] = text  # "" for a file that could not be read
+                sources_[str(f)] = text  # "" for a file that could not be read
                 diags.extend(d)
                 continue
             got, r, d2 = build_file(lines, str(f), text)
-            if not d2:
+            if not d2 and given is None:
                 store_built(str(f), text, list(got), list(r))
-        texts[str(f)] = text
+        sources_[str(f)] = text
         parsed.add(str(f))
+        file_decls[str(f)] = list(got)
         for decl in got:
             if not isinstance(decl, n.Pack):
                 decls.append(decl)
@@ -249,10 +311,7 @@ def load_content(paths: Optional[Iterable[Path | str]] = None,
     tables, d3 = check_content(decls, refs, packs, file_pack)
     diags.extend(d3)
     diags.sort(key=lambda d: (d.span.path, d.span.line, d.span.col))
-    diags = cap_per_file(diags)
-    if any(d.severity == "error" for d in diags):
-        return None, diags
-    return Ruleset(sources=texts, packs=packs, **tables), diags
+    return Analysis(decls, refs, cap_per_file(diags), tables, packs, file_pack, sources_, file_decls)
 
 
 def _packs(files: list[Path], folder_of: dict[Path, Optional[Path]], declared: dict[Path, list[n.Pack]],

@@ -156,8 +156,8 @@ def _atom(path: str, node: Tree, bad: list[Diagnostic]) -> Atom:
 # The lexical skeleton of a file as the grammar reads it: strings (with their escapes; an
 # unterminated one runs to the end of its line), comments, newlines, brackets, and the other
 # tokens (names, numbers, '--', ';', any other character). One match is about one parser token.
-_SCAN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\.)*"?)|(?P<c>#[^\n]*)|(?P<n>\n)|(?P<o>[{(])|(?P<x>[})])'
-                   r'|(?P<w>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|[+-]?[0-9]+|--|[^\s"#{}()])')
+SCAN = re.compile(r'(?P<s>"(?:[^"\\\n]|\\.)*"?)|(?P<c>#[^\n]*)|(?P<n>\n)|(?P<o>[{(])|(?P<x>[})])'
+                  r'|(?P<w>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*|[+-]?[0-9]+|--|[^\s"#{}()])')
 _LONG_LINE = re.compile(rf"^[^\n]{{{MAX_LINE + 1}}}", re.M)  # anchored: linear time
 
 
@@ -165,7 +165,7 @@ def count_tokens(text: str, stop: int) -> int:
     """The words, symbols and line ends of a text as the limits count them (comments aside), counted
     no further than ``stop`` + 1 (~0.4 µs a token: 1 % of parsing them)."""
     tokens = 0
-    for m in _SCAN.finditer(text):
+    for m in SCAN.finditer(text):
         if m.lastgroup != "c":
             tokens += 1
             if tokens > stop:
@@ -184,7 +184,7 @@ def _prescan(text: str, path: str) -> Optional[Diagnostic]:
                           "break it into several lines")
     depth = tokens = 0
     line, line_start = 1, 0
-    for m in _SCAN.finditer(text):
+    for m in SCAN.finditer(text):
         kind = m.lastgroup
         if kind == "c":
             continue
@@ -221,7 +221,7 @@ def _brackets(text: str, upto: int) -> tuple[list[_Opened], list[tuple[_Opened, 
     pairs: list[tuple[_Opened, _Opened]] = []
     line, line_start = 1, 0
     last = (1, 1)
-    for m in _SCAN.finditer(text, 0, upto):
+    for m in SCAN.finditer(text, 0, upto):
         kind = m.lastgroup
         if kind == "n":
             line, line_start = line + 1, m.end()
@@ -359,18 +359,24 @@ def _glued_numbers(path: str, text: str, lines: tuple[Line, ...]) -> list[Diagno
     return out
 
 
-def parse_text(text: str, path: str = "<string>") -> tuple[tuple[Line, ...], list[Diagnostic]]:
-    """Parse content text into lines; never raises for bad input."""
+def whole_file_problem(text: str, path: str) -> Optional[Diagnostic]:
+    """What stops a file from being parsed at all: its size, binary data, a limit (``_prescan``)."""
     if len(text) > MAX_BYTES:
-        return (), [Diagnostic(Span(path, 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} characters",
-                               "split it into several files")]
+        return Diagnostic(Span(path, 1, 1, 1, 2), "E105", f"file is larger than {MAX_BYTES} characters",
+                          "split it into several files")
     if "\x00" in text:
         n = text[: text.index("\x00")].count("\n") + 1
-        return (), [Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data",
-                               "content files are UTF-8 text")]
-    limit = _prescan(text, path)
-    if limit is not None:
-        return (), [limit]
+        return Diagnostic(Span(path, n, 1, n, 2), "E100", "the file holds binary data", "content files are UTF-8 text")
+    return _prescan(text, path)
+
+
+def parse_text(text: str, path: str = "<string>", limits: bool = True) -> tuple[tuple[Line, ...], list[Diagnostic]]:
+    """Parse content text into lines; never raises for bad input. ``limits=False``: the size, bytes
+    and limits of the whole file were checked already (an editor parses a part of a checked file)."""
+    if limits:
+        early = whole_file_problem(text, path)
+        if early is not None:
+            return (), [early]
     from lark.exceptions import UnexpectedInput
 
     try:

@@ -17,6 +17,7 @@
     lastbreath play --bot random --seed 3 --save game.json --explain
     lastbreath replay game.json          # the saved game's log, replayed from its choices
     lastbreath serve                     # JSON-RPC 2.0 over stdin/stdout (docs/protocol.md)
+    lastbreath lsp                       # a language server for editors (pip install 'lastbreath[lsp]')
     lastbreath coverage --games 200      # the content lines bot games never reach
     lastbreath fuzz --games 2000         # invariants checked after every transition
     lastbreath fuzz-input --content 2000 --protocol 2000 --saves 2000   # mutated inputs: crashes, hangs, memory
@@ -315,6 +316,15 @@ def cmd_web(args: argparse.Namespace) -> int:
     from .design import methods
     return run(rs, args.host, args.port, args.open, args.max_message, args.max_games,
                methods([Path(p) for p in args.content]))
+
+
+def cmd_lsp(args: argparse.Namespace) -> int:
+    try:
+        from .lsp import serve_stdio
+    except ImportError as err:
+        raise CliError(f"the language server needs pygls and lsprotocol ({err.name} is missing): "
+                       "pip install 'lastbreath[lsp]'", 1) from None
+    return serve_stdio()
 
 
 def cmd_check(args: argparse.Namespace) -> int:
@@ -1347,6 +1357,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help='print [{"kind", "id", "name", "text"}]')
     add_content(p)
     p.set_defaults(func=cmd_render)
+
+    p = sub.add_parser("lsp", help="a language server for content files, on stdin and stdout (editors start it)",
+                       description="Speak the Language Server Protocol on stdin and stdout, for an editor (the "
+                                   "VS Code extension in editors/vscode starts it): diagnostics as you type, "
+                                   "completion, hover, go to definition, references, outline, formatting, "
+                                   "rename and quick fixes for .fg files, each checked with the bundled content, "
+                                   "its pack and the packs that pack depends on. Needs pip install "
+                                   "'lastbreath[lsp]' (pygls and lsprotocol).")
+    p.add_argument("--stdio", action="store_true", help="talk on stdin and stdout (the only way; editors pass it)")
+    p.set_defaults(func=cmd_lsp)
 
     p = sub.add_parser("native", help="compile the rules engine with mypyc for speed, or say whether it is",
                        description="Compile the engine's rules modules to C with mypyc (it comes with mypy) into the "
