@@ -737,10 +737,16 @@ class BotTable(dict):
         if budget is None:
             return maker
         check_budget(budget)
-        return lambda seed=0: maker(seed, budget)
 
-    def get(self, key, default=None):  # type: ignore[override]
-        return self[key] if key in self else default
+        def make(seed: int = 0) -> Policy:
+            return maker(seed, budget)
+        return make
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except (KeyError, ValueError):
+            return default
 
 
 def bot_name(bot: str, budget: int | None = None) -> str:

@@ -43,7 +43,6 @@ from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
 from .bots import BOTS, bot_name
-from .expert import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 from .console import (
     PROG,
     CliError,
@@ -56,6 +55,7 @@ from .console import (
     summary_line,
     title,
 )
+from .expert import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 
 
 def _version() -> str:
