@@ -30,7 +30,8 @@ Policy = Callable[[GameState, Choice], str]
 
 DEFAULT_BUDGET = 16  # rollouts per decision (docs/decisions/0023: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
-DEPTH = 60  # answers a rollout gives before the heuristic scores it (about five rounds)
+DEPTH = 40  # answers a rollout gives before the heuristic scores it (about three rounds)
+MARGIN = 0.03  # what another option's mean must beat the greedy pick's by, on the same worlds
 TRIES = 3  # worlds drawn in turn when one does not reach the same choice (a card drawn in the step)
 _QUIET: frozenset[str] = frozenset()  # no events made in the rollouts: nobody reads them
 
@@ -232,12 +233,19 @@ class Expert:
                     sums[k] += self.play(world, state.answers, state.events_seen, k, state)
                     counts[k] += 1
                 left -= len(alive)
-            alive.sort(key=lambda k: (-sums[k] / counts[k], order[k]))
-            alive = alive[:max(1, (len(alive) + 1) // 2)]
-        seen = [k for k in alive if counts[k]]  # the survivors, each measured on the most worlds
-        if not seen:
+            # the better half goes on, and the greedy pick always (it is what the others must beat)
+            others = sorted(alive[1:], key=lambda k: (-sums[k] / counts[k], order[k]))
+            alive = [alive[0], *others[:max(1, len(alive) // 2)]] if len(alive) > 2 else alive[:1] + others[:1]
+            if len(alive) == 2 and len(others) == 1:
+                break
+        pick = cands[0]
+        if not counts[pick]:
             return None
-        return min(seen, key=lambda k: (-round(sums[k] / counts[k], 9), order[k]))
+        # the survivors and the pick were measured on the same worlds: another wins only by MARGIN
+        best = min(alive, key=lambda k: (-sums[k] / counts[k], order[k]))
+        if best != pick and sums[best] / counts[best] >= sums[pick] / counts[pick] + MARGIN:
+            return best
+        return pick
 
 
 def expert_maker(rollout: Callable[[], Policy]) -> Callable[..., Policy]:
