@@ -760,6 +760,12 @@ def bot_name(bot: str, budget: int | None = None) -> str:
     return f"{bot}:{check_budget(budget)}"
 
 
+def bot_flags(bot: str) -> str:
+    """The command line's options for a bot's name: ``'expert:200'`` is ``--bot expert --budget 200``."""
+    name, _, budget = bot.partition(":")
+    return f"--bot {name}" + (f" --budget {budget}" if budget else "")
+
+
 BOTS: dict[str, Callable[..., Policy]] = BotTable({
     "random": random_policy,
     "first": _first,

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import api
-from lastbreath.interpreter.bots import BOTS, Greedy, bot_name
+from lastbreath.interpreter.bots import BOTS, Greedy, bot_flags, bot_name
 from lastbreath.interpreter.cli import main
 from lastbreath.interpreter.expert import DEFAULT_BUDGET, Expert, determinize
 from lastbreath.interpreter.simulate import Simulator
@@ -168,7 +168,7 @@ def test_the_bot_names_carry_the_budget():
 
 
 # --- the command line -----------------------------------------------------------------------------
-def test_play_and_simulate_take_the_expert_and_its_budget(capsys):
+def test_play_simulate_and_fuzz_take_the_expert_and_its_budget(capsys):
     assert main(["play", "--bot", "expert", "--budget", "2", "--seed", "3", "--killer", "zombies",
                  "--scenario", "wolfe-asylum", "--json"]) == 0
     capsys.readouterr()
@@ -176,6 +176,9 @@ def test_play_and_simulate_take_the_expert_and_its_budget(capsys):
                  "--killer", "big-bad-wolf", "--scenario", "storybook-woods", "--no-progress"]) == 0
     got = json.loads(capsys.readouterr().out)
     assert got["bot"] == "expert:1" and got["games"] == 1 and got["errors"] == 0
+    assert main(["fuzz", "--bot", "expert", "--budget", "2", "--games", "1", "--jobs", "1", "--json", "--killer",
+                 "zombies", "--scenario", "wolfe-asylum", "--no-progress"]) == 0
+    assert json.loads(capsys.readouterr().out)["bots"] == {"expert:2": 1}
 
 
 @pytest.mark.parametrize("argv,said", [
@@ -189,3 +192,8 @@ def test_play_and_simulate_take_the_expert_and_its_budget(capsys):
 def test_a_budget_out_of_bounds_or_without_the_expert_is_refused(capsys, argv, said):
     assert main(argv) == 2
     assert said in capsys.readouterr().err
+
+
+def test_the_api_names_the_expert_and_a_fuzz_report_replays_its_budget():
+    assert api.expert_policy(3, 5).budget == 5
+    assert bot_flags("expert:5") == "--bot expert --budget 5" and bot_flags("greedy") == "--bot greedy"
