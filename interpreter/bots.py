@@ -715,12 +715,12 @@ class BotTable(dict):
 
     budgeted = ("expert",)
 
-    def _split(self, key: object) -> tuple[str, int | None]:
+    def _split(self, key: object) -> tuple[object, int | None]:
         if isinstance(key, str) and ":" in key:
             name, _, n = key.partition(":")
             if name in self.budgeted and n.isdigit():
                 return name, int(n)
-        return key, None  # type: ignore[return-value]
+        return key, None
 
     def __contains__(self, key: object) -> bool:
         name, budget = self._split(key)
