@@ -31,6 +31,7 @@ Policy = Callable[[GameState, Choice], str]
 DEFAULT_BUDGET = 16  # rollouts per decision (docs/decisions/0023: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
 DEPTH = 40  # answers a rollout gives before the heuristic scores it (about three rounds)
+MAX_STRAYS = 24  # answers unlike greedy's in one phase of a round, at most (a guard against a game going round)
 MARGIN = 0.03  # what another option's mean must beat the greedy pick's by, on the same worlds
 TRIES = 3  # worlds drawn in turn when one does not reach the same choice (a card drawn in the step)
 _QUIET: frozenset[str] = frozenset()  # no events made in the rollouts: nobody reads them
@@ -138,12 +139,13 @@ def evaluate(state: GameState, root: GameState) -> float:
     return min(0.95, max(0.05, v))
 
 
-def decision_seed(seed: int, state: GameState, choice: Choice) -> int:
+def decision_seed(seed: int, state: GameState, choice: Choice, again: bool = False) -> int:
     """A seed for one decision's worlds: the bot's seed and what the player sees of the decision
-    (hashed: the same on every machine and process, unlike ``hash``)."""
-    facts = (seed, state.round, state.phase, state.sub, state.answers, choice.kind, choice.prompt,
-             tuple(o.key for o in choice.options), state.fg_loc, state.fg_health, state.fear, state.time,
-             state.hand, state.victims, tuple((k.loc, k.health) for k in state.killers),
+    (hashed: the same on every machine and process, unlike ``hash``). ``again``: the facts that say
+    the same decision came back in a step (her items instead of the step's answers so far)."""
+    facts = (seed, state.round, state.phase, state.sub, (state.held, state.pack) if again else state.answers,
+             choice.kind, choice.prompt, tuple(o.key for o in choice.options), state.fg_loc, state.fg_health,
+             state.fear, state.time, state.hand, state.victims, tuple((k.loc, k.health) for k in state.killers),
              tuple((m.kind, m.loc) for m in state.minions))
     return int.from_bytes(hashlib.blake2b(repr(facts).encode(), digest_size=8).digest(), "little")
 
@@ -159,6 +161,9 @@ class Expert:
         self.rollout = rollout
         self.depth = depth
         self.searched = self.delegated = 0  # decisions searched, and those left to the rollout policy
+        self.strayed: set[int] = set()  # the decisions (public facts) at which it answered unlike greedy
+        self.phase: tuple = ()  # (round, phase) and how often it answered unlike greedy in it
+        self.strays = 0
 
     def __call__(self, state: GameState, choice: Choice) -> str:
         keys = [o.key for o in choice.options]
@@ -177,6 +182,18 @@ class Expert:
             self.delegated += 1
             return pick
         self.searched += 1
+        if got != pick:
+            # the same decision again (answers that undo each other, e.g. an item to the pack and back,
+            # each looking better by a rollout's cap): greedy's pick this time, so no game goes round;
+            # and past MAX_STRAYS answers unlike greedy's in one phase of a round, greedy's for the rest
+            here = (state.round, state.phase)
+            if here != self.phase:
+                self.phase, self.strays = here, 0
+            seen = decision_seed(0, state, choice, again=True)
+            if seen in self.strayed or self.strays >= MAX_STRAYS:
+                return pick
+            self.strayed.add(seen)
+            self.strays += 1
         return got
 
     def worlds(self, state: GameState, choice: Choice):

@@ -141,6 +141,13 @@ def test_a_small_budget_plays_a_whole_game(prs, setup, budget):
     assert keys
 
 
+def test_answers_that_undo_each_other_do_not_go_round(rs):
+    """Seed 1004 once moved an item to the pack and back without end (each looked better by the
+    rollouts' cap): a decision that comes back is greedy's the second time, and the game ends."""
+    _keys, state = keys_of_game(rs, {"killer": "zombies", "scenario": "wolfe-asylum"}, 1004, "expert:16", limit=1000)
+    assert state.over
+
+
 def test_the_same_seed_and_budget_play_the_same_game(rs):
     setup = {"killer": "big-bad-wolf", "scenario": "storybook-woods"}
     first, end = keys_of_game(rs, setup, 21, "expert:3")
