@@ -30,7 +30,8 @@ Policy = Callable[[GameState, Choice], str]
 
 DEFAULT_BUDGET = 16  # rollouts per decision (docs/decisions/0023: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
-DEPTH = 40  # answers a rollout gives before the heuristic scores it (about three rounds)
+DEPTH = 3  # rounds a rollout plays on (to the first decision of the round DEPTH after the decision's)
+MAX_ANSWERS = 400  # answers in one rollout, at most (a guard: a round takes about ten)
 MAX_STRAYS = 24  # answers unlike greedy's in one phase of a round, at most (a guard against a game going round)
 MARGIN = 0.03  # what another option's mean must beat the greedy pick's by, on the same worlds
 TRIES = 3  # worlds drawn in turn when one does not reach the same choice (a card drawn in the step)
@@ -224,8 +225,12 @@ class Expert:
     def play(self, world: GameState, answers: tuple[str, ...], skip: int, key: str, root: GameState) -> float:
         try:
             st, _ = advance(world, answers + (key,), skip, _QUIET)
-            if not st.result and self.depth > 0:
-                st = play_out(st, self.rollout, self.depth, kinds=_QUIET)
+            # every option scored at the same point of the game (a cap in answers would favour the
+            # options that take fewer of them): the first decision of the round DEPTH rounds on
+            stop, given = root.round + self.depth, 0
+            while not st.result and st.round < stop and given < MAX_ANSWERS:
+                st = play_out(st, self.rollout, 1, kinds=_QUIET)
+                given += 1
         except RulesError:
             return 0.5
         return evaluate(st, root)
