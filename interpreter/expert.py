@@ -28,7 +28,7 @@ from .state import Choice, GameState, evolved
 
 Policy = Callable[[GameState, Choice], str]
 
-DEFAULT_BUDGET = 16  # rollouts per decision (docs/decisions/0023: measured)
+DEFAULT_BUDGET = 64  # rollouts per decision (docs/decisions/0023: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
 DEPTH = 3  # rounds a rollout plays on (to the first decision of the round DEPTH after the decision's)
 MAX_ANSWERS = 400  # answers in one rollout, at most (a guard: a round takes about ten)
