@@ -93,7 +93,7 @@ def test_coverable_items_see_every_kind_in_the_bundled_content():
     rs = load_ruleset()
     items = coverage.coverable(rs, sorted(rs.killers), sorted(rs.scenarios), sorted(rs.final_girls))
     kinds = {it.kind for it in items}
-    assert kinds == set(coverage.KINDS) - {"replacement"}  # no bundled content has an 'instead of'
+    assert kinds == set(coverage.KINDS)  # the organism's 'instead of exposed dies' is a replacement
     spans = [(it.kind, it.span) for it in items]
     assert len(spans) == len(set(spans)), "an item is counted twice"
     # a killer's filter keeps the other killer's file out
@@ -121,7 +121,7 @@ RS = load_ruleset()
 def test_fuzz_of_20_games_is_clean():
     data = fuzz.run_fuzz(RS, games=20, seed=0, bot="both")
     assert data["clean"], fuzz.format_report(data)
-    assert data["bots"] == {"random": 12, "greedy": 8}
+    assert data["bots"] == {"random": 15, "greedy": 5}  # (turns by round of the 15 pairs)
     assert len(data["pairs"]) == len(RS.killers) * len(RS.scenarios)
     assert data["transitions"] > 20
     assert data["results"]["fg"] + data["results"]["killer"] == 20

@@ -145,7 +145,7 @@ def test_a_kind_that_always_panics_panics_with_no_death_this_round(station):
     w = make_work(st)
     engine.step_panic(w)
     said = texts(w)
-    assert "Panic phase: victims who always panic panic" in said
+    assert "Panic phase: the victims who always panic do so" in said
     assert any(t.startswith("an Exposed victim at Lab rolls") for t in said)
     assert sum(1 for t in said if "rolls" in t) == 1  # the plain one stays put
     assert w.phase != "panic"
