@@ -36,6 +36,7 @@ from .telling import emit, told
 from .tokens import collect_token, place_token, spend_tokens
 from .tracks import open_path
 from .triggers import fire
+from .victims import NONE, pick
 from .words import count_of, loc_name
 from .working import over_budget
 from .zones import draw_card
@@ -204,6 +205,16 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
     if where < 0 or k <= 0:
         return
     g = w.game
+    if e.minion in g.victim_kinds:  # victims of a kind: each dies as 'kill N victims' kills one (C9.7)
+        for _ in range(k):
+            m = pick(w, where, "Which victim dies?", "victim-dies", eligible=lambda x: x is not None
+                     and x.kind == e.minion)
+            if m is NONE or m is None:
+                return
+            kill_victim(w, where, "an effect", which=m)
+            if w.result:
+                return
+        return
     name = g.minions[e.minion].name
     if modified(w, "kill-may-damage", False, e.minion):
         bodies = [i for i, kil in enumerate(w.killers) if kil.alive and kil.loc == where]

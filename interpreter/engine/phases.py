@@ -427,7 +427,7 @@ def _panic_marked(w: Work) -> None:
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
     always = [m for m in always_panicking(w) if m.loc not in locs]
     if always and not locs:
-        emit(w, "phase", "Panic phase: victims who always panic panic", "C10.1")
+        emit(w, "phase", "Panic phase: the victims who always panic do so", "C10.1")
     panicking = [(loc, w.victims[loc] - len(marks_at(w, loc)), [m.uid for m in marks_at(w, loc)])
                  for loc in locs if w.victims[loc] > 0]
     for loc in sorted({m.loc for m in always}):
