@@ -220,7 +220,8 @@ def check_values(state: GameState, where: str = "") -> None:
         _int(f("opened[]"), path, 0, len(board.paths) - 1)
     _seq(f("tokens"), state.tokens)
     tokens = g.tokens
-    if not all(type(t) is tuple and len(t) == 3 and t[0] in tokens and t[1] in tokens[t[0]].kinds
+    if not all(type(t) is tuple and len(t) == 3 and type(t[0]) is str and t[0] in tokens
+               and type(t[1]) is str and t[1] in tokens[t[0]].kinds
                and type(t[2]) is int and 0 <= t[2] < locs for t in state.tokens):
         for i, t in enumerate(state.tokens):
             _seq(f(f"tokens[{i}]"), t, 3)
@@ -229,7 +230,8 @@ def check_values(state: GameState, where: str = "") -> None:
     for name in ("supply", "collected", "token_discard"):
         pairs = getattr(state, name)
         _seq(f(name), pairs)
-        if all(type(t) is tuple and len(t) == 2 and t[0] in tokens and t[1] in tokens[t[0]].kinds for t in pairs):
+        if all(type(t) is tuple and len(t) == 2 and type(t[0]) is str and t[0] in tokens  # (str: a dict is unhashable)
+               and type(t[1]) is str and t[1] in tokens[t[0]].kinds for t in pairs):
             continue  # (else the pair at fault is named below)
         for i, t in enumerate(pairs):
             _seq(f(f"{name}[{i}]"), t, 2)
