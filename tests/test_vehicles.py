@@ -404,3 +404,15 @@ def test_the_bundled_films_are_unchanged_without_the_module(rs):
     assert _links(st) == [("river", "raft-found", -1)]
     assert "vehicle" not in st.game.tokens and not st.game.conveyances
     assert bundled_paths()  # (the module is among the bundled files: scenarios/vehicles.fg)
+
+
+def test_C9_8_a_game_where_no_enemy_can_reach_her_still_ends_with_the_greedy_bot(rs):
+    """C9.8 with the module on: a Final Girl across the bridges that an event closes to enemies, no
+    victims left, a killer that mends every night (ratchet-lady, storybook-woods, seed 344). The greedy
+    bot once ended every Action phase there for 20,000 choices; on a night gone long it now walks to
+    the fight whatever the odds, and the game ends."""
+    state, _ = new_game(rs, killer="ratchet-lady", scenario="storybook-woods", seed=344, modules=(MODULE,))
+    policy = greedy_policy(344)
+    while not state.over and state.round < 80:
+        state, _ = apply(state, policy(state, state.choice))
+    assert state.over, (state.round, state.fg_loc)
