@@ -510,11 +510,11 @@ def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
         name = r.victims[node.minion]
         return _amt(node.n, r, f"turn {{n}} victims of no kind, of your choice, at {r.loc(node.loc)} into {name} "
                                "victims",
-                    f"turn 1 victim of no kind, of your choice, at {r.loc(node.loc)} into a {name} victim")
+                    f"turn 1 victim of no kind, of your choice, at {r.loc(node.loc)} into {_a(name)} victim")
     name = r.minion(node.minion)
     return _amt(node.n, r, f"turn {{n}} victims of your choice at {r.loc(node.loc)} into {name} minions (they do not "
                            "die)",
-                f"turn 1 victim of your choice at {r.loc(node.loc)} into a {name} minion (it does not die)")
+                f"turn 1 victim of your choice at {r.loc(node.loc)} into {_a(name)} minion (it does not die)")
 
 
 def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
