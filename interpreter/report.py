@@ -75,9 +75,9 @@ def why_long(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
         for e in events:
             if e.rule == "C9.8":
                 stalled.add(state.round)
-            elif e.kind == "health" and e.rule == "C17.1" and " heals to " in e.text:
+            elif e.kind == "health" and e.data[:1] == ("killer",):
                 heals += 1
-            elif e.kind == "damage" and " takes " in e.text and "Final Girl" not in e.text:
+            elif e.kind == "damage" and e.data[:1] == ("killer",):
                 hits += 1
         choice = state.choice
         if state.over or choice is None or answers >= max_choices:

@@ -81,7 +81,6 @@ class GameRecord:
 
 
 # --- one game -----------------------------------------------------------------------------------
-_LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
 # A record reads no event while a run is kept: play_out's on_round tells each round's start and
 # its bloodlust level. The events _track reads come only from a transition apply replays (no run
 # kept: greenlet off), which gives every event: there the round starts are read from them.
@@ -90,18 +89,17 @@ _SETUP_EVENTS = frozenset({"phase", "bloodlust"})  # all the record reads of the
 
 
 def _track(events, level: int, lust: list[int]) -> int:
-    """Walk a step's events: the level (1-based) moves with each bloodlust event; a round's
-    "Action phase" event records the level then. Returns the level after the events."""
+    """Walk a step's events: the level (1-based) moves with each bloodlust event that sets one; a
+    round's start (the "phase" event with data, state.Event) records the level then. Returns the
+    level after the events. Reads the events' data, never their text."""
     for e in events:
         kind = e[0]  # e.kind, by index: a named tuple's field by name costs a descriptor call
         if kind == "phase":
-            if e[1].startswith("round ") and e[1].endswith("Action phase"):
+            if e[4]:  # (round, level, health, fear, time): only a round's start carries data
+                level = e[4][1]
                 lust.append(level)
-        elif kind == "bloodlust" and e[1].startswith(_LUST_PREFIXES):
-            try:
-                level = int(e[1].rsplit(" ", 1)[1])
-            except ValueError:
-                pass
+        elif kind == "bloodlust" and e[4]:
+            level = e[4][0]
     return level
 
 
