@@ -484,9 +484,11 @@ def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dic
     return setups
 
 
-def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
+def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict], detail: bool = False, reach: bool = False,
+             label: str = ""):
     """Play ``--games`` games of each setup (on ``--jobs`` processes or a dask ``--scheduler``) with
-    a progress bar on a terminal; the records of each setup and the wall time."""
+    a progress bar on a terminal; the records of each setup and the wall time (``detail``,
+    ``reach``: simulate.play_one; ``label``: said before the bar)."""
     from . import simulate
 
     if args.games < 1:
@@ -496,11 +498,13 @@ def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
     jobs = args.jobs or os.cpu_count() or 1
     progress = None
     if sys.stderr.isatty() and not args.no_progress:
+        if label:
+            print(label, file=sys.stderr)
         progress = simulate.Progress(args.games * len(setups))
     t0 = time.perf_counter()
     try:
         with simulate.Simulator(rs, jobs, args.content, getattr(args, "scheduler", None)) as sim:
-            out = sim.run(setups, args.games, args.seed, args.bot, args.max_choices, progress)
+            out = sim.run(setups, args.games, args.seed, args.bot, args.max_choices, progress, detail, reach)
     except simulate.SimulationError as err:
         code = 2 if "pip install" in str(err) else 1
         raise CliError(str(err), code) from err
@@ -530,7 +534,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("give --json or --csv, not both")
     rs = load_rules(args.content)
     setups = _sim_setups(rs, args, args.matrix)
-    records, elapsed, jobs = _run_sim(rs, args, setups)
+    records, elapsed, jobs = _run_sim(rs, args, setups, detail=args.full)
     run = {"seed": args.seed, "bot": args.bot, "jobs": jobs if args.scheduler is None else None,
            "scheduler": args.scheduler, "engine": _engine_kind() if args.scheduler is None else None}
     # one pair: its games per second are the run's (wall clock); in a matrix each pair's are one
@@ -599,16 +603,21 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"--out '{args.out}' is a file, not a folder")
     rs = load_rules(args.content)
     setups = _sim_setups(rs, args, matrix=True)
-    records, elapsed, jobs = _run_sim(rs, args, setups)
+    records, elapsed, jobs = _run_sim(rs, args, setups, detail=True)
     settings = {"bot": args.bot, "games": args.games, "seed": args.seed, "jobs": jobs,
                 "content": content_hash(rs), "version": _version()}
     try:
-        files = report.write_report(out, rs, setups, records, settings, elapsed)
+        files = report.write_report(out, rs, setups, records, settings, elapsed, html=args.html)
     except OSError as err:
         raise CliError(f"cannot write the report to '{args.out}': {err.strerror or err}", 1) from err
     failed = sum(bool(r.error) for recs in records for r in recs)
-    print(f"wrote {files[0]} ({len(setups)} pair{'s' if len(setups) != 1 else ''}, "
-          f"{args.games * len(setups)} games) and {len(files) - 1} plots in {out}")
+    if args.json:
+        print((out / "report.json").read_text(encoding="utf-8"))
+    else:
+        plots = [f for f in files if f.suffix == ".png"]
+        also = ", report.html" if args.html else ""
+        print(f"wrote {files[0]} ({len(setups)} pair{'s' if len(setups) != 1 else ''}, "
+              f"{args.games * len(setups)} games, {args.bot} bot), report.json{also} and {len(plots)} plots in {out}")
     if failed:
         print(f"{PROG}: {failed} game{'s' if failed != 1 else ''} failed (listed in the report)", file=sys.stderr)
     return 0 if failed == 0 else 1
@@ -1033,12 +1042,16 @@ def _add_forced(p: argparse.ArgumentParser) -> None:
                         "so in the log (log), or ask them like any other (ask)")
 
 
+DEFAULT_SIM_BOT = "greedy"  # simulate, report, compare: the bot that plays toward the goal (random: the baseline)
+
+
 def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--games", type=int, default=games, metavar="N",
                    help=f"how many games (of each pair) (default: {games})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
-    p.add_argument("--bot", choices=tuple(BOTS), default="random",
-                   help=f"the bot that plays: {', '.join(BOTS)} (default: random)")
+    p.add_argument("--bot", choices=tuple(BOTS), default=DEFAULT_SIM_BOT,
+                   help=f"the bot that plays: {', '.join(BOTS)} (default: {DEFAULT_SIM_BOT}, which plays toward "
+                        f"the goal; random is the baseline)")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes (default: every core); the results do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr even on a terminal")
@@ -1214,8 +1227,12 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--csv", action="store_true",
                      help="print a CSV line per pair (only figures that a rerun reproduces: no timings)")
     p.add_argument("--full", action="store_true",
-                   help="with --json: also the per-round series (mean_bloodlust: the mean bloodlust level at "
-                        "the start of each round)")
+                   help="record each game in detail and, with --json, give the per-round series too "
+                        "(mean_bloodlust: the mean bloodlust level at the start of each round; series: her "
+                        "health, fear, time and the bloodlust level per round, as [round, lower quartile, "
+                        "median, upper quartile, games]) and the detail: rounds_by_result, causes (the "
+                        "content lines that ended the games), cards_bought, cards_played, items_used (each "
+                        "with the win rate with and without it), deaths (per location)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a dask.distributed cluster at ADDRESS, or 'local' for a cluster of "
                         "--jobs processes on this machine (needs: pip install 'lastbreath[dask]')")
@@ -1224,14 +1241,22 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="simulate pairs and write a balance report with plots",
                        description="Simulate every killer × scenario × Final Girl pair (or those kept by "
                                    "--killer, --scenario, --final-girl, each repeatable) and write a balance "
-                                   "report to a folder: report.md (a row per pair: win rate with its 95% "
-                                   "interval, mean rounds, victims rescued and killed, end reasons) and plots "
-                                   "as PNG and SVG (win rate per pair, game length, bloodlust over rounds). "
+                                   "report to a folder: report.md (a killer × scenario table and heatmap of "
+                                   "win rates with 95% intervals; a row per pair; rounds until the end by "
+                                   "outcome; the content lines that ended the games; cards bought and played "
+                                   "and items used, with the win rate with and without each; where victims "
+                                   "die), report.json, and plots as PNG and SVG (heatmap, win rate per pair, "
+                                   "rounds, health, fear, time and bloodlust over rounds, cards). "
                                    "Needs matplotlib: pip install 'lastbreath[report]'. Exit 1 when any game "
                                    "failed (the report lists them), 2 without matplotlib.")
     _add_setup(p, repeatable=True)
     _add_sim_options(p, games=200)
     p.add_argument("--out", metavar="DIR", default="report", help="the folder to write (default: report)")
+    p.add_argument("--html", action="store_true",
+                   help="also write report.html: the report as one self-contained page (the plots inlined)")
+    p.add_argument("--json", action="store_true",
+                   help="print report.json (the report's numbers: settings, pairs, killer_scenario, total, "
+                        "lines) instead of the line that says what was written")
     p.set_defaults(func=cmd_report, scheduler=None)
 
     p = sub.add_parser("coverage", help="list the content lines bot games never reach",
