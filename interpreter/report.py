@@ -420,12 +420,12 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
               "| Killer | " + " | ".join(_cell(_name(rs.scenarios, s)) for s in ss) + " |",
               "|---|" + "--:|" * len(ss)]
     for k in ks:
-        row = []
+        shown = []
         for s in ss:
             g = cell.get((k, s))
-            row.append("—" if g is None else f"{_pct(g['win_rate'])} ({_pct(g['win_rate_ci'][0])}–"
-                                             f"{_pct(g['win_rate_ci'][1])})")
-        lines.append(f"| {_cell(_name(rs.killers, k))} | " + " | ".join(row) + " |")
+            shown.append("—" if g is None else f"{_pct(g['win_rate'])} ({_pct(g['win_rate_ci'][0])}–"
+                                               f"{_pct(g['win_rate_ci'][1])})")
+        lines.append(f"| {_cell(_name(rs.killers, k))} | " + " | ".join(shown) + " |")
     lines += ["", "![Win rate per killer and scenario](heatmap.png)", "", "[SVG](heatmap.svg)", ""]
 
     lines += ["## Pairs", "",
@@ -483,8 +483,8 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
         lines += [f"| Line | Text | Games | Share of {of} |", "|---|---|--:|--:|"]
         for where, count in list(causes.items())[:TOP]:
             said = data["lines"].get(where, "")
-            shown = f"`{_cell(said)}`" if said else "—"
-            lines.append(f"| `{_cell(where)}` | {shown} | {count} | {_share(count, n)} |")
+            quoted = f"`{_cell(said)}`" if said else "—"
+            lines.append(f"| `{_cell(where)}` | {quoted} | {count} | {_share(count, n)} |")
         if len(causes) > TOP:
             lines.append(f"| … {len(causes) - TOP} more lines | | {sum(list(causes.values())[TOP:])} | |")
         lines.append("")
