@@ -166,7 +166,7 @@ def _grid(rs: Ruleset, grouped) -> tuple[list[str], list[str]]:
     return ks, ss
 
 
-def _plot_heatmap(plt, folder: Path, rs: Ruleset, grouped) -> list[Path]:
+def _plot_heatmap(plt, folder: Path, rs: Ruleset, grouped, final_girls: int = 1) -> list[Path]:
     ks, ss = _grid(rs, grouped)
     cells = {(k, s): recs for k, s, recs in grouped}
     fig, ax = plt.subplots(figsize=(1.2 + 1.9 * len(ss), 1.0 + 0.75 * len(ks)))
@@ -191,7 +191,8 @@ def _plot_heatmap(plt, folder: Path, rs: Ruleset, grouped) -> list[Path]:
     ax.set_xticks(range(len(ss)), [_name(rs.scenarios, s) for s in ss], fontsize=8, rotation=20, ha="right")
     ax.set_yticks(range(len(ks)), [_name(rs.killers, k) for k in ks], fontsize=8)
     fig.colorbar(im, ax=ax, label="Final Girl win rate (%)")
-    ax.set_title("Win rate per killer × scenario (95% Wilson interval; Final Girls pooled)", fontsize=9)
+    pooled = f"; {final_girls} Final Girls pooled" if final_girls > 1 else ""
+    ax.set_title(f"Final Girl win rate per killer × scenario (95% Wilson interval{pooled})", fontsize=9)
     return _save(plt, fig, folder, "heatmap")
 
 
@@ -379,7 +380,7 @@ def write_report(folder: Path | str, rs: Ruleset, setups: Sequence[Mapping], rec
 
     files = []
     if grouped:
-        files += _plot_heatmap(plt, folder, rs, grouped)
+        files += _plot_heatmap(plt, folder, rs, grouped, len({s["final_girl"] for s in setups}))
     files += _plot_winrate(plt, folder, labels, summaries)
     if grouped:
         files += _plot_rounds(plt, folder, rs, grouped)
