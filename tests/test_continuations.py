@@ -393,7 +393,7 @@ def test_every_step_starts_with_a_fresh_scope(rs, monkeypatch):
     def checked(step):
         def run(w):
             s = w.scope
-            starts.append((s.node, s.depth, s.it, s.defeat, s.asking, s.body, s.piece, s.source, s.copy))
+            starts.append((s.node, s.depth, s.it, s.defeat, s.asking, s.body, s.piece, s.source, s.copy, s.fell))
             return step(w)
         return run
 

@@ -165,7 +165,8 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
         w.victims_in += k
-        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2",
+             data=(k,))
 
 
 def _minions_of(w: Work, kind: str) -> int:
@@ -251,7 +252,8 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
         if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
-            emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1")
+            emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1",
+                 data=(-1,))
 
 
 def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims
@@ -266,7 +268,8 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
         w.victims_in += 1
-        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2",
+             data=(1,))
 
 
 def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC
