@@ -30,8 +30,9 @@ from .serve import game_view as _view
 from .serve import start_error as _stopped
 from .session import Session
 
-__all__ = ["Design", "methods", "render_index"]
+__all__ = ["NAMES", "Design", "methods", "render_index"]
 
+NAMES = ("design.files", "design.open", "design.check", "design.play", "design.simulate")  # the methods
 MAX_BATCH_GAMES = 500  # games one design.simulate plays
 MAX_DIAGNOSTICS = 200  # diagnostics of the file in one reply
 
@@ -39,10 +40,12 @@ MAX_DIAGNOSTICS = 200  # diagnostics of the file in one reply
 class Design:
     """The content files a page may open, and a scratch folder where edited texts are checked."""
 
-    def __init__(self, packs: list[Path]) -> None:
+    def __init__(self, packs: list[Path], scratch: Optional[Path] = None) -> None:
         self.roots: list[tuple[str, Path, bool]] = [(p.name, p.resolve(), True) for p in bundled_paths()]
         self.roots += [(p.name, p.resolve(), False) for p in packs]
-        self.scratch = Path(tempfile.mkdtemp(prefix="lastbreath-design-"))
+        if scratch is not None:  # a folder of the caller's, removed by it (the input fuzzer's)
+            scratch.mkdir(parents=True, exist_ok=True)
+        self.scratch = scratch if scratch is not None else Path(tempfile.mkdtemp(prefix="lastbreath-design-"))
         self._last: Optional[tuple[str, str, Optional[Ruleset], list]] = None
 
     def files(self) -> list[dict[str, Any]]:
@@ -175,9 +178,10 @@ SETUP = {"killer": (str, False), "scenario": (str, False), "final_girl": (str, F
          "seed": (int, False)}
 
 
-def methods(packs: list[Path]) -> dict[str, Callable[[Server], Callable[[Any], Any]]]:
-    """The design methods, each made for a connection's server."""
-    design = Design(packs)
+def methods(packs: list[Path], scratch: Optional[Path] = None) -> dict[str, Callable[[Server], Callable[[Any], Any]]]:
+    """The design methods, each made for a connection's server (``scratch``: the folder edited texts
+    are checked in; a temporary one by default)."""
+    design = Design(packs, scratch)
 
     def files(server: Server) -> Callable[[Any], Any]:
         def run(params: Any) -> Any:
@@ -249,5 +253,4 @@ def methods(packs: list[Path]) -> dict[str, Callable[[Server], Callable[[Any], A
                     "win_rate": total_w / total_n, "interval": [low, high]}
         return run
 
-    return {"design.files": files, "design.open": open_, "design.check": check, "design.play": play,
-            "design.simulate": simulate}
+    return dict(zip(NAMES, (files, open_, check, play, simulate)))
