@@ -1569,8 +1569,9 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                         f"the first is at line {sub['at_span'].line}")
                 return
             sub["at_span"] = line.span
-            if all([b.limit(w.span, f"the {axis} of 'at'", w.num, MAX_COORD, 0) for w, axis in zip(ws[1:], "xy")]):
-                sub["at"] = (ws[1].num, ws[2].num)
+            for w, axis in zip(ws[1:], "xy"):
+                b.limit(w.span, f"the {axis} of 'at'", w.num, MAX_COORD, 0)
+            sub["at"] = (ws[1].num, ws[2].num)  # (past a limit: an error above, the content is refused)
 
         got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": exit_,
                                            "number": number, "at": at}, abilities=False)
