@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from lastbreath.dsl import ContentError, RulesError, bundled_paths
-from lastbreath.dsl.ruleset import Ruleset, content_files, load_content
+from lastbreath.dsl.ruleset import Analysis, Ruleset, analyse, content_files, load_content
 from lastbreath.dsl.syntax import MAX_BYTES
 
 from .serve import BAD_POSITION, INVALID_PARAMS, MAX_SEED, RpcError, Server
@@ -80,10 +80,12 @@ class Design:
         work = self.scratch / "design"
         if work.exists():
             shutil.rmtree(work)
-        if bundled:
-            work.mkdir(parents=True)
-            target = work / f.name
-            paths: list[Path] = [p for p in content_files(bundled_paths())[0] if p.resolve() != f] + [work]
+        if bundled:  # read in place of the file, which stays in the bundled pack (the Vehicles module names
+            # the bundled scenarios: from a pack of its own, an edited scenario was refused with E212)
+            target = self._path(name)
+            rs, diags = _loaded(analyse(bundled_paths(), texts={str(target): text}))
+            self._last = (name, text, rs, diags)
+            return rs, diags, target
         else:
             if root.is_dir() and f.parent != root.parent:
                 shutil.copytree(root if root.is_dir() else root.parent, work)
@@ -91,16 +93,20 @@ class Design:
             else:
                 work.mkdir(parents=True)
                 target = work / f.name
-            paths = [*bundled_paths(), *[r for _lbl, r, b in self.roots if not b and r != root], work]
+            paths: list[Path] = [*bundled_paths(), *[r for _lbl, r, b in self.roots if not b and r != root], work]
         target.write_text(text, encoding="utf-8")
         rs, diags = load_content(paths)
         self._last = (name, text, rs, diags)
         return rs, diags, target
 
     def _path(self, name: str) -> Path:
+        """The path the text of ``name`` is checked under: a bundled file's own (as the loader lists it),
+        else its copy in the scratch folder."""
         f, root, bundled = self._find(name)
+        if bundled:
+            return next(p for p in content_files(bundled_paths())[0] if p.resolve() == f)
         work = self.scratch / "design"
-        return work / f.name if bundled or not root.is_dir() else work / f.relative_to(root)
+        return work / f.name if not root.is_dir() else work / f.relative_to(root)
 
     def check(self, name: str, text: str) -> dict[str, Any]:
         rs, diags, target = self.load(name, text)
@@ -135,6 +141,13 @@ class Design:
             raise RpcError(BAD_POSITION, "the content does not check: fix its errors first",
                            {"diagnostics": [d.to_json() for d in diags if d.severity == "error"][:100]})
         return rs
+
+
+def _loaded(got: Analysis) -> tuple[Optional[Ruleset], list]:
+    """The ruleset of an analysis (None where it has errors) and its diagnostics, as ``load_content``."""
+    if any(d.severity == "error" for d in got.diags):
+        return None, got.diags
+    return Ruleset(sources=got.sources, packs=got.packs, **got.tables), got.diags
 
 
 def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
