@@ -1619,6 +1619,7 @@ class Location(Decl):
     exit: bool
     exit_when: Optional[Condition] = None  # exit while CONDITION: an exit only while it holds
     numbers: tuple[tuple[str, int], ...] = ()  # number NAME N: read by the amount 'number NAME of PLACE'
+    at: Optional[tuple[int, int]] = None  # at X Y: where a front end draws it (0..MAX_COORD each; y grows downward)
 
 
 @attrs.frozen(repr=False)
