@@ -19,15 +19,15 @@ from typing import Callable, Optional
 from lastbreath.dsl import RulesError, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
-from .bots import first_policy, greedy_policy, random_policy
+from .bots import expert_policy, first_policy, greedy_policy, random_policy
 from .engine import apply
 from .games import defaults, new_game
 from .state import Choice, Event, GameState
 
 Policy = Callable[[GameState, Choice], str]
 
-__all__ = ["apply", "defaults", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play", "position",
-           "random_policy"]
+__all__ = ["apply", "defaults", "expert_policy", "first_policy", "greedy_policy", "load_ruleset", "new_game", "play",
+           "position", "random_policy"]
 
 
 def position(rs: Ruleset, text: str, path: str = "<position>") -> GameState:

@@ -2,6 +2,8 @@
 
 - ``random``: uniform among the options (its own generator, seeded).
 - ``first``: always the first option (deterministic; can stall a game that never asks it to act).
+- ``expert``: determinized Monte Carlo over each decision's options with greedy rollouts, N rollouts
+  per decision (``'expert:N'``; interpreter/expert.py, docs/decisions/0024).
 - ``greedy``: a hand-written heuristic: leads victims it meets to the exits, then stays on the killer
   and fights (measured to win more than waiting for a perfect hand), thins crowds of minions, picks
   each card's 'choose' option by its effects, rests when hurt until the night goes long, keeps out of
@@ -19,6 +21,7 @@ from typing import Callable, Sequence
 
 from lastbreath.dsl import nodes as n
 
+from .expert import check_budget, expert_maker
 from .state import Choice, GameState, Option
 
 Policy = Callable[[GameState, Choice], str]
@@ -742,8 +745,68 @@ def _first(seed: int = 0) -> Policy:
     return first_policy
 
 
-BOTS: dict[str, Callable[[int], Policy]] = {
+class BotTable(dict):
+    """The bots' makers by name (``BOTS[name](seed)``). A bot with a budget is named with it too:
+    ``'expert:N'`` is the expert with N rollouts per decision (``bot_name``), so that a name alone,
+    handed to worker processes, says everything a game needs (the same results on any number)."""
+
+    budgeted = ("expert",)
+
+    def _split(self, key: object) -> tuple[str, int | None]:
+        if isinstance(key, str) and ":" in key:
+            name, _, n = key.partition(":")
+            if name in self.budgeted and n.isdigit():
+                return name, int(n)
+        return key, None  # type: ignore[return-value]
+
+    def __contains__(self, key: object) -> bool:
+        name, budget = self._split(key)
+        if budget is not None:
+            try:
+                check_budget(budget)
+            except ValueError:
+                return False
+        return dict.__contains__(self, name)
+
+    def __getitem__(self, key: str) -> Callable[[int], Policy]:
+        name, budget = self._split(key)
+        maker = dict.__getitem__(self, name)
+        if budget is None:
+            return maker
+        check_budget(budget)
+
+        def make(seed: int = 0) -> Policy:
+            return maker(seed, budget)
+        return make
+
+    def get(self, key, default=None):
+        try:
+            return self[key]
+        except (KeyError, ValueError):
+            return default
+
+
+def bot_name(bot: str, budget: int | None = None) -> str:
+    """The name a bot with this budget goes by (``'expert:200'``); ValueError for a budget out of
+    bounds or given to a bot that takes none."""
+    if budget is None:
+        return bot
+    if bot not in BotTable.budgeted:
+        raise ValueError(f"--budget is for the {' and '.join(BotTable.budgeted)} bot"
+                         + (f", not '{bot}'" if bot else " (--bot expert)"))
+    return f"{bot}:{check_budget(budget)}"
+
+
+def bot_flags(bot: str) -> str:
+    """The command line's options for a bot's name: ``'expert:200'`` is ``--bot expert --budget 200``."""
+    name, _, budget = bot.partition(":")
+    return f"--bot {name}" + (f" --budget {budget}" if budget else "")
+
+
+BOTS: dict[str, Callable[..., Policy]] = BotTable({
     "random": random_policy,
     "first": _first,
     "greedy": greedy_policy,
-}
+    "expert": expert_maker(Greedy),
+})
+expert_policy = BOTS["expert"]  # expert_policy(seed, budget=DEFAULT_BUDGET): interpreter/expert.py

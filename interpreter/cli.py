@@ -42,7 +42,7 @@ from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_con
 from lastbreath.dsl.ruleset import Ruleset, content_files
 
 from . import api, engine
-from .bots import BOTS
+from .bots import BOTS, bot_name
 from .console import (
     PROG,
     CliError,
@@ -55,6 +55,7 @@ from .console import (
     summary_line,
     title,
 )
+from .expert import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET
 
 
 def _version() -> str:
@@ -1178,6 +1179,13 @@ def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes (default: every core); the results do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr even on a terminal")
+    _add_budget(p)
+
+
+def _add_budget(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--budget", type=int, metavar="N",
+                   help=f"with --bot expert: rollouts per decision, within {MIN_BUDGET}..{MAX_BUDGET} "
+                        f"(default: {DEFAULT_BUDGET}; docs/decisions/0024)")
 
 
 def _add_server_limits(p: argparse.ArgumentParser, where: str) -> None:
@@ -1215,7 +1223,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, metavar="N", help="the game's seed (default: a random seed, printed)")
     p.add_argument("--bot", choices=tuple(BOTS),
                    help="let a bot play: random picks uniformly (seeded by the game seed), first always "
-                        "takes the first option")
+                        "takes the first option, greedy by a heuristic, expert searches (--budget)")
+    _add_budget(p)
     p.add_argument("--json", action="store_true", help="with --bot: print the game log as JSON")
     p.add_argument("--save", metavar="FILE",
                    help="write a save of the game to FILE when it ends (and when you quit an interactive "
@@ -1449,8 +1458,9 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument(flag, metavar="ID", action="append", dest=flag[2:].replace("-", "_"),
                        help=f"only this {what} (repeatable; default: all)")
     p.add_argument("--games", type=int, default=200, metavar="N", help="how many games in all (default: 200)")
-    p.add_argument("--bot", choices=("random", "greedy", "both"), default="both",
-                   help="the bot that plays; both: the two take turns (default: both)")
+    p.add_argument("--bot", choices=("random", "greedy", "expert", "both"), default="both",
+                   help="the bot that plays; both: random and greedy take turns (default: both)")
+    _add_budget(p)
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
     p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: every core)")
     p.add_argument("--json", action="store_true",
@@ -1605,6 +1615,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not args.command:
         parser.print_help(sys.stderr)
         return 2
+    if getattr(args, "budget", None) is not None:  # the expert's budget travels in its name ('expert:N')
+        try:
+            args.bot = bot_name(args.bot, args.budget)
+        except ValueError as err:
+            print(f"{PROG}: error: {err}", file=sys.stderr)
+            return 2
     try:
         return args.func(args)
     except CliError as err:

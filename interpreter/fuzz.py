@@ -45,7 +45,7 @@ from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.dsl.ruleset import Ruleset
 
 from . import api, engine, serialize, validate
-from .bots import BOTS
+from .bots import BOTS, bot_flags
 from .state import Event, GameState
 
 MAX_CHOICES = 20_000
@@ -499,7 +499,7 @@ def format_report(data: dict) -> list[str]:
         lines.append(f"  setup: {setup}{extra}")
         at = f"after choice {v['choices_played']}" if v["choices_played"] else "at the setup"
         lines.append(f"  seed {v['seed']}, bot {v['bot']}: failed {at} "
-                     f"(lastbreath play --bot {v['bot']} --seed {v['seed']} {setup}{extra})")
+                     f"(lastbreath play {bot_flags(v['bot'])} --seed {v['seed']} {setup}{extra})")
         if v["reproduced"]:
             how = (f"shrunk from {v['choices_played']} in {v['replays']} replays" if v["shrunk"]
                    else "as played: no shorter list found")

@@ -185,7 +185,7 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
 
     assert complete("pl") == ["play"]
     assert complete("play", "--no-c") == ["--no-color"]
-    assert complete("play", "--bot", "") == ["random", "first", "greedy"]
+    assert complete("play", "--bot", "") == ["random", "first", "greedy", "expert"]
     assert complete("--completion", "f") == ["fish"]
     if not Path(sys.executable).with_name("lastbreath").exists():
         pytest.skip("the lastbreath script is not installed: the content ids are asked of it")
