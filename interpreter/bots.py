@@ -757,7 +757,7 @@ class BotTable(dict):
             name, _, n = key.partition(":")
             if name in self.budgeted and n.isdigit():
                 return name, int(n)
-        return key, None  # type: ignore[return-value]
+        return key, None  # type: ignore[return-value]  # a key of another type goes on to dict's own lookup
 
     def __contains__(self, key: object) -> bool:
         name, budget = self._split(key)
