@@ -460,8 +460,6 @@ _SETUP_FLAGS = (("killer", "--killer", "killers", "killer"), ("scenario", "--sce
 def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dict]:
     """The setups to simulate: one (the ids given, or the defaults) or, with ``matrix``, every
     killer × scenario × Final Girl kept by the repeatable --killer/--scenario/--final-girl filters."""
-    from . import simulate
-
     picked: dict[str, list[str]] = {}
     for key, flag, table, what in _SETUP_FLAGS:
         values = list(dict.fromkeys(getattr(args, key) or []))
@@ -475,8 +473,20 @@ def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dic
                 raise CliError(f"{flag} given more than once: add --matrix to simulate every combination")
         one = argparse.Namespace(**{**vars(args), **{k: (v[0] if v else None) for k, v in picked.items()}})
         return [resolve_setup(rs, one)]
+    return _matrix_of(rs, args, picked)
+
+
+def _matrix_of(rs: Ruleset, args: argparse.Namespace, picked: dict[str, list[str]],
+               default_final_girl: bool = False) -> list[dict]:
+    """Every killer × scenario × Final Girl of ``picked`` (an empty list: all of that kind; with
+    ``default_final_girl``: the default Final Girl instead), with the side, tie policy and modules of
+    ``args`` (each setup's modules resolved for its killer and scenario)."""
+    from . import simulate
+
     base = resolve_setup(rs, argparse.Namespace(**{**vars(args), "killer": None, "scenario": None,
                                                     "final_girl": None}))
+    if default_final_girl and not picked["final_girl"]:
+        picked = {**picked, "final_girl": [base["final_girl"]]}
     common = {k: base[k] for k in ("difficulty", "legendary", "tie_policy")}
     setups = simulate.matrix_setups(rs, picked["killer"], picked["scenario"], picked["final_girl"], **common)
     if base.get("modules"):
@@ -642,8 +652,6 @@ def _declared_in(table: Mapping, content: Sequence[str]) -> list[str]:
 def _compare_setups(rs_a: Ruleset, rs_b: Ruleset, args: argparse.Namespace, packs: Sequence[str]) -> list[dict]:
     """The pairs compare plays: the ids given (each known to both versions), else the pack's own killers
     and scenarios (every one where the pack has none), with the default Final Girl unless some are given."""
-    from . import simulate
-
     picked: dict[str, list[str]] = {}
     for key, flag, table, what in _SETUP_FLAGS:
         values = list(dict.fromkeys(getattr(args, key) or []))
@@ -656,16 +664,7 @@ def _compare_setups(rs_a: Ruleset, rs_b: Ruleset, args: argparse.Namespace, pack
                                                                                         packs[1:]))
             values = sorted(own & both)
         picked[key] = values
-    base = resolve_setup(rs_b, argparse.Namespace(**{**vars(args), "killer": None, "scenario": None,
-                                                      "final_girl": None}))
-    if not picked["final_girl"]:
-        picked["final_girl"] = [base["final_girl"]]
-    common = {k: base[k] for k in ("difficulty", "legendary", "tie_policy")}
-    setups = simulate.matrix_setups(rs_b, picked["killer"], picked["scenario"], picked["final_girl"], **common)
-    if base.get("modules"):
-        for setup in setups:
-            setup["modules"] = resolve_modules(rs_b, base["modules"], setup["killer"], setup["scenario"])
-    return setups
+    return _matrix_of(rs_b, args, picked, default_final_girl=True)
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
