@@ -23,6 +23,7 @@ from .expr import Expressions
 from .limits import (
     DYNAMIC_REPEAT,
     MAX_AMOUNT,
+    MAX_COORD,
     MAX_COPIES,
     MAX_DICE,
     MAX_HEALTH,
@@ -1557,13 +1558,29 @@ def build_scenario(b: Builder, line: Line, part: Optional[Callable[[dict], dict]
                 return
             sub.setdefault("numbers", []).append((str(ws[1].value), ws[2].num))
 
+        def at(b: Builder, line: Line, sub: dict) -> None:  # at X Y: where a front end draws it
+            ws = line.words()
+            if len(ws) != 3 or len(line.parts) != 3 or ws[1].kind != "number" or ws[2].kind != "number":
+                b.error(line.span, "E205", "write 'at X Y': where the location is drawn, two whole numbers",
+                        f"each 0 to {MAX_COORD}; y grows downward")
+                return
+            if "at_span" in sub:  # ('at' is a repeatable head elsewhere: 'at start of …')
+                b.error(line.span, "E206", "'at' is given twice in this location",
+                        f"the first is at line {sub['at_span'].line}")
+                return
+            sub["at_span"] = line.span
+            for w, axis in zip(ws[1:], "xy"):
+                b.limit(w.span, f"the {axis} of 'at'", w.num, MAX_COORD, 0)
+            sub["at"] = (ws[1].num, ws[2].num)  # (past a limit: an error above, the content is refused)
+
         got = _named(b, line, "location", {"tags": ltags, "search": _flag("search"), "exit": exit_,
-                                           "number": number}, abilities=False)
+                                           "number": number, "at": at}, abilities=False)
         if got is not None:
             lid, sub = got
             acc.setdefault("locations", []).append(
                 n.Location(line.span, lid, sub.get("name", lid), sub.get("tags", ()), sub.get("search", False),
-                           sub.get("exit", False), sub.get("exit_when"), tuple(sub.get("numbers", ()))))
+                           sub.get("exit", False), sub.get("exit_when"), tuple(sub.get("numbers", ())),
+                           sub.get("at")))
 
     def path(b: Builder, line: Line, acc: dict) -> None:
         parts = line.parts

@@ -143,6 +143,7 @@ def check_content(decls: list, refs: list[Ref], packs: Optional[dict[str, n.Pack
         _check_killer(k, err)
     for s in scenarios.values():
         _check_scenario(s, err)
+        _check_drawn_at(s, err, warn)
     for pb in tables["player_boards"].values():
         _check_board(pb, err)
     if decls and not tables["player_boards"]:
@@ -241,6 +242,29 @@ def _check_scenario(s: n.Scenario, err) -> None:
         if c.id in ids:
             err(c.span, "E203", f"duplicate card id '{c.id}' in scenario '{s.id}'")
         ids.add(c.id)
+
+
+def _check_drawn_at(s: n.Scenario, err, warn) -> None:
+    """Where the locations are drawn (``at X Y``): all or none of them (W250: a map drawn in part is
+    drawn from the computed layout, interpreter/display.py), and no two at one point (E210)."""
+    drawn = [loc for loc in s.locations if loc.at is not None]
+    if not drawn:
+        return
+    undrawn = [loc for loc in s.locations if loc.at is None]
+    if undrawn:  # (at the first location without a point)
+        shown = ", ".join(x.id for x in undrawn[:8]) + (f" and {len(undrawn) - 8} more" if len(undrawn) > 8 else "")
+        warn(undrawn[0].span, "W250", f"{len(drawn)} of the {len(s.locations)} locations of '{s.id}' say where "
+             f"they are drawn, but not {shown}: the map is drawn from the computed layout",
+             "give each location 'at X Y', or none")
+    where: dict[tuple[int, int], str] = {}
+    for loc in s.locations:
+        if loc.at is None:
+            continue
+        if loc.at in where:
+            err(loc.span, "E210", f"the locations '{where[loc.at]}' and '{loc.id}' are drawn at the same point "
+                f"{loc.at[0]} {loc.at[1]}", "move one of them: each location has a point of its own")
+        else:
+            where[loc.at] = loc.id
 
 
 def _check_board(pb: n.PlayerBoard, err) -> None:

@@ -686,6 +686,30 @@ scenario pale-dock {
 }
 """, severity="warning"),
     ErrorInfo(
+        "W250", "a map drawn in part",
+        "A warning: some locations of a scenario say where they are drawn ('at X Y') and others do "
+        "not. A front end draws a map from its content only when every location has a point; "
+        "otherwise the whole map is drawn from a layout computed from its paths, and the points "
+        "given are not used. Give each location 'at X Y', or none.",
+        """\
+scenario cliff-walk {
+  name "Cliff Walk"
+  location gate { name "Gate"; exit; at 0 100 }
+  location shed { name "Shed"; search }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+}
+""",
+        """\
+scenario cliff-walk {
+  name "Cliff Walk"
+  location gate { name "Gate"; exit; at 0 100 }
+  location shed { name "Shed"; search; at 200 0 }
+  path gate (1 2 3) -- (1 2 3) shed
+  setup first { killer at shed; fg at gate; victims at shed 2 }
+}
+""", severity="warning"),
+    ErrorInfo(
         "E216", "a token's face or kind where it cannot be read",
         "Tokens in the supply and the token discard lie face down for good, and her collection lies "
         "face up: a line that reads the kinds or faces of the supply or the discard ('token T KIND in "

@@ -914,6 +914,8 @@ def completions(checked: Optional[Checked], text: str, line: int, col: int) -> l
             for slot in slots:
                 out.extend(_slot_items(slot, checked, at.scope))
         return _unique(out)
+    if kind == "location" and head == "at":  # at X Y: where it is drawn, two numbers (no event)
+        return []
     if head in ("when", "instead", "at") or words[:2] == ("instead", "of"):
         out.extend(Completion(f, "form", "event", _first_word(f)) for f in FORMS["event"])
         out.extend(_ids(checked, ("minion", "victim kind", "conveyance", "item", "token", "track", "deck"),

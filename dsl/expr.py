@@ -57,7 +57,7 @@ HINTS: dict[type, tuple[str, ...]] = {
     n.CauseIs: ("the cause is a kill", "the cause is the killer", "the cause is a minion",
                 "the cause is another cause"),
     n.CausedBy: ("the cause is card|item|action|event|terror|deck ID",),
-    n.ItemIn: ("item ITEM on table", "item ITEM aside"),
+    n.ItemIn: ("item ITEM on table", "item ITEM on piles", "item ITEM aside"),
     n.InPhase: ("phase PHASE",),
     n.KindAt: ("KIND at PLACE", "CONVEYANCE at PLACE"),
     n.HasStatus: ("it has status NAME", "fg has status NAME", "killer has status NAME"),
@@ -525,7 +525,7 @@ class _Build(Transformer):
         return "prevent", c[1], 0, cond
 
     # --- item and card zones (issue #16 item 6) -------------------------------------------------
-    def item_in(self, meta: Any, c: list[Any]) -> n.ItemIn:  # item ID on table / item ID aside
+    def item_in(self, meta: Any, c: list[Any]) -> n.ItemIn:  # item ID on table / on piles / aside
         self._ref("item", c[1])
         return n.ItemIn(self._span(meta), str(c[1]), str(c[-1]))
 

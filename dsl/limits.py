@@ -21,6 +21,7 @@ MAX_PIECES = 100  # a minion's limit (tokens of the kind); victims a setup card 
 MAX_SUPPLY = 100  # tokens of one kind in a token supply
 MAX_SPEND = 10  # the HIGH of 'spend collected TOKEN LOW to HIGH'
 MAX_TRACK = 100  # values on the time or fear track (the length of a range)
+MAX_COORD = 1000  # each of a location's 'at X Y': where it is drawn (display.board_json scales them to the page)
 # budgets of a game in play (the engine stops past them with E312, naming the content line)
 MAX_PIECES_IN_PLAY = 1000  # minions and victims on the board together
 MAX_TOKENS_IN_PLAY = 1000  # tokens of every supply together, at setup
@@ -60,5 +61,6 @@ SLOTS: dict[str, tuple[object, object]] = {
     "the spaces of a track (`spaces LOW to HIGH`)": (0, MAX_TRACK),
     "a holding area's `capacity`": (1, MAX_PIECES),
     "a location's `number NAME N`": (0, MAX_AMOUNT),
+    "each of a location's `at X Y` (where it is drawn)": (0, MAX_COORD),
     "the N of a conveyance's `victims ride N`": (0, MAX_PIECES),
 }

@@ -742,13 +742,15 @@ class Each(Control):
 @attrs.frozen(repr=False)
 class KillMinions(Effect):
     """Kill N minions of a kind at a location (no bloodlust, C15). Under ``rule killing MINION may
-    damage killers`` the player may instead deal N damage to a killer there (K6.7)."""
+    damage killers`` the player may instead deal N damage to a killer there (K6.7). Of a victim kind:
+    N victims of that kind there die, as ``kill N victims`` kills (C9.7: bloodlust rises; a
+    replacement of their death answers each, K2.4, K2.6)."""
 
     span: Span
     n: Num
     minion: str
     loc: Loc
-    PHRASES: ClassVar = ("kill {n:amount} {minion:minion} at {loc:loc}",)
+    PHRASES: ClassVar = ("kill {n:amount} {minion:kind} at {loc:loc}",)
 
 
 @attrs.frozen(repr=False)
@@ -1617,6 +1619,7 @@ class Location(Decl):
     exit: bool
     exit_when: Optional[Condition] = None  # exit while CONDITION: an exit only while it holds
     numbers: tuple[tuple[str, int], ...] = ()  # number NAME N: read by the amount 'number NAME of PLACE'
+    at: Optional[tuple[int, int]] = None  # at X Y: where a front end draws it (0..MAX_COORD each; y grows downward)
 
 
 @attrs.frozen(repr=False)
@@ -1861,11 +1864,12 @@ EFFECT_NODES = EFFECT_NODES + (TakeItem, PutItemOnTable, SetAsideItem, DiscardCh
 
 @attrs.frozen(repr=False)
 class ItemIn(Condition):
-    """``item ID on table`` / ``item ID aside``: a copy of the item lies there."""
+    """``item ID on table`` / ``item ID on piles`` / ``item ID aside``: a copy of the item lies there
+    (``on piles``: face up on top of an item pile, K2.2)."""
 
     span: Span
     item: str
-    zone: str  # table | aside
+    zone: str  # table | piles | aside
 
 
 @attrs.frozen(repr=False)

@@ -510,11 +510,11 @@ def _render_turn_victims(node: n.TurnVictims, r: Names) -> str:
         name = r.victims[node.minion]
         return _amt(node.n, r, f"turn {{n}} victims of no kind, of your choice, at {r.loc(node.loc)} into {name} "
                                "victims",
-                    f"turn 1 victim of no kind, of your choice, at {r.loc(node.loc)} into a {name} victim")
+                    f"turn 1 victim of no kind, of your choice, at {r.loc(node.loc)} into {_a(name)} victim")
     name = r.minion(node.minion)
     return _amt(node.n, r, f"turn {{n}} victims of your choice at {r.loc(node.loc)} into {name} minions (they do not "
                            "die)",
-                f"turn 1 victim of your choice at {r.loc(node.loc)} into a {name} minion (it does not die)")
+                f"turn 1 victim of your choice at {r.loc(node.loc)} into {_a(name)} minion (it does not die)")
 
 
 def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
@@ -530,8 +530,11 @@ def _render_turn_minions(node: n.TurnMinions, r: Names) -> str:
 
 # --- control lines ----------------------------------------------------------------------------
 def _render_kill_minions(node: n.KillMinions, r: Names) -> str:
-    name = r.minion(node.minion)
     where = r.loc(node.loc)
+    if node.minion in r.victims:
+        name = r.victims[node.minion]
+        return _amt(node.n, r, f"kill {{n}} {name} victims at {where}", f"kill 1 {name} victim at {where}")
+    name = r.minion(node.minion)
     return _amt(node.n, r, f"kill {{n}} {name} minions at {where}", f"kill 1 {name} minion at {where}")
 
 
@@ -2001,7 +2004,7 @@ def _render_shuffle_card_into(node: n.ShuffleCardInto, r: Names) -> str:
 
 
 def _render_item_in(node: n.ItemIn, r: Names, neg: bool = False) -> str:
-    where = "on the table" if node.zone == "table" else "set aside"
+    where = {"table": "on the table", "piles": "on top of an item pile"}.get(node.zone, "set aside")
     return f"{r.item(node.item)} {'is not' if neg else 'is'} {where}"
 
 
@@ -2010,7 +2013,7 @@ def _render_card_number(node: n.CardNumber, r: Names) -> str:
 
 
 def _dsl_item_in(node: n.ItemIn, indent: str) -> str:
-    return f"item {node.item} {'on table' if node.zone == 'table' else 'aside'}"
+    return f"item {node.item} {({'table': 'on table', 'piles': 'on piles'}).get(node.zone, 'aside')}"
 
 
 def _dsl_card_number(node: n.CardNumber, indent: str) -> str:

@@ -3,7 +3,7 @@
 - ``random``: uniform among the options (its own generator, seeded).
 - ``first``: always the first option (deterministic; can stall a game that never asks it to act).
 - ``expert``: determinized Monte Carlo over each decision's options with greedy rollouts, N rollouts
-  per decision (``'expert:N'``; interpreter/expert.py, docs/decisions/0023).
+  per decision (``'expert:N'``; interpreter/expert.py, docs/decisions/0024).
 - ``greedy``: a hand-written heuristic: leads victims it meets to the exits, then stays on the killer
   and fights (measured to win more than waiting for a perfect hand), thins crowds of minions, picks
   each card's 'choose' option by its effects, rests when hurt until the night goes long, keeps out of
@@ -246,6 +246,40 @@ class Greedy:
         return total
 
     @staticmethod
+    def hazard(state: GameState) -> tuple[float, ...]:
+        """Health a piece standing on each location loses to the standing lines of the killer and
+        the scenario that hurt whatever stands there at a phase's start or end (``for each piece at
+        tag T { … damage it N … }``, ``damage (pieces at PLACE) N``): public, read once a game."""
+        g = state.game
+        got = g.derived.get("bot:hazard")
+        if got is None:
+            board = g.board
+            per = [0.0] * len(board.names)
+
+            def mark(pieces: n.PieceSet, amount: float) -> None:
+                if pieces.what not in ("pieces", "fg"):
+                    return
+                if pieces.tag:
+                    for i in board.with_tag(pieces.tag):
+                        per[i] += amount
+                elif isinstance(pieces.loc, str) and pieces.loc in board.index:
+                    per[board.index[pieces.loc]] += amount
+
+            for t in (*g.killer.abilities.triggers, *g.scenario.abilities.triggers):
+                if not isinstance(t.event, n.PhaseEvent):
+                    continue
+                for e in _walk(t.body):
+                    if isinstance(e, n.ForEachPiece):
+                        hurt = [x for x in _walk(e.body) if isinstance(x, n.DamagePieces) and x.pieces.what == "it"]
+                        # a blow struck only on some rounds (a first mark, then the blow) counts half
+                        mark(e.among, sum(_amount(x.n) for x in hurt) * (0.5 if any(
+                            isinstance(x, n.If) for x in e.body) else 1.0))
+                    elif isinstance(e, n.DamagePieces):
+                        mark(e.pieces, _amount(e.n))
+            got = g.derived["bot:hazard"] = tuple(per)
+        return got
+
+    @staticmethod
     def reduction(state: GameState) -> int:
         """How much each blow on the killer is reduced, by the face-up cards and the killer board."""
         g = state.game
@@ -440,7 +474,9 @@ class Greedy:
                 p = card_profile(card)
                 ex = expect(card, self.dice(state, card))
                 v = 0.0
-                v += ex["move"] * min(gain, 2.5) * 0.8
+                # a night gone long (late): any step toward the goal is worth the try, however poor the
+                # odds, rather than waiting on a board where nothing comes to her (a stalled game)
+                v += ex["move"] * min(gain, 2.5) * (2.4 if self.late(state) else 0.8)
                 hit = ex["damage"] + bonus * ex["hit"]
                 if in_reach:
                     v += max(0.0, hit - red * ex["hit"]) * to_killer
@@ -469,6 +505,7 @@ class Greedy:
         s = self.dist(state)[loc][goal]
         if not hunting:
             s += 1.5 * self.threat(state, loc)
+        s += 1.5 * self.hazard(state)[loc]
         if leaving:
             s += (0.5 if hunting else 1.5) * self.leave_cost(state, state.fg_loc)
         return s

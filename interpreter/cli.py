@@ -36,7 +36,7 @@ import secrets
 import sys
 import time
 from pathlib import Path
-from typing import Any, Iterable, Optional, Sequence
+from typing import Any, Iterable, Mapping, Optional, Sequence
 
 from lastbreath.dsl import Diagnostic, RulesError, Span, bundled_paths, load_content
 from lastbreath.dsl.ruleset import Ruleset, content_files
@@ -460,8 +460,6 @@ _SETUP_FLAGS = (("killer", "--killer", "killers", "killer"), ("scenario", "--sce
 def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dict]:
     """The setups to simulate: one (the ids given, or the defaults) or, with ``matrix``, every
     killer × scenario × Final Girl kept by the repeatable --killer/--scenario/--final-girl filters."""
-    from . import simulate
-
     picked: dict[str, list[str]] = {}
     for key, flag, table, what in _SETUP_FLAGS:
         values = list(dict.fromkeys(getattr(args, key) or []))
@@ -475,8 +473,20 @@ def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dic
                 raise CliError(f"{flag} given more than once: add --matrix to simulate every combination")
         one = argparse.Namespace(**{**vars(args), **{k: (v[0] if v else None) for k, v in picked.items()}})
         return [resolve_setup(rs, one)]
+    return _matrix_of(rs, args, picked)
+
+
+def _matrix_of(rs: Ruleset, args: argparse.Namespace, picked: dict[str, list[str]],
+               default_final_girl: bool = False) -> list[dict]:
+    """Every killer × scenario × Final Girl of ``picked`` (an empty list: all of that kind; with
+    ``default_final_girl``: the default Final Girl instead), with the side, tie policy and modules of
+    ``args`` (each setup's modules resolved for its killer and scenario)."""
+    from . import simulate
+
     base = resolve_setup(rs, argparse.Namespace(**{**vars(args), "killer": None, "scenario": None,
                                                     "final_girl": None}))
+    if default_final_girl and not picked["final_girl"]:
+        picked = {**picked, "final_girl": [base["final_girl"]]}
     common = {k: base[k] for k in ("difficulty", "legendary", "tie_policy")}
     setups = simulate.matrix_setups(rs, picked["killer"], picked["scenario"], picked["final_girl"], **common)
     if base.get("modules"):
@@ -485,9 +495,11 @@ def _sim_setups(rs: Ruleset, args: argparse.Namespace, matrix: bool) -> list[dic
     return setups
 
 
-def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
+def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict], detail: bool = False, reach: bool = False,
+             label: str = ""):
     """Play ``--games`` games of each setup (on ``--jobs`` processes or a dask ``--scheduler``) with
-    a progress bar on a terminal; the records of each setup and the wall time."""
+    a progress bar on a terminal; the records of each setup and the wall time (``detail``,
+    ``reach``: simulate.play_one; ``label``: said before the bar)."""
     from . import simulate
 
     if args.games < 1:
@@ -497,11 +509,13 @@ def _run_sim(rs: Ruleset, args: argparse.Namespace, setups: list[dict]):
     jobs = args.jobs or os.cpu_count() or 1
     progress = None
     if sys.stderr.isatty() and not args.no_progress:
+        if label:
+            print(label, file=sys.stderr)
         progress = simulate.Progress(args.games * len(setups))
     t0 = time.perf_counter()
     try:
         with simulate.Simulator(rs, jobs, args.content, getattr(args, "scheduler", None)) as sim:
-            out = sim.run(setups, args.games, args.seed, args.bot, args.max_choices, progress)
+            out = sim.run(setups, args.games, args.seed, args.bot, args.max_choices, progress, detail, reach)
     except simulate.SimulationError as err:
         code = 2 if "pip install" in str(err) else 1
         raise CliError(str(err), code) from err
@@ -531,7 +545,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError("give --json or --csv, not both")
     rs = load_rules(args.content)
     setups = _sim_setups(rs, args, args.matrix)
-    records, elapsed, jobs = _run_sim(rs, args, setups)
+    records, elapsed, jobs = _run_sim(rs, args, setups, detail=args.full)
     run = {"seed": args.seed, "bot": args.bot, "jobs": jobs if args.scheduler is None else None,
            "scheduler": args.scheduler, "engine": _engine_kind() if args.scheduler is None else None}
     # one pair: its games per second are the run's (wall clock); in a matrix each pair's are one
@@ -600,18 +614,135 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise CliError(f"--out '{args.out}' is a file, not a folder")
     rs = load_rules(args.content)
     setups = _sim_setups(rs, args, matrix=True)
-    records, elapsed, jobs = _run_sim(rs, args, setups)
+    records, elapsed, jobs = _run_sim(rs, args, setups, detail=True)
     settings = {"bot": args.bot, "games": args.games, "seed": args.seed, "jobs": jobs,
                 "content": content_hash(rs), "version": _version()}
     try:
-        files = report.write_report(out, rs, setups, records, settings, elapsed)
+        files = report.write_report(out, rs, setups, records, settings, elapsed, html=args.html)
     except OSError as err:
         raise CliError(f"cannot write the report to '{args.out}': {err.strerror or err}", 1) from err
     failed = sum(bool(r.error) for recs in records for r in recs)
-    print(f"wrote {files[0]} ({len(setups)} pair{'s' if len(setups) != 1 else ''}, "
-          f"{args.games * len(setups)} games) and {len(files) - 1} plots in {out}")
+    if args.json:
+        print((out / "report.json").read_text(encoding="utf-8"))
+    else:
+        plots = [f for f in files if f.suffix == ".png"]
+        also = ", report.html" if args.html else ""
+        print(f"wrote {files[0]} ({len(setups)} pair{'s' if len(setups) != 1 else ''}, "
+              f"{args.games * len(setups)} games, {args.bot} bot), report.json{also} and {len(plots)} plots in {out}")
     if failed:
         print(f"{PROG}: {failed} game{'s' if failed != 1 else ''} failed (listed in the report)", file=sys.stderr)
+    return 0 if failed == 0 else 1
+
+
+# --- compare ------------------------------------------------------------------------------------
+def _declared_in(table: Mapping, content: Sequence[str]) -> list[str]:
+    """The ids of ``table`` whose declaration lies in one of the content paths (a folder or a file)."""
+    roots = [Path(c).resolve() for c in content]
+    out = []
+    for key, node in table.items():
+        span = getattr(node, "span", None)
+        if span is None:
+            continue
+        real = Path(span.path).resolve()
+        if any(real == r or r in real.parents for r in roots):
+            out.append(key)
+    return sorted(out)
+
+
+def _compare_setups(rs_a: Ruleset, rs_b: Ruleset, args: argparse.Namespace, packs: Sequence[str]) -> list[dict]:
+    """The pairs compare plays: the ids given (each known to both versions), else the pack's own killers
+    and scenarios (every one where the pack has none), with the default Final Girl unless some are given."""
+    picked: dict[str, list[str]] = {}
+    for key, flag, table, what in _SETUP_FLAGS:
+        values = list(dict.fromkeys(getattr(args, key) or []))
+        both = set(getattr(rs_a, table)) & set(getattr(rs_b, table))
+        for v in values:
+            if v not in both:
+                raise _unknown(v, sorted(both), f"{what} (of both versions)", flag)
+        if not values and key != "final_girl":
+            own = set(_declared_in(getattr(rs_a, table), packs[:1])) | set(_declared_in(getattr(rs_b, table),
+                                                                                        packs[1:]))
+            values = sorted(own & both)
+        picked[key] = values
+    return _matrix_of(rs_b, args, picked, default_final_girl=True)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from . import compare, simulate
+
+    if args.games < 1:
+        raise CliError("--games must be at least 1")
+    if args.jobs is not None and args.jobs < 1:
+        raise CliError("--jobs must be at least 1")
+    if not 0 < args.alpha < 1:
+        raise CliError("--alpha must be between 0 and 1")
+    revs = args.rev or []
+    if revs:
+        if len(revs) != 2 or len(args.content) != 1:
+            raise CliError("--rev takes two revisions (--rev A --rev B) and one --content PATH: the pack in "
+                           "this git work tree")
+    elif len(args.content) != 2:
+        raise CliError("give two versions of a pack: --content A --content B (folders or .fg files), or "
+                       "--content PATH --rev A --rev B")
+    for c in args.content:
+        if not Path(c).exists():
+            raise CliError(f"content path '{c}' does not exist")
+    tmp = compare.temp_folder() if revs else None
+    try:
+        if tmp is not None:
+            try:
+                packs = [compare.checkout(args.content[0], r, tmp.name) for r in revs]
+            except compare.CompareError as err:
+                raise CliError(str(err)) from err
+            names = [f"{args.content[0]} at {r}" for r in revs]
+        else:
+            packs = list(args.content)
+            names = packs
+        versions = []
+        for name, pack in zip(("A", "B"), packs):
+            try:
+                versions.append(load_rules([pack]))
+            except ContentFailed:
+                print(f"{PROG}: version {name} ({pack}) does not load", file=sys.stderr)
+                raise
+        rs_a, rs_b = versions
+        setups = _compare_setups(rs_a, rs_b, args, packs)
+        if not setups:
+            raise CliError("no pair to compare: name one with --killer and --scenario")
+        jobs = args.jobs or os.cpu_count() or 1
+        total = args.games * len(setups)
+        show = sys.stderr.isatty() and not args.no_progress
+        bars: dict[str, simulate.Progress] = {}
+
+        def progress(name: str, recs: list) -> None:
+            bar = bars.get(name)
+            if bar is None:
+                if bars:
+                    next(iter(bars.values())).clear()
+                print(f"version {name}: {len(setups)} pair{'s' if len(setups) != 1 else ''} × {args.games} games",
+                      file=sys.stderr)
+                bar = bars[name] = simulate.Progress(total)
+            bar(recs)
+
+        try:
+            data = compare.compare(rs_a, rs_b, setups, args.games, args.seed, args.bot, content_a=[packs[0]],
+                                   content_b=[packs[1]], jobs=jobs, max_choices=args.max_choices, alpha=args.alpha,
+                                   progress=progress if show else None)
+        except simulate.SimulationError as err:
+            raise CliError(str(err)) from err
+        finally:
+            for bar in bars.values():
+                bar.clear()
+    finally:
+        if tmp is not None:
+            tmp.cleanup()
+    data["a"], data["b"] = names
+    if args.json:
+        print(json.dumps(data))
+    else:
+        for line in compare.format_compare(data, names[0], names[1]):
+            print(line)
+    failed = data["total"]["a"]["errors"] + data["total"]["b"]["errors"]
     return 0 if failed == 0 else 1
 
 
@@ -1034,12 +1165,16 @@ def _add_forced(p: argparse.ArgumentParser) -> None:
                         "so in the log (log), or ask them like any other (ask)")
 
 
+DEFAULT_SIM_BOT = "greedy"  # simulate, report, compare: the bot that plays toward the goal (random: the baseline)
+
+
 def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
     p.add_argument("--games", type=int, default=games, metavar="N",
                    help=f"how many games (of each pair) (default: {games})")
     p.add_argument("--seed", type=int, default=0, metavar="S", help="the first game's seed (default: 0)")
-    p.add_argument("--bot", choices=tuple(BOTS), default="random",
-                   help=f"the bot that plays: {', '.join(BOTS)} (default: random)")
+    p.add_argument("--bot", choices=tuple(BOTS), default=DEFAULT_SIM_BOT,
+                   help=f"the bot that plays: {', '.join(BOTS)} (default: {DEFAULT_SIM_BOT}, which plays toward "
+                        f"the goal; random is the baseline)")
     p.add_argument("--jobs", type=int, metavar="N",
                    help="worker processes (default: every core); the results do not depend on it")
     p.add_argument("--no-progress", action="store_true", help="no progress bar on stderr even on a terminal")
@@ -1049,7 +1184,7 @@ def _add_sim_options(p: argparse.ArgumentParser, games: int) -> None:
 def _add_budget(p: argparse.ArgumentParser) -> None:
     p.add_argument("--budget", type=int, metavar="N",
                    help=f"with --bot expert: rollouts per decision, within {MIN_BUDGET}..{MAX_BUDGET} "
-                        f"(default: {DEFAULT_BUDGET}; docs/decisions/0023)")
+                        f"(default: {DEFAULT_BUDGET}; docs/decisions/0024)")
 
 
 def _add_server_limits(p: argparse.ArgumentParser, where: str) -> None:
@@ -1223,8 +1358,12 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--csv", action="store_true",
                      help="print a CSV line per pair (only figures that a rerun reproduces: no timings)")
     p.add_argument("--full", action="store_true",
-                   help="with --json: also the per-round series (mean_bloodlust: the mean bloodlust level at "
-                        "the start of each round)")
+                   help="record each game in detail and, with --json, give the per-round series too "
+                        "(mean_bloodlust: the mean bloodlust level at the start of each round; series: her "
+                        "health, fear, time and the bloodlust level per round, as [round, lower quartile, "
+                        "median, upper quartile, games]) and the detail: rounds_by_result, causes (the "
+                        "content lines that ended the games), cards_bought, cards_played, items_used (each "
+                        "with the win rate with and without it), deaths (per location)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the games on a dask.distributed cluster at ADDRESS, or 'local' for a cluster of "
                         "--jobs processes on this machine (needs: pip install 'lastbreath[dask]')")
@@ -1233,15 +1372,49 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("report", help="simulate pairs and write a balance report with plots",
                        description="Simulate every killer × scenario × Final Girl pair (or those kept by "
                                    "--killer, --scenario, --final-girl, each repeatable) and write a balance "
-                                   "report to a folder: report.md (a row per pair: win rate with its 95% "
-                                   "interval, mean rounds, victims rescued and killed, end reasons) and plots "
-                                   "as PNG and SVG (win rate per pair, game length, bloodlust over rounds). "
+                                   "report to a folder: report.md (a killer × scenario table and heatmap of "
+                                   "win rates with 95% intervals; a row per pair; rounds until the end by "
+                                   "outcome; the content lines that ended the games; cards bought and played "
+                                   "and items used, with the win rate with and without each; where victims "
+                                   "die), report.json, and plots as PNG and SVG (heatmap, win rate per pair, "
+                                   "rounds, health, fear, time and bloodlust over rounds, cards). "
                                    "Needs matplotlib: pip install 'lastbreath[report]'. Exit 1 when any game "
                                    "failed (the report lists them), 2 without matplotlib.")
     _add_setup(p, repeatable=True)
     _add_sim_options(p, games=200)
     p.add_argument("--out", metavar="DIR", default="report", help="the folder to write (default: report)")
+    p.add_argument("--html", action="store_true",
+                   help="also write report.html: the report as one self-contained page (the plots inlined)")
+    p.add_argument("--json", action="store_true",
+                   help="print report.json (the report's numbers: settings, pairs, killer_scenario, total, "
+                        "lines) instead of the line that says what was written")
     p.set_defaults(func=cmd_report, scheduler=None)
+
+    p = sub.add_parser("compare", help="before and after: the same games on two versions of a pack",
+                       description="Play the same games (the same pairs, seeds and bot) on two versions of a "
+                                   "content pack, A and B: --content A --content B (folders or .fg files), or "
+                                   "--content PATH --rev A --rev B (the pack at two git revisions of this work "
+                                   "tree, taken with git archive). For each pair: the Final Girl's win rate on "
+                                   "A and on B, the change, and a two-proportion z-test (two-sided, pooled "
+                                   "standard error; 'easier' or 'harder' when p < --alpha). Then the content "
+                                   "lines whose reach changed: the share of games that resolved each line "
+                                   "(engine coverage), tested alike; a line is matched across the versions by "
+                                   "its file, declaration and words, not its line number. The pairs: the "
+                                   "pack's own killers and scenarios (every one where it has none), with the "
+                                   "default Final Girl, unless --killer, --scenario, --final-girl (repeatable) "
+                                   "say others. Progress on stderr. Exit 1 when any game failed.")
+    _add_setup(p, repeatable=True)
+    _add_sim_options(p, games=200)
+    p.add_argument("--rev", metavar="REV", action="append",
+                   help="a git revision of the pack given with --content (give two: --rev A --rev B)")
+    p.add_argument("--alpha", type=float, default=0.05, metavar="P",
+                   help="the significance level of the tests (default: 0.05)")
+    p.add_argument("--json", action="store_true",
+                   help='print the comparison as JSON: {"games", "seed", "bot", "alpha", "test", "a", "b", '
+                        '"pairs": [{killer, scenario, final_girl, a: {games, wins, win_rate, win_rate_ci, …}, '
+                        'b: {…}, change, z, p_value, significant, direction}], "total": {…}, "lines": [{file, '
+                        'where, kind, label, line_a, line_b, reach_a, reach_b, change, z, p_value}]}')
+    p.set_defaults(func=cmd_compare)
 
     p = sub.add_parser("coverage", help="list the content lines bot games never reach",
                        description="Play N games with a bot over every killer × scenario pair (or those kept by "

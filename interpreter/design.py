@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Callable, Optional
 
 from lastbreath.dsl import ContentError, RulesError, bundled_paths
-from lastbreath.dsl.ruleset import Ruleset, content_files, load_content
+from lastbreath.dsl.ruleset import Analysis, Ruleset, analyse, content_files, load_content
 from lastbreath.dsl.syntax import MAX_BYTES
 
 from .serve import BAD_POSITION, INVALID_PARAMS, MAX_SEED, RpcError, Server
@@ -30,8 +30,9 @@ from .serve import game_view as _view
 from .serve import start_error as _stopped
 from .session import Session
 
-__all__ = ["Design", "methods", "render_index"]
+__all__ = ["NAMES", "Design", "methods", "render_index"]
 
+NAMES = ("design.files", "design.open", "design.check", "design.play", "design.simulate")  # the methods
 MAX_BATCH_GAMES = 500  # games one design.simulate plays
 MAX_DIAGNOSTICS = 200  # diagnostics of the file in one reply
 
@@ -39,10 +40,12 @@ MAX_DIAGNOSTICS = 200  # diagnostics of the file in one reply
 class Design:
     """The content files a page may open, and a scratch folder where edited texts are checked."""
 
-    def __init__(self, packs: list[Path]) -> None:
+    def __init__(self, packs: list[Path], scratch: Optional[Path] = None) -> None:
         self.roots: list[tuple[str, Path, bool]] = [(p.name, p.resolve(), True) for p in bundled_paths()]
         self.roots += [(p.name, p.resolve(), False) for p in packs]
-        self.scratch = Path(tempfile.mkdtemp(prefix="lastbreath-design-"))
+        if scratch is not None:  # a folder of the caller's, removed by it (the input fuzzer's)
+            scratch.mkdir(parents=True, exist_ok=True)
+        self.scratch = scratch if scratch is not None else Path(tempfile.mkdtemp(prefix="lastbreath-design-"))
         self._last: Optional[tuple[str, str, Optional[Ruleset], list]] = None
 
     def files(self) -> list[dict[str, Any]]:
@@ -77,10 +80,12 @@ class Design:
         work = self.scratch / "design"
         if work.exists():
             shutil.rmtree(work)
-        if bundled:
-            work.mkdir(parents=True)
-            target = work / f.name
-            paths: list[Path] = [p for p in content_files(bundled_paths())[0] if p.resolve() != f] + [work]
+        if bundled:  # read in place of the file, which stays in the bundled pack (the Vehicles module names
+            # the bundled scenarios: from a pack of its own, an edited scenario was refused with E212)
+            target = self._path(name)
+            rs, diags = _loaded(analyse(bundled_paths(), texts={str(target): text}))
+            self._last = (name, text, rs, diags)
+            return rs, diags, target
         else:
             if root.is_dir() and f.parent != root.parent:
                 shutil.copytree(root if root.is_dir() else root.parent, work)
@@ -88,16 +93,20 @@ class Design:
             else:
                 work.mkdir(parents=True)
                 target = work / f.name
-            paths = [*bundled_paths(), *[r for _lbl, r, b in self.roots if not b and r != root], work]
+            paths: list[Path] = [*bundled_paths(), *[r for _lbl, r, b in self.roots if not b and r != root], work]
         target.write_text(text, encoding="utf-8")
         rs, diags = load_content(paths)
         self._last = (name, text, rs, diags)
         return rs, diags, target
 
     def _path(self, name: str) -> Path:
+        """The path the text of ``name`` is checked under: a bundled file's own (as the loader lists it),
+        else its copy in the scratch folder."""
         f, root, bundled = self._find(name)
+        if bundled:
+            return next(p for p in content_files(bundled_paths())[0] if p.resolve() == f)
         work = self.scratch / "design"
-        return work / f.name if bundled or not root.is_dir() else work / f.relative_to(root)
+        return work / f.name if not root.is_dir() else work / f.relative_to(root)
 
     def check(self, name: str, text: str) -> dict[str, Any]:
         rs, diags, target = self.load(name, text)
@@ -132,6 +141,13 @@ class Design:
             raise RpcError(BAD_POSITION, "the content does not check: fix its errors first",
                            {"diagnostics": [d.to_json() for d in diags if d.severity == "error"][:100]})
         return rs
+
+
+def _loaded(got: Analysis) -> tuple[Optional[Ruleset], list]:
+    """The ruleset of an analysis (None where it has errors) and its diagnostics, as ``load_content``."""
+    if any(d.severity == "error" for d in got.diags):
+        return None, got.diags
+    return Ruleset(sources=got.sources, packs=got.packs, **got.tables), got.diags
 
 
 def render_index(rs: Ruleset, top_level: bool = False) -> list[tuple[str, str, object]]:
@@ -175,9 +191,10 @@ SETUP = {"killer": (str, False), "scenario": (str, False), "final_girl": (str, F
          "seed": (int, False)}
 
 
-def methods(packs: list[Path]) -> dict[str, Callable[[Server], Callable[[Any], Any]]]:
-    """The design methods, each made for a connection's server."""
-    design = Design(packs)
+def methods(packs: list[Path], scratch: Optional[Path] = None) -> dict[str, Callable[[Server], Callable[[Any], Any]]]:
+    """The design methods, each made for a connection's server (``scratch``: the folder edited texts
+    are checked in; a temporary one by default)."""
+    design = Design(packs, scratch)
 
     def files(server: Server) -> Callable[[Any], Any]:
         def run(params: Any) -> Any:
@@ -249,5 +266,4 @@ def methods(packs: list[Path]) -> dict[str, Callable[[Server], Callable[[Any], A
                     "win_rate": total_w / total_n, "interval": [low, high]}
         return run
 
-    return {"design.files": files, "design.open": open_, "design.check": check, "design.play": play,
-            "design.simulate": simulate}
+    return dict(zip(NAMES, (files, open_, check, play, simulate)))

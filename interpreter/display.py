@@ -81,10 +81,11 @@ def board_json(game: Any) -> dict[str, Any]:
         return got
     board = game.board
     locs = game.scenario.locations
-    declared: list[Any] = [getattr(loc, "at", None) for loc in locs]
-    if declared and all(d is not None for d in declared):
-        xs = [float(d[0]) for d in declared]
-        ys = [float(d[1]) for d in declared]
+    declared = [loc.at for loc in locs]  # 'at X Y' (dsl/LANGUAGE.md): all or none, else computed (W250)
+    points = [d for d in declared if d is not None]
+    if points and len(points) == len(declared):
+        xs = [float(d[0]) for d in points]
+        ys = [float(d[1]) for d in points]
         w, h = (max(xs) - min(xs)) or 1.0, (max(ys) - min(ys)) or 1.0
         pos = [(round((x - min(xs)) / w, 4), round((y - min(ys)) / h, 4)) for x, y in zip(xs, ys)]
         how = "content"

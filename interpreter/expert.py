@@ -1,4 +1,4 @@
-"""The expert bot: determinized Monte Carlo over the options of each decision (docs/decisions/0023).
+"""The expert bot: determinized Monte Carlo over the options of each decision (docs/decisions/0024).
 
 At a decision with more than one option the expert samples worlds the player cannot tell from the
 real one (the information set): every hidden deck and pile order, the face-down items, tokens and
@@ -28,7 +28,7 @@ from .state import Choice, GameState, evolved
 
 Policy = Callable[[GameState, Choice], str]
 
-DEFAULT_BUDGET = 64  # rollouts per decision (docs/decisions/0023: measured)
+DEFAULT_BUDGET = 64  # rollouts per decision (docs/decisions/0024: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
 DEPTH = 3  # rounds a rollout plays on (to the first decision of the round DEPTH after the decision's)
 MAX_ANSWERS = 400  # answers in one rollout, at most (a guard: a round takes about ten)
@@ -131,7 +131,7 @@ def _enemy(state: GameState) -> int:
 def evaluate(state: GameState, root: GameState) -> float:
     """1 for her win, 0 for a loss; a game not over yet, by what changed since the decision: her
     health and last breath, the enemies' health and numbers, victims rescued and dead, bloodlust
-    (weights by hand, docs/decisions/0023), kept within 0.05..0.95."""
+    (weights by hand, docs/decisions/0024), kept within 0.05..0.95."""
     if state.result:
         return 1.0 if state.result == "fg" else 0.0
     v = (0.5 + 0.05 * (state.fg_health - root.fg_health) + 0.08 * (state.fg_breath - root.fg_breath)
@@ -173,7 +173,7 @@ class Expert:
         pick = self.rollout(state, choice)
         ck = state.checkpoint
         # a decision after a draw in its step: the engine replays the step from its checkpoint, and a
-        # world with another generator would roll those dice again (decision 0023): greedy answers
+        # world with another generator would roll those dice again (decision 0024): greedy answers
         if self.budget < 2 or ck is None or state.rng != ck.rng or state.dice != ck.dice:
             self.delegated += 1
             return pick

@@ -34,7 +34,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import re
 import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -54,9 +53,7 @@ STEP_BOUNDARY_KINDS = validate.STEP_BOUNDARY_KINDS  # asked first thing in a ste
 EXPENSIVE = ("save", "determinism")  # checks skipped while shrinking another check's violation
 CHECKS = ("victims", "bounds", "hand", "events", "choice", "save", "determinism", "purity", "exception")
 
-_PLACED = re.compile(r"(\d+) victim")
-_TURNED = re.compile(r"an? (.* )?victim( \(.*\))? at .* turns into an? .* \(not a death\)$")
-_RETURNED = re.compile(r" becomes a victim again$")
+_COUNTED = frozenset({"victims", "minion", "victim-leaves"})  # kinds whose data may change the victims in play
 
 
 class Violation(Exception):
@@ -86,21 +83,14 @@ accounted_victims = validate.accounted_victims  # the victims on the board, held
 
 def victims_moved(events: Sequence[Event]) -> int:
     """Victims these events add to the game: placed, less turned into minions or replaced by a killer
-    body (K2.7), plus turned back."""
+    body (K2.7), plus turned back; read from the events' data (state.Event), never their text."""
     delta = 0
     for e in events:
-        if e.kind == "victims":
-            m = _PLACED.match(e.text)
-            if m is None:
-                raise Violation("events", f"a 'victims' event without a count: {e.render()!r}")
-            delta += int(m.group(1))
-        elif e.kind == "victim-leaves":  # replaced by a killer body, not a death (K2.7)
-            delta -= 1
-        elif e.kind == "minion":
-            if _TURNED.match(e.text):
-                delta -= 1
-            elif _RETURNED.search(e.text):
-                delta += 1
+        if e.kind in _COUNTED and e.data:
+            got = e.data[0]
+            if type(got) is not int:
+                raise Violation("events", f"a '{e.kind}' event whose data is not a count: {e!r}")
+            delta += got
     return delta
 
 

@@ -16,7 +16,8 @@ Hypothesis). It runs in a worker process under a memory limit (RLIMIT_AS) and a 
   (``load_content``: diagnostics, never an exception) and, if it loads, one game with a bot is
   played with the killer, scenario or Final Girl the file declares (a ``RulesError`` (E300) is a
   documented end);
-- protocol: a ``Server`` with one open game answers each line: a reply must be JSON text in UTF-8
+- protocol: a ``Server`` with one open game and every method ``lastbreath web`` answers (``serve``'s
+  and the design page's; ``messages`` has a good request of each) answers each line: a reply must be JSON text in UTF-8
   (no NaN, no lone surrogate), with a ``result`` or an ``error`` whose code docs/protocol.md
   documents, and never -32603 (an internal error is a bug);
 - save: ``Session.load`` (replayed from the seed) and ``serialize.from_json`` of its snapshot may
@@ -358,9 +359,21 @@ def _keys_path(rs) -> tuple[list[str], dict]:
     return first, s.save()
 
 
+def _design_file(rs) -> tuple[str, str]:
+    """A content file the design methods may open (as ``design.files`` names it), and its text."""
+    f = Path(rs.killers[sorted(rs.killers)[0]].span.path)
+    return f"{f.parent.name}/{f.name}", f.read_text(encoding="utf-8")
+
+
 def messages(rs) -> list[dict]:
-    """Good protocol requests, one per method, for the game g1 that each case opens first."""
+    """Good protocol requests, at least one per method either server answers (``serve``'s and the web
+    server's design methods: tests/test_hostile_fuzz.py holds the two lists the same), for the game
+    g1 that each case opens first."""
     first, save = _keys_path(rs)
+    name, text = _design_file(rs)
+    setup = {"killer": sorted(rs.killers)[0], "scenario": sorted(rs.scenarios)[0], "seed": 3}
+    position = (f"position {{\n  scenario {setup['scenario']}\n  fear 3\n  victims at "
+                f"{rs.scenarios[setup['scenario']].locations[0].id} 2\n}}\n")
     return [
         {"jsonrpc": "2.0", "id": 1, "method": "content.list"},
         {"jsonrpc": "2.0", "id": 2, "method": "game.new", "params": {"seed": 7, "killer": sorted(rs.killers)[0],
@@ -374,6 +387,19 @@ def messages(rs) -> list[dict]:
         {"jsonrpc": "2.0", "id": 7, "method": "game.explain", "params": {"game": "g1"}},
         {"jsonrpc": "2.0", "id": None, "method": "game.close", "params": {"game": "g1"}},
         {"jsonrpc": "2.0", "method": "game.apply", "params": {"game": "g1", "key": first[-1]}},
+        {"jsonrpc": "2.0", "id": 8, "method": "game.position", "params": {"text": position, "path": "fuzz.position"}},
+        {"jsonrpc": "2.0", "id": 9, "method": "game.board", "params": {"game": "g1"}},
+        {"jsonrpc": "2.0", "id": 10, "method": "game.screen", "params": {"game": "g1", "at": 0}},
+        {"jsonrpc": "2.0", "id": 11, "method": "game.bot", "params": {"game": "g1", "policy": "greedy", "n": 3,
+                                                                      "seed": 2}},
+        {"jsonrpc": "2.0", "id": 12, "method": "game.log", "params": {"game": "g1", "since": 0}},
+        {"jsonrpc": "2.0", "id": 13, "method": "design.files"},
+        {"jsonrpc": "2.0", "id": 14, "method": "design.open", "params": {"file": name}},
+        {"jsonrpc": "2.0", "id": 15, "method": "design.check", "params": {"file": name, "text": text}},
+        {"jsonrpc": "2.0", "id": 16, "method": "design.play", "params": {"file": name, "text": text, **setup}},
+        {"jsonrpc": "2.0", "id": 17, "method": "design.simulate",
+         "params": {"file": name, "text": text, **setup, "games": 2, "bot": "first", "wins_before": 1,
+                    "games_before": 4}},
     ]
 
 
@@ -553,9 +579,23 @@ class Runner:
             shutil.copyfile(f, target)
             self.files[f.name] = target
         self.mutated: Optional[Path] = None
+        self.design: Optional[dict] = None  # the design page's methods (made on first use)
 
     def close(self) -> None:
         shutil.rmtree(self.folder.parent, ignore_errors=True)
+
+    def server(self, max_message: Optional[int] = None):
+        """A protocol server as ``lastbreath web`` makes one for a connection: ``serve``'s methods and the
+        design page's (their scratch folder in this runner's, removed with it)."""
+        from . import design
+        from .serve import MAX_MESSAGE, Server
+
+        if self.design is None:
+            self.design = design.methods([], self.folder.parent / "design")
+        server = Server(self.rs, max_message=MAX_MESSAGE if max_message is None else max_message)
+        for name, make in self.design.items():
+            server.methods[name] = make(server)
+        return server
 
     def warm(self) -> None:
         """What a worker's first case would do for the first time, done before it takes one: the
@@ -576,6 +616,9 @@ class Runner:
                 s.apply(bot(s.state, cast("Choice", s.state.choice)))
             Session.load(self.rs, json.loads(json.dumps(s.save())))
             Server(self.rs).handle({"jsonrpc": "2.0", "id": 0, "method": "content.list"})
+            name, text = _design_file(self.rs)  # the content loaded as the design page checks an edited file
+            self.server().handle({"jsonrpc": "2.0", "id": 0, "method": "design.check",
+                                  "params": {"file": name, "text": text}})
         except Exception:
             pass
 
@@ -632,8 +675,7 @@ class Runner:
 
     # protocol -------------------------------------------------------------------------------------
     def run_protocol(self, case: dict) -> Optional[str]:
-        from .serve import MAX_MESSAGE, Server
-        server = Server(self.rs, max_message=case.get("max_message", MAX_MESSAGE))
+        server = self.server(case.get("max_message"))
         server.handle_line(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "game.new", "params": {"seed": 1}}))
         for line in case["lines"]:
             data = line.encode("utf-8", "surrogatepass") if isinstance(line, str) else line

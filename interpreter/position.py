@@ -102,6 +102,7 @@ LINES: dict[str, str] = {
     "terror": "terror top CARD… | terror left N",
     "events": "events top CARD… | events left N | events active CARD…",
     "pile": "pile LOCATION top ITEM… | pile LOCATION left N",
+    "on_piles": "on_piles ITEM… | on_piles none",
     "deck": "deck DECK top CARD… | deck DECK left N",
     "kept": "kept DECK CARD…",
     "mode": "mode ID",
@@ -853,6 +854,19 @@ class _PositionReader:
                                close_hint(self.board.ids[where], [self.board.ids[i] for i in self.board.search_locs]))
         self._top_or_left(ln, a, f"pile:{where}", 2, self.game.items, "item", f"the pile at {self.board.ids[where]}")
 
+    def line_on_piles(self, ln: Line, a: list[Atom]) -> None:
+        """on_piles ITEM… | on_piles none: the items lying face up on top of the item piles (K2.2), the
+        first on the first pile, and so on."""
+        u = LINES["on_piles"]
+        if len(a) == 2 and a[1].kind == "name" and a[1].value == "none":
+            self._set("on_piles", (), ln, "the items on the piles")
+            return
+        items = self.r.refs(a, 1, ln, u, self.game.items, "item")
+        if len(items) > len(self.board.search_locs):
+            raise self.r.error(ln.span, "E406", f"{len(items)} items for {len(self.board.search_locs)} item piles",
+                               "one item lies on each pile at most")
+        self._set("on_piles", tuple(enumerate(items)), ln, "the items on the piles")
+
     def line_deck(self, ln: Line, a: list[Atom]) -> None:
         u = LINES["deck"]
         did = self.r.ref(a, 1, ln, u, self.game.decks, "deck of this game")
@@ -1316,6 +1330,8 @@ class _PositionReader:
                 piles[k] = piles[k][:left]
             piles[k] = list(_faced(piles[k]))
         f["piles"] = tuple(tuple(p) for p in piles)
+        if "on_piles" in s:  # K2.2: the items face up on top of the piles
+            f["on_piles"] = s["on_piles"]
         decks = dict(base.decks)
         kept = list(base.kept)
         for did, cards in s.get("kept", {}).items():

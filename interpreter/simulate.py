@@ -44,9 +44,12 @@ __all__ = [
     "SimulationError",
     "Simulator",
     "compact",
+    "content_line",
     "csv_text",
+    "detail_summary",
     "matrix_setups",
     "play_one",
+    "quartiles",
     "run_games",
     "run_matrix",
     "summarize",
@@ -66,7 +69,20 @@ class SimulationError(Exception):
 class GameRecord:
     """One simulated game. ``result`` is "fg", "killer" or "" (the game raised: see ``error``);
     ``bloodlust[r]`` is the bloodlust level (1-based) at the start of round r+1's Action phase.
-    ``seconds`` (its wall time) is left out of comparisons: two runs of the same seeds are equal."""
+    ``seconds`` (its wall time) is left out of comparisons: two runs of the same seeds are equal.
+
+    The fields after ``seconds`` are filled only in a detailed run (``detail=True``: the report,
+    compare, ``simulate --full``), from the events' data (state.Event), never their text; a plain
+    run leaves them empty, as records made before they existed have them:
+
+    - ``cause``: the content line that ended the game, ``file:line:col`` (the end event's source;
+      "" when the core rules alone did);
+    - ``health``, ``fear``, ``time``: hers at the start of each round's Action phase, as ``bloodlust``;
+    - ``bought``, ``played``: the action cards bought and played, by id, in order; ``used``: the
+      items used (their use action), by id;
+    - ``deaths``: the location (its name) where each victim died, in order;
+    - ``reached``: with ``reach=True`` only, the content spans the game resolved (``file:line:col``,
+      sorted; engine coverage, interpreter/coverage.py)."""
 
     seed: int
     result: str
@@ -78,10 +94,23 @@ class GameRecord:
     error: str = ""
     transitions: int = 0
     seconds: float = attrs.field(default=0.0, eq=False, repr=False)
+    cause: str = ""
+    health: tuple[int, ...] = ()
+    fear: tuple[int, ...] = ()
+    time: tuple[int, ...] = ()
+    bought: tuple[str, ...] = ()
+    played: tuple[str, ...] = ()
+    used: tuple[str, ...] = ()
+    deaths: tuple[str, ...] = ()
+    reached: tuple[str, ...] = ()
+
+    @property
+    def detailed(self) -> bool:
+        """Whether the game was recorded in detail (every game that started has a round 1)."""
+        return bool(self.health)
 
 
 # --- one game -----------------------------------------------------------------------------------
-_LUST_PREFIXES = ("bloodlust rises to ", "bloodlust falls to ")
 # A record reads no event while a run is kept: play_out's on_round tells each round's start and
 # its bloodlust level. The events _track reads come only from a transition apply replays (no run
 # kept: greenlet off), which gives every event: there the round starts are read from them.
@@ -90,23 +119,24 @@ _SETUP_EVENTS = frozenset({"phase", "bloodlust"})  # all the record reads of the
 
 
 def _track(events, level: int, lust: list[int]) -> int:
-    """Walk a step's events: the level (1-based) moves with each bloodlust event; a round's
-    "Action phase" event records the level then. Returns the level after the events."""
+    """Walk a step's events: the level (1-based) moves with each bloodlust event that sets one; a
+    round's start (the "phase" event with data, state.Event) records the level then. Returns the
+    level after the events. Reads the events' data, never their text."""
     for e in events:
         kind = e[0]  # e.kind, by index: a named tuple's field by name costs a descriptor call
         if kind == "phase":
-            if e[1].startswith("round ") and e[1].endswith("Action phase"):
+            if e[4]:  # (round, level, health, fear, time): only a round's start carries data
+                level = e[4][1]
                 lust.append(level)
-        elif kind == "bloodlust" and e[1].startswith(_LUST_PREFIXES):
-            try:
-                level = int(e[1].rsplit(" ", 1)[1])
-            except ValueError:
-                pass
+        elif kind == "bloodlust" and e[4]:
+            level = e[4][0]
     return level
 
 
-def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = MAX_CHOICES) -> GameRecord:
-    """Play one game to its end; any exception becomes the record's ``error``.
+def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int = MAX_CHOICES,
+             detail: bool = False, reach: bool = False) -> GameRecord:
+    """Play one game to its end; any exception becomes the record's ``error``. ``detail``: fill the
+    record's detailed fields (``_play_detail``); ``reach``: also the content spans it resolved.
 
     A bot that reads only the options (``random``, ``first``) is answered without the states
     between its answers (engine.play_out); the record reads the events and the last state. A game
@@ -114,7 +144,11 @@ def play_one(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int 
     reached, as with any bot (a game is a pure function of its seed: the same game)."""
     maker = BOTS.get(bot)
     policy = maker(seed) if maker is not None else None
-    if policy is not None and getattr(policy, "choose_index", None) is not None:
+    if policy is not None and (detail or reach):
+        got = _play_detail(rs, setup, seed, policy, max_choices, reach)
+        if got is not None:
+            return got
+    elif policy is not None and getattr(policy, "choose_index", None) is not None:
         got = _play_lean(rs, setup, seed, policy, max_choices)
         if got is not None:
             return got
@@ -143,6 +177,78 @@ def _play_lean(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_cho
         return None
     return GameRecord(seed, state.result, state.end_reason, state.round, state.rescued, state.dead, tuple(lust),
                       "", transitions, time.perf_counter() - t0)
+
+
+# the kinds of event a detailed record reads (their data: state.Event)
+DETAIL_KINDS = frozenset({"phase", "bloodlust", "end", "buy", "play", "use", "death"})
+
+
+def _play_detail(rs: Ruleset, setup: Mapping, seed: int, policy: Callable, max_choices: int,
+                 reach: bool) -> Optional[GameRecord]:
+    """A detailed record (see GameRecord), from the data of the events of ``DETAIL_KINDS`` (None: the
+    game raised or did not end; ``_play`` then records it as any other)."""
+    from .engine import recording
+
+    t0 = time.perf_counter()
+    given = [0]
+    seen: list[Event] = []
+    spans: set = set()
+    try:
+        with recording() if reach else _nothing() as got:
+            state, events = api.new_game(rs, seed=seed, kinds=DETAIL_KINDS, **setup)
+            seen.extend(events)
+            state = play_out(state, policy, max_choices, None, DETAIL_KINDS, seen.extend, quiet=True,
+                             on_answers=given.append)
+            if got is not None:
+                spans = got
+        transitions = sum(given)
+        if transitions >= max_choices or not state.result:
+            return None
+    except Exception:
+        return None
+    lust: list[int] = []
+    health: list[int] = []
+    fear: list[int] = []
+    tm: list[int] = []
+    bought: list[str] = []
+    played: list[str] = []
+    used: list[str] = []
+    deaths: list[str] = []
+    cause = ""
+    names = state.game.loc_name
+    for e in seen:
+        kind, data = e[0], e[4]
+        if not data:
+            continue
+        if kind == "phase":  # a round's start: (round, bloodlust level, health, fear, time)
+            lust.append(data[1])
+            health.append(data[2])
+            fear.append(data[3])
+            tm.append(data[4])
+        elif kind == "buy":
+            bought.append(data[0])
+        elif kind == "play":
+            played.append(data[0])
+        elif kind == "use":
+            used.append(data[0])
+        elif kind == "death":
+            deaths.append(names(data[0]))
+        elif kind == "end":
+            cause = e[3]
+    reached = tuple(sorted({f"{sp.path}:{sp.line}:{sp.col}" for sp in spans if getattr(sp, "path", None)}))
+    return GameRecord(seed, state.result, state.end_reason, state.round, state.rescued, state.dead, tuple(lust),
+                      "", transitions, time.perf_counter() - t0, cause, tuple(health), tuple(fear), tuple(tm),
+                      tuple(bought), tuple(played), tuple(used), tuple(deaths), reached)
+
+
+class _nothing:
+    """A context that gives None (``recording()`` when the spans are not wanted)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc) -> None:
+        return None
 
 
 def _play(rs: Ruleset, setup: Mapping, seed: int, bot: str, max_choices: int) -> GameRecord:
@@ -256,10 +362,10 @@ def _warm_worker(content: tuple[str, ...], digest: str, setups: tuple[dict, ...]
 
 
 def _run_batch(content: tuple[str, ...], digest: str, index: int, setup: dict, seeds: tuple[int, ...],
-               bot: str, max_choices: int) -> tuple[int, list[GameRecord]]:
+               bot: str, max_choices: int, detail: bool = False, reach: bool = False) -> tuple[int, list[GameRecord]]:
     """A worker's task: the games of some seeds of one setup (``index`` names the setup)."""
     rs = _worker_ruleset(content, digest)
-    return index, [play_one(rs, setup, s, bot, max_choices) for s in seeds]
+    return index, [play_one(rs, setup, s, bot, max_choices, detail, reach) for s in seeds]
 
 
 # --- runs ---------------------------------------------------------------------------------------
@@ -324,8 +430,10 @@ class Simulator:
         return self.scheduler is not None or self.jobs > 1
 
     def run(self, setups: Sequence[Mapping], games: int, seed: int, bot: str, max_choices: int = MAX_CHOICES,
-            progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[list[GameRecord]]:
-        """The records of ``games`` games of each setup (seeds seed..seed+games-1), in seed order."""
+            progress: Optional[Callable[[list[GameRecord]], None]] = None, detail: bool = False,
+            reach: bool = False) -> list[list[GameRecord]]:
+        """The records of ``games`` games of each setup (seeds seed..seed+games-1), in seed order
+        (``detail``, ``reach``: see ``play_one``)."""
         if bot not in BOTS:
             raise SimulationError(f"unknown bot '{bot}' (one of {', '.join(BOTS)})")
         if games < 1 or not setups:
@@ -337,7 +445,7 @@ class Simulator:
                 _set_up(self.rs, setup, seed)  # the board compiled and the caches warm outside the games' time
                 recs = []
                 for s in range(seed, seed + games):
-                    rec = play_one(self.rs, setup, s, bot, max_choices)
+                    rec = play_one(self.rs, setup, s, bot, max_choices, detail, reach)
                     recs.append(rec)
                     if progress is not None:
                         progress([rec])
@@ -348,9 +456,9 @@ class Simulator:
             workers = max(workers, self._dask_workers())
         tasks = _batches(len(setups), games, seed, workers)
         if self.scheduler is not None:
-            done = self._run_dask(setups, tasks, bot, max_choices, progress)
+            done = self._run_dask(setups, tasks, bot, max_choices, progress, detail, reach)
         else:
-            done = self._run_pool(setups, tasks, bot, max_choices, progress)
+            done = self._run_pool(setups, tasks, bot, max_choices, progress, detail, reach)
         out = [[] for _ in setups]
         for index, recs in done:
             out[index].extend(recs)
@@ -385,14 +493,14 @@ class Simulator:
         elif self.scheduler is not None:
             self._dask_client()
 
-    def _run_pool(self, setups, tasks, bot, max_choices, progress):
+    def _run_pool(self, setups, tasks, bot, max_choices, progress, detail=False, reach=False):
         if self._pool is None and multiprocessing.get_start_method() == "fork":
             # before the workers fork from here: each setup's tables made once, here, for all of them
             for setup in setups:
                 _set_up(self.rs, setup)
         pool = self._executor(min(self.jobs, len(tasks)))
-        pending = {pool.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices)
-                   for i, seeds in tasks}
+        pending = {pool.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices,
+                               detail, reach) for i, seeds in tasks}
         done = []
         try:
             while pending:
@@ -437,12 +545,12 @@ class Simulator:
         info = client.scheduler_info()
         return max(1, sum(w.get("nthreads", 1) for w in info.get("workers", {}).values()))
 
-    def _run_dask(self, setups, tasks, bot, max_choices, progress):
+    def _run_dask(self, setups, tasks, bot, max_choices, progress, detail=False, reach=False):
         from distributed import as_completed
 
         client = self._dask_client()
         futures = [client.submit(_run_batch, self.content, self.digest, i, setups[i], seeds, bot, max_choices,
-                                 pure=False) for i, seeds in tasks]
+                                 detail, reach, pure=False) for i, seeds in tasks]
         done = []
         try:
             for f in as_completed(futures):
@@ -458,21 +566,23 @@ class Simulator:
 
 def run_games(rs: Ruleset, setup: Mapping, games: int, seed: int, bot: str, jobs: Optional[int] = 1, *,
               content: Sequence = (), scheduler: Optional[str] = None, max_choices: int = MAX_CHOICES,
-              progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[GameRecord]:
+              progress: Optional[Callable[[list[GameRecord]], None]] = None, detail: bool = False,
+              reach: bool = False) -> list[GameRecord]:
     """``games`` games of one setup (``new_game`` keywords: killer, scenario, final_girl, …) with
     seeds seed..seed+games-1, in seed order. ``jobs`` > 1 plays them in that many worker processes
     (None: all cores), which load the bundled content plus ``content`` (the paths ``rs`` was
     loaded from beyond the bundled set); ``scheduler`` runs them on a dask cluster instead."""
     return run_matrix(rs, [setup], games, seed, bot, jobs, content=content, scheduler=scheduler,
-                      max_choices=max_choices, progress=progress)[0]
+                      max_choices=max_choices, progress=progress, detail=detail, reach=reach)[0]
 
 
 def run_matrix(rs: Ruleset, setups: Sequence[Mapping], games: int, seed: int, bot: str, jobs: Optional[int] = 1, *,
                content: Sequence = (), scheduler: Optional[str] = None, max_choices: int = MAX_CHOICES,
-               progress: Optional[Callable[[list[GameRecord]], None]] = None) -> list[list[GameRecord]]:
+               progress: Optional[Callable[[list[GameRecord]], None]] = None, detail: bool = False,
+               reach: bool = False) -> list[list[GameRecord]]:
     """``run_games`` for several setups at once, sharing one pool of workers; a list per setup."""
     with Simulator(rs, jobs, content, scheduler) as sim:
-        return sim.run(setups, games, seed, bot, max_choices, progress)
+        return sim.run(setups, games, seed, bot, max_choices, progress, detail, reach)
 
 
 def matrix_setups(rs: Ruleset, killers: Iterable[str] = (), scenarios: Iterable[str] = (),
@@ -504,11 +614,93 @@ def _median(xs: Sequence[float]) -> float:
     return float(xs[m]) if len(xs) % 2 else (xs[m - 1] + xs[m]) / 2
 
 
+def quartiles(xs: Sequence[float]) -> tuple[float, float, float]:
+    """(lower quartile, median, upper quartile) of some numbers, by linear interpolation between the
+    sorted values (the "inclusive" method of ``statistics.quantiles``); (0, 0, 0) when empty."""
+    s = sorted(xs)
+    if not s:
+        return 0.0, 0.0, 0.0
+
+    def at(q: float) -> float:
+        pos = q * (len(s) - 1)
+        lo = int(pos)
+        hi = min(lo + 1, len(s) - 1)
+        return float(s[lo] + (s[hi] - s[lo]) * (pos - lo))
+
+    return at(0.25), at(0.5), at(0.75)
+
+
+def content_line(source: str) -> str:
+    """A content line as people read it: ``file:line`` (bundled files relative to their package,
+    explain.short_source); "core rules" when no content line caused it."""
+    from .explain import short_source
+
+    return short_source(source) if source else "core rules"
+
+
+SERIES_FIELDS = ("health", "fear", "time", "bloodlust")  # a detailed record's per-round columns
+
+
+def _rate(wins: int, n: int) -> Optional[float]:
+    return round(wins / n, 4) if n else None
+
+
+def _uses(finished: Sequence[GameRecord], field: str) -> dict:
+    """Per id in the records' ``field`` (bought, played, used): how many times in all, in how many
+    games, and the win rate of the games with it and of those without it (None: no such game)."""
+    times: Counter = Counter()
+    games: Counter = Counter()
+    wins: Counter = Counter()
+    for r in finished:
+        ids = getattr(r, field)
+        times.update(ids)
+        for i in set(ids):
+            games[i] += 1
+            wins[i] += r.result == "fg"
+    n = len(finished)
+    all_wins = sum(r.result == "fg" for r in finished)
+    out = {}
+    for i in sorted(times, key=lambda k: (-games[k], k)):
+        g, w = games[i], wins[i]
+        out[i] = {"times": times[i], "games": g, "win_rate_with": _rate(w, g),
+                  "win_rate_without": _rate(all_wins - w, n - g)}
+    return out
+
+
+def detail_summary(finished: Sequence[GameRecord]) -> dict:
+    """What the detailed records of finished games say (GameRecord): rounds by result, the content
+    lines that ended the games (by winner), the series per round (quartiles), the cards bought and
+    played and the items used (with the win rate with and without each), where victims died."""
+    by_result = {}
+    for side in ("fg", "killer"):
+        rs_ = [r.rounds for r in finished if r.result == side]
+        q1, med, q3 = quartiles(rs_)
+        by_result[side] = {"games": len(rs_), "mean": round(sum(rs_) / len(rs_), 3) if rs_ else 0.0,
+                           "median": med, "quartiles": [q1, q3], "distribution": dict(sorted(Counter(rs_).items()))}
+    causes = {side: dict(Counter(content_line(r.cause) for r in finished if r.result == side).most_common())
+              for side in ("fg", "killer")}
+    series: dict[str, list] = {}
+    for field in SERIES_FIELDS:
+        rows = []
+        longest = max((len(getattr(r, field)) for r in finished), default=0)
+        for i in range(longest):
+            vals = [getattr(r, field)[i] for r in finished if len(getattr(r, field)) > i]
+            q1, med, q3 = quartiles(vals)
+            rows.append([i + 1, q1, med, q3, len(vals)])
+        series[field] = rows
+    deaths = Counter(loc for r in finished for loc in r.deaths)
+    return {"rounds_by_result": by_result, "causes": causes, "series": series,
+            "cards_bought": _uses(finished, "bought"), "cards_played": _uses(finished, "played"),
+            "items_used": _uses(finished, "used"),
+            "deaths": dict(sorted(deaths.items(), key=lambda kv: (-kv[1], kv[0])))}
+
+
 def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) -> dict:
     """Totals and statistics of some games. ``win_rate`` is wins per finished game (errors left
     out), with its 95% Wilson interval; rounds, victims and end reasons are of finished games;
     ``mean_bloodlust[r]`` is the mean level at the start of round r+1 over the games that reached it.
-    ``games_per_second`` uses ``seconds`` (wall time of the run) or else the games' own times."""
+    ``games_per_second`` uses ``seconds`` (wall time of the run) or else the games' own times.
+    Detailed records (GameRecord) add ``detail_summary``'s keys."""
     finished = [r for r in records if not r.error]
     failed = [r for r in records if r.error]
     n = len(finished)
@@ -530,7 +722,7 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
     lust = [round(t / k, 3) for t, k in zip(sums, reached)]
     elapsed = seconds if seconds is not None else sum(r.seconds for r in records)
     transitions = sum(r.transitions for r in records)
-    return {
+    out = {
         "games": len(records), "wins": wins, "losses": losses, "errors": len(failed),
         "win_rate": round(wins / n, 4) if n else 0.0,
         "win_rate_ci": [round(lo, 4), round(hi, 4)],
@@ -546,6 +738,9 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
         "seconds": round(elapsed, 3),
         "error_samples": [f"seed {r.seed}: {r.error}" for r in failed[:5]],
     }
+    if any(r.detailed for r in finished):
+        out.update(detail_summary([r for r in finished if r.detailed]))
+    return out
 
 
 # --- output -------------------------------------------------------------------------------------
@@ -554,7 +749,7 @@ def summarize(records: Sequence[GameRecord], seconds: Optional[float] = None) ->
 CSV_COLUMNS = ("killer", "scenario", "final_girl", "difficulty", "legendary", "games", "wins", "losses", "errors",
                "win_rate", "win_rate_lower", "win_rate_upper", "mean_rounds", "median_rounds", "rounds_distribution",
                "mean_rescued", "mean_killed", "end_reasons")
-SERIES = ("mean_bloodlust",)  # per-round series: in ``simulate --json --full`` only
+SERIES = ("mean_bloodlust", "series")  # per-round series: in ``simulate --json --full`` only
 
 
 def compact(summary: Mapping) -> dict:

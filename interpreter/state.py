@@ -47,13 +47,25 @@ class Event(NamedTuple):
     """Something that happened, with the docs/rules.md id behind it and what caused it.
 
     A named tuple: events are made at every step, and a tuple is the cheapest immutable record.
+
+    ``data``, for the tools that count (simulate, fuzz, report), so that they never read ``text``:
+
+    - ``target``: the candidates, (location, distance, victims) each (explain.py);
+    - ``phase`` "round N: Action phase": (round, bloodlust level 1-based, her health, fear, time);
+    - ``bloodlust`` rises or falls: (the new level, 1-based); the top effect resolving: ();
+    - ``victims``, ``minion``, ``victim-leaves``: (victims added to those in play,) when the count
+      changes (placed: +N; turned into a minion or replaced by a killer body: -1; turned back: +1);
+    - ``death``: (the location where the victim died,);
+    - ``damage``: ("fg" or "killer", the damage taken); ``health`` a killer's healing: ("killer", its health);
+    - ``buy`` and ``play``: (the card id,); ``use``: (the item id,); ``end``: (the winner,), and its
+      ``source`` the content line that ended the game ("" when the core rules alone did).
     """
 
     kind: str
     text: str
     rule: str = ""
     source: str = ""  # file:line:col of the content that caused it; "" for the core rules alone
-    data: tuple = ()  # structured detail for tools (e.g. targeting candidates)
+    data: tuple = ()  # structured detail for tools: see below
 
     def render(self) -> str:
         tail = f" [{self.rule}]" if self.rule else ""

@@ -251,17 +251,15 @@ killer shy {
 """
 
 
-def test_K1_6_move_killer_to_brings_a_body_off_the_board_on_as_an_appearance(tmp_path):
-    """K1.6: a body off the board that an effect moves somewhere appears there: 'when killer appears'
-    answers it, and 'instead of killer appears' keeps it off (a scenario's event cannot slip a
-    vanished creature past what stops its appearances)."""
+def test_K1_6_move_killer_to_leaves_a_body_off_the_board_where_it_is(tmp_path):
+    """K1.6, K2.1: 'move killer to' moves a body on the map; one off the board stays off (the log
+    says so): only 'killer appears at' brings one on, which 'when killer appears' answers."""
     rs = load_with(tmp_path, SHY, "shy.fg")
     state, _ = api.new_game(rs, killer="shy", scenario="storybook-woods", seed=2)
     ks = (engine.evolve_killer(state.killers[0], loc=-1),)
     w = make_work(settle(state, killers=ks, time=3, phase="action"))
     run_effects(w, "move killer to here")
+    assert w.killers[0].loc == -1 and w.time == 3
+    assert any("is off the board: it does not move" in e.text for e in w.ctl.events)
+    run_effects(w, "killer appears at here")
     assert w.killers[0].loc == w.fg_loc and w.time == 5
-    assert any(e.text.endswith(f"appears at {w.game.board.names[w.fg_loc]}") for e in w.ctl.events)
-    w = make_work(settle(state, killers=ks, time=3, phase="action", flags=frozenset({"barred"})))
-    run_effects(w, "move killer to here")
-    assert w.killers[0].loc == -1 and w.time == 2

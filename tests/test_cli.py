@@ -190,7 +190,8 @@ def test_bash_completion_completes_commands_options_and_choices(tmp_path, capsys
     if not Path(sys.executable).with_name("lastbreath").exists():
         pytest.skip("the lastbreath script is not installed: the content ids are asked of it")
     # content ids (issue 35: '--killer <Tab>' completed file names), fan packs on the line included
-    assert complete("play", "--killer", "") == ["big-bad-wolf", "evomorph", "intruders", "ratchet-lady", "zombies"]
+    assert complete("play", "--killer", "") == ["big-bad-wolf", "evomorph", "intruders", "organism", "ratchet-lady",
+                                                "zombies"]
     assert complete("play", "--killer", "r") == ["ratchet-lady"]
     fan = str(Path(__file__).resolve().parent.parent / "examples" / "fan_killer")
     assert "tallow-man" in complete("simulate", "--content", fan, "--killer", "")

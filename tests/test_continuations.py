@@ -355,7 +355,7 @@ def test_a_lean_policy_that_raises_leaves_the_state_it_started_from_playable(rs)
     assert _fields(again) == _fields(expected)
 
 
-_PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders", "evomorph")
+_PAIRS = [(k, s) for k in ("big-bad-wolf", "ratchet-lady", "zombies", "intruders", "evomorph", "organism")
           for s in ("storybook-woods", "wolfe-asylum", "wingard-cottage", "uss-konrad", "station-2891")]
 
 
@@ -393,7 +393,7 @@ def test_every_step_starts_with_a_fresh_scope(rs, monkeypatch):
     def checked(step):
         def run(w):
             s = w.scope
-            starts.append((s.node, s.depth, s.it, s.defeat, s.asking, s.body, s.piece, s.source, s.copy))
+            starts.append((s.node, s.depth, s.it, s.defeat, s.asking, s.body, s.piece, s.source, s.copy, s.fell))
             return step(w)
         return run
 

@@ -1,4 +1,4 @@
-"""The expert bot (interpreter/expert.py, docs/decisions/0023): deterministic for a seed and a budget,
+"""The expert bot (interpreter/expert.py, docs/decisions/0024): deterministic for a seed and a budget,
 blind to what the player cannot see, whole games on every killer at small budgets, its budget on the
 command line. No clock: a budget is counted in rollouts."""
 

@@ -83,6 +83,36 @@ def test_mutated_saves_load_or_are_refused_with_a_save_error(pool, corpora, pick
     assert_survives(pool, {"kind": "saves", "text": _message(corpora["saves"], pick, ops, raw, 1)})
 
 
+def test_the_protocol_corpus_sends_every_method_the_servers_answer(rs, corpora, tmp_path):
+    """Each method ``lastbreath serve`` and ``lastbreath web`` answer (serve.Server's dispatch table and
+    the design page's, design.methods) has a good request in the corpus the protocol cases mutate:
+    a method added to either server and not to the fuzzer fails here. Each of those requests is
+    answered with a result on a server made as the fuzzer's runner makes it."""
+    from lastbreath.interpreter import design
+    from lastbreath.interpreter.serve import Server
+
+    answered = set(Server(rs).methods) | set(design.methods([], tmp_path / "design"))
+    assert set(design.NAMES) <= answered
+    sent = {m["method"] for m in corpora["messages"] if isinstance(m, dict)}
+    assert sent == answered, f"the fuzzer never sends {sorted(answered - sent)}; unknown to the servers: " \
+                             f"{sorted(sent - answered)}"
+    runner = fi.Runner()
+    try:
+        server = runner.server()
+        assert set(server.methods) == answered
+        server.handle_line(json.dumps({"jsonrpc": "2.0", "id": 0, "method": "game.new", "params": {"seed": 1}}))
+        failed = []
+        for m in corpora["messages"]:
+            if m.get("method") in ("game.undo", "game.close") or "id" not in m:
+                continue  # (nothing to undo in a new game; g1 closed; a notification has no reply)
+            reply = json.loads(server.handle_line(json.dumps(m)))
+            if "result" not in reply:
+                failed.append((m["method"], reply["error"]["message"][:120]))
+        assert failed == []
+    finally:
+        runner.close()
+
+
 # --- the harness itself can fail -----------------------------------------------------------------------
 def _patched_pool(monkeypatch, method: str, behaviour):
     """A pool whose workers (forked from here) run a patched Server.handle_line."""

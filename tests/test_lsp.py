@@ -139,6 +139,18 @@ def test_completion_of_a_minion_slot_offers_the_minions_in_scope():
     assert next(c for c in got if c.label == "wax-moth").kind == "id"
 
 
+def test_completion_in_a_location_offers_at_and_no_event_after_it():
+    """A location's lines include 'at X Y' (where it is drawn, issue #39); after 'at' come two numbers,
+    not the events an 'at start of …' trigger takes elsewhere."""
+    path = next(f for f in _content_files() if f.name == "storybook-woods.fg")
+    checked, text = _checked(path)
+    line, col = _pos(text, "location hollow-gate {", "location hollow-gate { ")
+    got = _labels(ed.completions(checked, text, line, col))
+    assert {"at", "exit", "search", "tags", "number", "name"} <= set(got)
+    line, col = _pos(text, "location hollow-gate {", "; at ")
+    assert ed.completions(checked, text, line, col) == []
+
+
 def test_no_completion_in_a_comment_or_a_string():
     checked, text = _checked(FAN)
     line, col = _pos(text, "# a film action card", "# a film")

@@ -271,7 +271,7 @@ EFFECT_SAMPLES.update({
     n.DiscardRandomItem: ["discard a random item"],
     n.ShuffleCardInto: ["shuffle card numb into side-effects"],
 })
-CONDITION_SAMPLES.update({n.ItemIn: ["item raft on table", "item raft aside"]})
+CONDITION_SAMPLES.update({n.ItemIn: ["item raft on table", "item raft aside", "item raft on piles"]})
 AMOUNT_SAMPLES.update({n.CardNumber: ["card number"]})
 AMOUNT_SAMPLES[n.Arith].append("card number plus 1")
 # counters and tracks, holding areas, delayed effects, a board that changes (issue #16)

@@ -290,7 +290,7 @@ def test_S3_4_the_snare_holds_an_enemy_until_upkeep(cot):
 
 
 # === every killer in the cottage ====================================================================
-@pytest.mark.parametrize("killer", ["big-bad-wolf", "evomorph", "intruders", "ratchet-lady", "zombies"])
+@pytest.mark.parametrize("killer", ["big-bad-wolf", "evomorph", "intruders", "ratchet-lady", "zombies", "organism"])
 def test_every_killer_plays_a_whole_game_in_the_cottage(rs, killer):
     """S3 with every bundled killer: greedy and random games end, without errors."""
     from lastbreath.interpreter.bots import BOTS

@@ -331,6 +331,22 @@ def test_S2_6_a_thermos_of_cocoa_warms_her(st):
     assert w.fg_status == frozenset() and w.fg_health == 5
 
 
+def test_S2_6_the_greedy_bot_reads_frostbite_as_a_hazard_of_the_outdoor_locations(st):
+    """S2.6 as the greedy bot sees it: the standing lines that hurt whatever stands on a tagged
+    location (here frostbite, a mark first, then the blow: half a health a round) weigh on where it
+    goes; indoors weighs nothing. Read from the content's forms, not from any name."""
+    from lastbreath.interpreter.bots import Greedy
+
+    hz = Greedy.hazard(st)
+    board = st.game.board
+    outdoor, indoor = board.with_tag("outdoor"), board.with_tag("indoor")
+    assert outdoor and indoor
+    assert all(hz[i] == 0.5 for i in outdoor) and all(hz[i] == 0 for i in indoor)
+    # the same bot in a map without such a line sees no hazard anywhere
+    other, _ = api.new_game(st.game.ruleset, killer="big-bad-wolf", scenario="storybook-woods", seed=1)
+    assert not any(Greedy.hazard(other))
+
+
 # === every killer at the station ===================================================================
 @pytest.mark.parametrize("killer", ["big-bad-wolf", "intruders", "ratchet-lady", "zombies"])
 def test_every_killer_plays_a_whole_game_at_the_station(rs, killer):

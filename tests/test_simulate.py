@@ -200,8 +200,11 @@ def test_simulate_json_is_compact_unless_full(capsys):
     assert out.count("\n") == 1 and "mean_bloodlust" not in json.loads(out)  # one line, no per-round series
     assert main(["simulate", "--games", "6", "--seed", "3", "--json", "--full", "--jobs", "1"]) == 0
     full = json.loads(capsys.readouterr().out)
-    assert full["mean_bloodlust"] and {k: v for k, v in full.items() if k != "mean_bloodlust"}.keys() \
-        == json.loads(out).keys()
+    # --full: the per-round series, and the detail of each game (issue 41: causes, cards, deaths, …)
+    added = {"mean_bloodlust", "series", "rounds_by_result", "causes", "cards_bought", "cards_played", "items_used",
+             "deaths"}
+    assert full["mean_bloodlust"] and full["series"]["health"]
+    assert {k: v for k, v in full.items() if k not in added}.keys() == json.loads(out).keys()
 
 
 def test_simulate_jobs_do_not_change_results(capsys):

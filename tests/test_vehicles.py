@@ -1,8 +1,8 @@
 """The Vehicles module (docs/rules.md V1-V9; scenarios/vehicles.fg, issue #38): a bundled module,
 off unless switched on, with a vehicle in every bundled scenario: the forest's raft (V8), the
-cabin's scooter (V7), the asylum's gurney (V9). Each V rule is tested on every scenario it touches;
-the starship's freighter (V5) and the station's snowplow (V6) wait for their scenarios
-(docs/modules/), and their tests say so until then. docs/rulings/vehicles.ruling holds the rulings.
+cabin's scooter (V7), the asylum's gurney (V9), the starship's freighter (V5) and the station's
+snowplow (V6). Each V rule is tested on every scenario it touches (V1-V4 on the starship and the
+station: the LATER tests). docs/rulings/vehicles.ruling holds the rulings.
 """
 
 from __future__ import annotations
@@ -404,3 +404,76 @@ def test_the_bundled_films_are_unchanged_without_the_module(rs):
     assert _links(st) == [("river", "raft-found", -1)]
     assert "vehicle" not in st.game.tokens and not st.game.conveyances
     assert bundled_paths()  # (the module is among the bundled files: scenarios/vehicles.fg)
+
+
+def test_C9_8_a_game_where_no_enemy_can_reach_her_still_ends_with_the_greedy_bot(rs):
+    """C9.8 with the module on: a Final Girl across the bridges that an event closes to enemies, no
+    victims left, a killer that mends every night (ratchet-lady, storybook-woods, seed 344). The greedy
+    bot once ended every Action phase there for 20,000 choices; on a night gone long it now walks to
+    the fight whatever the odds, and the game ends."""
+    state, _ = new_game(rs, killer="ratchet-lady", scenario="storybook-woods", seed=344, modules=(MODULE,))
+    policy = greedy_policy(344)
+    while not state.over and state.round < 80:
+        state, _ = apply(state, policy(state, state.choice))
+    assert state.over, (state.round, state.fg_loc)
+
+
+# --- V1-V4 on the two films that came after: the starship (V5) and the station (V6) ------------
+LATER = {  # the vehicle's card, its piece, a location next to an exit, that exit, another exit or
+    # outdoor location where the other tokens lie, a location where the piece is not
+    "uss-konrad": ("pilot-the-freighter", "super-freighter", "observation-deck", "escape-pods", "docking-port",
+                   "cargo-hold"),
+    "station-2891": ("drive-the-snowplow", "snowplow", "airlock", "helipad", "snowfield", "kennels"),
+}
+EACH_LATER = pytest.mark.parametrize("scenario", sorted(LATER))
+
+
+@EACH_LATER
+def test_V1_V2_the_later_films_have_the_modules_vehicle_and_four_tokens(rs, scenario):
+    """V1: the module's vehicle is the map's only one, its card set aside, the key item of the
+    starship's own freighter out of the piles; V2: four tokens face down, one of them the vehicle —
+    two on each of the starship's two exits, and on the station's single exit one, the other three
+    on the outdoor locations farthest from her (the module's default for one exit)."""
+    card, piece, _near, exit_, _other, _away = LATER[scenario]
+    st = _game(rs, scenario)
+    if st.choice is not None and st.choice.kind == "place":  # the station's snowplow placed first (S2.1)
+        st, _ = apply(st, st.choice.options[0].key)
+    g = st.game
+    assert [c.id for c in g.conveyances] == [piece]
+    assert g.cards[card].start_aside and card not in (*st.hand, *st.market, *st.spent)
+    assert "freighter-key" not in {iid for pile in st.piles for iid, _up in pile}
+    assert sorted(k for t, k, _ in st.tokens_down if t == "vehicle") == ["found", "none", "none", "none"]
+    down = _down(st)
+    if scenario == "uss-konrad":
+        assert down == {"escape-pods": 2, "docking-port": 2}
+    else:
+        assert down[exit_] == 1 and sum(down.values()) == 4
+        assert all("outdoor" in g.board.tags[L(st, loc)] for loc in down)
+
+
+def _later_position(rs, scenario, fg: str, extra: str, hand: str = "walk") -> object:
+    return position(rs, f"position {{\n  scenario {scenario}\n  modules {MODULE}\n  fg at {fg}\n  victims none\n"
+                        f"{extra}  fear 1\n  hand {hand}\n  dice 6 6 1\n}}\n")
+
+
+@EACH_LATER
+def test_V3_V4_the_later_films_reveal_on_her_first_visit_and_drive_only_aboard(rs, scenario):
+    """V3: entering the exit turns its tokens over; the vehicle found stands there, the other tokens
+    leave the board and its card comes to her hand. V4: neither card shows the driver icon: it is
+    offered where the vehicle stands with her, not elsewhere. V5/V6: the freighter never passes a
+    duct, the snowplow enters only outdoor locations."""
+    card, piece, near, exit_, other, away = LATER[scenario]
+    tokens = (f"  tokens vehicle found at {exit_} face down\n  tokens vehicle none at {exit_} face down\n"
+              f"  tokens vehicle none at {other} face down\n  tokens vehicle none at {other} face down\n")
+    st = _later_position(rs, scenario, near, tokens)
+    st, ev = apply(st, "play:walk")
+    st, ev2 = apply(st, f"move:{exit_}")
+    log = _log((*ev, *ev2))
+    assert "are turned face up" in log and not _down(st) and not any(t == "vehicle" for t, *_ in st.tokens)
+    assert st.conveyances[st.game.conveyance_index[piece]] == L(st, exit_)
+    assert card in st.hand and f"takes {st.game.cards[card].name} into her hand" in log
+    aboard = _later_position(rs, scenario, exit_, f"  conveyance {piece} at {exit_}\n", hand=f"walk {card}")
+    apart = _later_position(rs, scenario, exit_, f"  conveyance {piece} at {away}\n", hand=f"walk {card}")
+    assert f"play:{card}" in _keys(aboard) and f"play:{card}" not in _keys(apart)
+    c = st.game.conveyances[st.game.conveyance_index[piece]]
+    assert ("duct" in c.never_crosses) if scenario == "uss-konrad" else (c.enters == ("outdoor",))

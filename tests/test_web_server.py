@@ -15,6 +15,7 @@ import subprocess
 import sys
 import urllib.error
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -114,6 +115,44 @@ def test_bad_input_gets_errors_and_never_stops_the_server(url):
         c.send("x" * (17 << 20))
         c.recv(timeout=60)
     serving(url)
+
+
+def test_design_checks_each_bundled_file_as_it_stands_and_plays_an_edited_scenario(rs, tmp_path):
+    """Each bundled file opened and checked unedited is clean, with no errors elsewhere: an edited text
+    is read in place of the file, in the bundled pack (checked from a pack of its own, a bundled
+    scenario was refused, since the Vehicles module, also bundled, names it: E212). An edited
+    scenario plays."""
+    from lastbreath.interpreter import design
+    from lastbreath.interpreter.serve import Server
+
+    server = Server(rs)
+    for name, make in design.methods([], tmp_path / "design").items():
+        server.methods[name] = make(server)
+
+    def call(method: str, params: dict) -> dict:
+        reply = server.handle({"jsonrpc": "2.0", "id": 1, "method": method, "params": params})
+        assert "result" in reply, reply
+        return reply["result"]
+
+    names = [f["file"] for f in call("design.files", {})["files"]]
+    assert "scenarios/storybook-woods.fg" in names
+    for name in names:
+        text = call("design.open", {"file": name})["text"]
+        got = call("design.check", {"file": name, "text": text})
+        assert (got["ok"], got["diagnostics"], got["errors_elsewhere"]) == (True, [], 0), name
+    name = "scenarios/storybook-woods.fg"
+    text = call("design.open", {"file": name})["text"].replace('name "Storybook Woods"', 'name "Storybook Wilds"')
+    got = call("design.check", {"file": name, "text": text})
+    assert got["ok"] and any(r["name"] == "Storybook Wilds" for r in got["render"])
+    view = call("design.play", {"file": name, "text": text, "scenario": "storybook-woods", "seed": 2})
+    assert server.games[view["game"]].state.game.scenario.name == "Storybook Wilds"
+    broken = text.replace("; at 0 320 }", "; at 0 3200 }")
+    got = call("design.check", {"file": name, "text": broken})
+    line = next(i for i, ln in enumerate(broken.splitlines(), 1) if "at 0 3200" in ln)
+    assert not got["ok"] and [(d["line"], d["code"], d["path"]) for d in got["diagnostics"]] == [(line, "E209", name)]
+    assert call("design.check", {"file": name, "text": call("design.open", {"file": name})["text"]})["ok"]
+    assert "at 0 3200" not in (Path(__file__).parent.parent / "scenarios" / "storybook-woods.fg").read_text(
+        encoding="utf-8")  # never written
 
 
 def test_design_methods_check_and_simulate_edited_content(url):

@@ -44,7 +44,7 @@ def raise_bloodlust(w: Work, k: int, cause: str = "other") -> None:
         top -= 1
         w.bloodlust += 1
         if ("bloodlust" in said) if (said := w.ctl.said) is not None else told(w, "bloodlust"):  # (Replay.said)
-            emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2")
+            emit(w, "bloodlust", f"bloodlust rises to {w.bloodlust + 1}", "C17.2", data=(w.bloodlust + 1,))
         if w.bloodlust not in w.lust_fired and levels[w.bloodlust].effects:
             w.lust_fired = w.lust_fired | {w.bloodlust}
             run(w, levels[w.bloodlust].effects, w.game.source_ctx["bloodlust"])
@@ -63,7 +63,7 @@ def lower_bloodlust(w: Work, k: int) -> None:
     new = max(0, w.bloodlust - max(0, k))
     if new != w.bloodlust and (
             ("bloodlust" in said) if (said := w.ctl.said) is not None else told(w, "bloodlust")):  # (Replay.said)
-        emit(w, "bloodlust", f"bloodlust falls to {new + 1}", "C17.2")
+        emit(w, "bloodlust", f"bloodlust falls to {new + 1}", "C17.2", data=(new + 1,))
     w.bloodlust = new
 
 
@@ -93,7 +93,7 @@ def kill_victim(w: Work, loc: int, cause: str, by: int = -1, minion: str = "", w
     w.dead += 1
     w.deaths_round += 1
     if ("death" in said) if (said := w.ctl.said) is not None else told(w, "death"):  # (Replay.said)
-        emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7")
+        emit(w, "death", f"{describe(w, m)} dies at {loc_name(w, loc)} ({cause})", "C9.7", data=(loc,))
     raise_bloodlust(w, 1, "killer" if by >= 0 else "minion" if minion else "kill")
     fire(w, "dies", victim, 1, loc)
     if by >= 0:

@@ -114,7 +114,7 @@ def exec_replace_victim_drawn(w: Work, e: n.ReplaceVictimDrawn, ctx: Ctx) -> Non
         take(w, where, m)
         w.victims_in -= 1  # out of play: no longer counted (validate.py)
         emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its "
-                                 "place", "K2.7")
+                                 "place", "K2.7", data=(-1,))
         appear(w, i, where, "K2.7")
     if got is not None and not w.result:
         play_drawn(w, *got, where, i)

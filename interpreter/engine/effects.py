@@ -36,6 +36,7 @@ from .telling import emit, told
 from .tokens import collect_token, place_token, spend_tokens
 from .tracks import open_path
 from .triggers import fire
+from .victims import NONE, pick
 from .words import count_of, loc_name
 from .working import over_budget
 from .zones import draw_card
@@ -164,7 +165,8 @@ def exec_place_victims(w: Work, e: n.PlaceVictims, ctx: Ctx) -> None:  # place N
             over_budget(w, "minions and victims", total, MAX_PIECES_IN_PLAY)
         set_victims(w, where, w.victims[where] + k)
         w.victims_in += k
-        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2")
+        emit(w, "victims", f"{count_of(k, 'victim')} appear{'s' if k == 1 else ''} at {loc_name(w, where)}", "C1.2",
+             data=(k,))
 
 
 def _minions_of(w: Work, kind: str) -> int:
@@ -204,6 +206,16 @@ def exec_kill_minions(w: Work, e: n.KillMinions, ctx: Ctx) -> None:  # kill N MI
     if where < 0 or k <= 0:
         return
     g = w.game
+    if e.minion in g.victim_kinds:  # victims of a kind: each dies as 'kill N victims' kills one (C9.7)
+        for _ in range(k):
+            m = pick(w, where, "Which victim dies?", "victim-dies", eligible=lambda x: x is not None
+                     and x.kind == e.minion)
+            if m is NONE or m is None:
+                return
+            kill_victim(w, where, "an effect", which=m)
+            if w.result:
+                return
+        return
     name = g.minions[e.minion].name
     if modified(w, "kill-may-damage", False, e.minion):
         bodies = [i for i, kil in enumerate(w.killers) if kil.alive and kil.loc == where]
@@ -240,7 +252,8 @@ def exec_turn_victims(w: Work, e: n.TurnVictims, ctx: Ctx) -> None:  # turn N vi
         w.minion_seq += 1
         w.minions = w.minions + (MinionState(m.id, where, m.health, frozenset(), w.minion_seq),)
         if ("minion" in said) if (said := w.ctl.said) is not None else told(w, "minion"):  # (Replay.said)
-            emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1")
+            emit(w, "minion", f"a victim at {loc_name(w, where)} turns into a {m.name} (not a death)", "C15.1",
+                 data=(-1,))
 
 
 def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MINION at LOC into victims
@@ -255,7 +268,8 @@ def exec_turn_minions(w: Work, e: n.TurnMinions, ctx: Ctx) -> None:  # turn N MI
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         set_victims(w, where, w.victims[where] + 1)
         w.victims_in += 1
-        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
+        emit(w, "minion", f"a {w.game.minions[e.minion].name} at {loc_name(w, where)} becomes a victim again", "C1.2",
+             data=(1,))
 
 
 def exec_panic_at(w: Work, e: n.PanicAt, ctx: Ctx) -> None:  # panic at LOC

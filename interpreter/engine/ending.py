@@ -14,18 +14,21 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .steps import GameOver
-from .telling import emit
+from .telling import emit, source_of
 
 if TYPE_CHECKING:
     from .working import Work
 
 
-def end_game(w: Work, winner: str, reason: str, rule: str = "C13.1") -> None:
-    """The game is over: ``winner`` ("fg" or "killer") wins, for ``reason``."""
+def end_game(w: Work, winner: str, reason: str, rule: str = "C13.1", source: str = "") -> None:
+    """The game is over: ``winner`` ("fg" or "killer") wins, for ``reason``. The event's source is
+    the content line that ended it (``source``, else the line resolving: an 'end game' line); its
+    data is ``(winner,)``."""
     w.result = winner
     w.end_reason = reason
     w.phase = "over"
-    emit(w, "end", f"{'the Final Girl' if winner == 'fg' else 'the killer'} wins: {reason}", rule)
+    emit(w, "end", f"{'the Final Girl' if winner == 'fg' else 'the killer'} wins: {reason}", rule, source,
+         (winner,))
     raise GameOver()
 
 
@@ -40,21 +43,29 @@ def killer_defeated(w: Work) -> bool:
 
 def defeated(w: Work) -> None:
     """A side was just defeated: the game ends once what caused it has fully resolved (C13.2)."""
-    if w.scope.depth:
-        w.scope.defeat = True
+    scope = w.scope
+    if scope.fell is None:  # the line that caused the first defeat: the end names it (C13.2 settles later)
+        scope.fell = scope.node
+    if scope.depth:
+        scope.defeat = True
     else:
         settle(w)
 
 
 def settle(w: Work) -> None:
     """C13.1/C13.2, looked at after a resolution: one side down, the other wins; both, she wins."""
-    w.scope.defeat = False
+    scope = w.scope
+    scope.defeat = False
+    fell, scope.fell = scope.fell, None
     if w.result:
         return
     fg, killer = fg_defeated(w), killer_defeated(w)
+    if not (fg or killer):
+        return
+    source = source_of(w, fell)
     if fg and killer:
-        end_game(w, "fg", "both sides fell at once: her sacrifice counts as a win", "C13.2")
+        end_game(w, "fg", "both sides fell at once: her sacrifice counts as a win", "C13.2", source)
     elif fg:
-        end_game(w, "killer", "the Final Girl was defeated")
-    elif killer:
-        end_game(w, "fg", "the killer was defeated")
+        end_game(w, "killer", "the Final Girl was defeated", "C13.1", source)
+    else:
+        end_game(w, "fg", "the killer was defeated", "C13.1", source)

@@ -15,6 +15,7 @@ from .compiled import compile_condition, reads_of
 from .ending import end_game
 from .statics import abilities
 from .tables import NO_CTX
+from .telling import source_of
 from .working import COMPILED, field
 
 if TYPE_CHECKING:
@@ -56,7 +57,8 @@ def read_ends(w: Work) -> None:
     ctx = NO_CTX
     for holds, e in lines:
         if holds(w, ctx):
-            end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met")
+            end_game(w, "fg" if e.side == "win" else "killer", e.reason or "a scenario or killer condition was met",
+                     "C13.1", source_of(w, e))  # the win or lose line that holds: what ended the game
     if reads is not None and len(reads) <= 2:
         fa, fb = (reads + reads + ("game", "game"))[:2]  # one field read twice; none: game (never rebound)
         w.ends_read = (srcs, fa, field(w, fa), fb, field(w, fb))

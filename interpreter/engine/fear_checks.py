@@ -170,7 +170,7 @@ def play_card(w: Work, cid: str, ctx: Ctx) -> None:
     w.spent = w.spent + (cid,)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("play" in said) if said is not None else told(w, "play"):
-        emit(w, "play", f"plays {card.name}", "C2.1")
+        emit(w, "play", f"plays {card.name}", "C2.1", data=(cid,))
     succ = fear_check(w, card)
     out = outcome_for(card, succ)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)

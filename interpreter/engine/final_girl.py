@@ -137,12 +137,12 @@ def _lose_health(w: Work, k: int, rule: str) -> None:
     if k <= w.fg_health:
         w.fg_health -= k
         if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
-            emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule)
+            emit(w, "damage", f"the Final Girl takes {k} damage (health {w.fg_health})", rule, data=("fg", k))
         if w.fg_health == 0:
             emit(w, "breath", "the Final Girl is down to her last breath: +1 die", "C14.2")
         return
     if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
-        emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule)
+        emit(w, "damage", f"the Final Girl takes {k} damage: her last-breath token is lost", rule, data=("fg", k))
     w.fg_health = 0
     if w.fg_breath == 2 and w.fg_breath_value > 0:
         w.fg_breath = 1

@@ -187,7 +187,7 @@ def search(w: Work, look: int, keep: int, look_mode: bool) -> None:
         if taken:
             _offer_on_pile(w, k)
         return
-    opts = [Option(f"keep:{c}", w.game.items[c].name) for c, _ in dict.fromkeys(top)]
+    opts = [Option(f"keep:{c}", w.game.items[c].name) for c in dict.fromkeys(c for c, _ in top)]  # one per item
     kept: list[str] = []
     others = [c for c, _ in top]
     for _ in range(min(keep, len(others))):

@@ -85,7 +85,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         if k < kil.health:
             ks[idx] = evolve_killer(kil, health=kil.health - k)
             w.killers = tuple(ks)
-            emit(w, "damage", f"{kil.label} takes {k} damage (health {kil.health - k})", rule)
+            emit(w, "damage", f"{kil.label} takes {k} damage (health {kil.health - k})", rule, data=("killer", k))
             _hurt(w, body, k, kil.loc)
             return
         del ks[idx]
@@ -93,7 +93,7 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         if w.active > idx:
             w.active -= 1
         fix_active(w)
-        emit(w, "damage", f"{kil.label} takes {k} damage and is destroyed", rule)
+        emit(w, "damage", f"{kil.label} takes {k} damage and is destroyed", rule, data=("killer", k))
         _hurt(w, ("killer", kil.body, -1), k, kil.loc)
         fire(w, "dies", ("killer", kil.body, -1), k, kil.loc)
         return
@@ -102,12 +102,12 @@ def damage_killer(w: Work, idx: int, k: int, rule: str = "C3.8", by_fg: bool = T
         ks[idx] = kil
         w.killers = tuple(ks)
         if ("damage" in said) if (said := w.ctl.said) is not None else told(w, "damage"):  # (Replay.said)
-            emit(w, "damage", f"{name} takes {k} damage (health {kil.health})", rule)
+            emit(w, "damage", f"{name} takes {k} damage (health {kil.health})", rule, data=("killer", k))
         if kil.health == 0:
             emit(w, "breath", f"{name} is down to its last breath: +1 die", "C2.5")
         _hurt(w, body, k, kil.loc)
         return
-    emit(w, "damage", f"{name} takes damage: its last-breath token is lost", rule)
+    emit(w, "damage", f"{name} takes damage: its last-breath token is lost", rule, data=("killer", k))
     kil = ks[idx] = evolve_killer(kil, health=0)
     w.killers = tuple(ks)
     _hurt(w, body, k, kil.loc)
@@ -223,7 +223,7 @@ def heal_killer(w: Work, k: int, idx: int = -1) -> None:
     w.killers = tuple(ks)
     said = w.ctl.said  # told without the call, in a lean step (Replay.said)
     if ("health" in said) if said is not None else told(w, "health"):
-        emit(w, "health", f"{body_name(w, idx)} heals to {new}", "C17.1")
+        emit(w, "health", f"{body_name(w, idx)} heals to {new}", "C17.1", data=("killer", new))
 
 
 # --- pieces: killer bodies and minions ------------------------------------------------------

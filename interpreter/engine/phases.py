@@ -124,7 +124,8 @@ def step_action(w: Work) -> None:
         w.action_over = False
         w.sub = 1
         if ("phase" in said) if (said := w.ctl.said) is not None else told(w, "phase"):  # (Replay.said; told counts it)
-            emit(w, "phase", f"round {w.round}: Action phase", "C1.1")
+            emit(w, "phase", f"round {w.round}: Action phase", "C1.1",
+                 data=(w.round, w.bloodlust + 1, w.fg_health, w.fear, w.time))
         ctl = w.ctl
         if ctl.on_round is not None and (ctl.lean or ctl.count > ctl.skip):  # (the event just counted is new)
             ctl.on_round(w.round, w.bloodlust + 1)
@@ -203,7 +204,7 @@ def step_action(w: Work) -> None:
             iid, _sep, k = key[4:].partition("#")  # 'use:ID#N': that card (engine/copies.py)
             it = g.items[iid]
             assert it.use is not None
-            emit(w, "use", f"uses {it.name}", "C6.4")
+            emit(w, "use", f"uses {it.name}", "C6.4", data=(iid,))
             lose_time(w, it.use.time)
             if k:
                 as_card(w, key_of(iid, int(k)), run, w, it.use.effects, g.source_ctx[iid])
@@ -323,7 +324,7 @@ def step_planning(w: Work) -> None:
         w.time -= g.cards[cid].cost
         said = w.ctl.said  # told without the call, in a lean step (Replay.said)
         if ("buy" in said) if said is not None else told(w, "buy"):
-            emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1")
+            emit(w, "buy", f"buys {g.cards[cid].name} (time {w.time})", "C7.1", data=(cid,))
         ctl = w.ctl  # each purchase is a step, but in a lean one (as in step_action, _between_steps)
         if not (ctl.lean and ctl.budget > steps.LEAN_RESERVE):
             return
@@ -427,7 +428,7 @@ def _panic_marked(w: Work) -> None:
         locs = sorted({k.loc for k in w.killers if k.alive and k.loc >= 0} | {m.loc for m in w.minions})
     always = [m for m in always_panicking(w) if m.loc not in locs]
     if always and not locs:
-        emit(w, "phase", "Panic phase: victims who always panic panic", "C10.1")
+        emit(w, "phase", "Panic phase: the victims who always panic do so", "C10.1")
     panicking = [(loc, w.victims[loc] - len(marks_at(w, loc)), [m.uid for m in marks_at(w, loc)])
                  for loc in locs if w.victims[loc] > 0]
     for loc in sorted({m.loc for m in always}):

@@ -78,7 +78,7 @@ def _turn_one(w: Work, where: int, m: Optional[MarkedVictim], kind: str) -> None
     w.minion_seq += 1
     w.minions = w.minions + (MinionState(stats.id, where, stats.health, frozenset(), w.minion_seq),)
     emit(w, "minion", f"{before} at {loc_name(w, where)} turns into {a_or_an(stats.name)} {stats.name} (not a death)",
-         "C15.1")
+         "C15.1", data=(-1,))
 
 
 def turn_back(w: Work, where: int, k: int, kind: str) -> None:
@@ -103,7 +103,8 @@ def turn_back(w: Work, where: int, k: int, kind: str) -> None:
         w.minions = w.minions[:idx] + w.minions[idx + 1:]
         add(w, where)
         w.victims_in += 1
-        emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "C1.2")
+        emit(w, "minion", f"a {g.minions[kind].name} at {loc_name(w, where)} becomes a victim again", "C1.2",
+             data=(1,))
 
 
 def exec_turn_random_victims(w: Work, e: n.TurnRandomVictims, ctx: Ctx) -> None:
@@ -142,7 +143,7 @@ def exec_replace_victim(w: Work, e: n.ReplaceVictim, ctx: Ctx) -> None:
     take(w, where, m)
     w.victims_in -= 1
     emit(w, "victim-leaves", f"{name} at {loc_name(w, where)} leaves the board: {body_name(w, i)} stands in its place",
-         "K2.7")
+         "K2.7", data=(-1,))
     appear(w, i, where, "K2.7")
 
 

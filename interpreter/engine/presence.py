@@ -35,13 +35,13 @@ def exec_move_killer_to(w: Work, e: n.MoveKillerTo, ctx: Ctx) -> None:  # move k
     i = the_killer(w, near=where)  # (open) K6.7: with several bodies, the one nearest the destination
     if i < 0:
         return
+    if w.killers[i].loc < 0:  # off the board (K2.1, K1.6): no body on the map to move; 'appears' brings one
+        emit(w, "presence", f"{body_name(w, i)} is off the board: it does not move to {loc_name(w, where)}", "C9.1")
+        return
     if held_in_place(w, w.killers[i].status):  # S5.5: no move in the Killer phase moves it
         emit(w, "move", f"{body_name(w, i)} does not move to {loc_name(w, where)} (its status stops it)", "S5.5")
         return
     at = w.killers[i].loc
-    if at < 0:  # a body off the board comes onto it: an appearance, which content may prevent (K1.6)
-        appear(w, i, where, "C1.2")
-        return
     hops: list[Hop] = []
     mover = ("killer", w.killers[i].body, i)
     if "killer" in w.game.movers_watched and at >= 0 and at != where:  # a move's events (moves.py): it may stop
@@ -66,7 +66,9 @@ def exec_damage_killer(w: Work, e: n.DamageKiller, ctx: Ctx) -> None:  # damage 
     i = ctx_body(w, ctx)
     if i < 0:
         i = the_killer(w)
-    if i >= 0:  # K3.2: her cards and items make the body they damage the active one
+    if i >= 0 and w.killers[i].loc < 0:  # off the board (K2.1, K1.6): nothing on the map to hurt
+        emit(w, "presence", f"{body_name(w, i)} is off the board: it takes no damage", "C3.8")
+    elif i >= 0:  # K3.2: her cards and items make the body they damage the active one
         g = w.game
         damage_killer(w, i, amount(w, e.n, ctx), "C3.8", by_fg=ctx.source in g.cards or ctx.source in g.items)
 

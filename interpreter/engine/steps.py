@@ -130,13 +130,14 @@ class Scope:
     """What scopes: the content node being resolved (events name its line), how deeply effects
     are nested, and the location ``it`` of the innermost ``for each``."""
 
-    __slots__ = ("asking", "body", "copy", "defeat", "depth", "it", "node", "piece", "source")
+    __slots__ = ("asking", "body", "copy", "defeat", "depth", "fell", "it", "node", "piece", "source")
 
     def __init__(self) -> None:
         self.node: Any = None
         self.depth = 0
         self.it = -1
         self.defeat = False  # a side was defeated in the resolution under way (C13.2: settle at its end)
+        self.fell: Any = None  # the content node resolving when it was: the end event names its line
         self.asking: frozenset[str] = frozenset()  # the rules' questions whose 'while' conditions are being read
         self.body = -1  # inside 'all killers { … }': the body 'the killer' means there
         self.piece: Any = None  # inside 'for each victim …': the piece 'it' is (engine/pieces.py)
@@ -149,12 +150,12 @@ class Scope:
 
 
 # a step starts with no content node (an exception may have left a resolution midway): _advance
-# sets node, depth, it, defeat, asking, body, piece, source, copy to these after a step cut short
-_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "", "")
+# sets node, depth, it, defeat, asking, body, piece, source, copy, fell to these after a step cut short
+_SCOPE_START = (None, 0, -1, False, _NOT_ASKING, -1, None, "", "", None)
 
 
 def reset_scope(scope: Scope) -> None:
     """The scope as a step starts: no content node, depth 0, no 'it', no defeat, no questions, …"""
     (scope.node, scope.depth, scope.it, scope.defeat, scope.asking, scope.body, scope.piece,
-     scope.source, scope.copy) = _SCOPE_START
+     scope.source, scope.copy, scope.fell) = _SCOPE_START
 

@@ -51,6 +51,16 @@ def emit(w: Work, kind: str, text: str | Callable[[], str], rule: str = "", sour
 _new_tuple = tuple.__new__
 
 
+def source_of(w: Work, node: Any) -> str:
+    """The file:line:col of a content node (as events name it), or "" for none."""
+    sp = getattr(node, "span", None) if node is not None else None
+    if sp is None:
+        return ""
+    table = w.ctl.sources
+    got = table.get(id(sp))
+    return got[1] if got is not None and got[0] is sp else _source(table, sp)
+
+
 def told(w: Work, kind: str) -> bool:
     """Whether an event of ``kind`` would be made now (play_out may read only some kinds, and a
     replay skips the events seen). If not, it is counted here as ``emit`` counts it, and the

@@ -204,7 +204,9 @@ def exec_discard_random_item(w: Work, e: n.DiscardRandomItem, ctx: Ctx) -> None:
     discard_item(w, card.id, card if card.copy else None)
 
 
-def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / item ID aside
+def eval_item_in(w: Work, c: n.ItemIn, ctx: Ctx) -> bool:  # item ID on table / on piles / aside
+    if c.zone == "piles":  # K2.2: face up on top of an item pile
+        return any(iid == c.item for _, iid in w.on_piles)
     return in_zone(w, c.item, w.table if c.zone == "table" else w.aside)
 
 
