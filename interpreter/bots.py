@@ -60,6 +60,12 @@ def _amount(a) -> int:
 
 _CARD_PROFILE: dict[int, dict[str, float]] = {}
 
+# effects that move the content on without healing, hurting or moving anyone: a track advanced (S2.4),
+# a token placed or revealed (K1.7), a vehicle brought (V4), victims put aboard (S2.3). The content
+# hands her these on her own cards, items and actions: they are her progress (a 'mark' on the game)
+_MARKS = (n.AdvanceTrack, n.PlaceToken, n.RevealTokens, n.MoveConveyance, n.LoadVictims, n.LoadVictimsUpTo,
+          n.RescueHeld)
+
 
 def card_profile(card: n.Card) -> dict[str, float]:
     """What a card does, weighted by the chance of each tier with about two dice."""
@@ -68,7 +74,8 @@ def card_profile(card: n.Card) -> dict[str, float]:
     if got is not None:
         return got
     weight = {0: 0.45, 1: 0.40, 2: 0.15, 3: 0.03}
-    prof = {"move": 0.0, "damage": 0.0, "heal": 0.0, "fear": 0.0, "time": 0.0, "search": 0.0, "prevent": 0.0}
+    prof = {"move": 0.0, "damage": 0.0, "heal": 0.0, "fear": 0.0, "time": 0.0, "search": 0.0, "prevent": 0.0,
+            "mark": 0.0}
     for o in card.outcomes:
         wgt = weight.get(o.min_successes, 0.05)
         for e in _walk(o.effects):
@@ -91,6 +98,8 @@ def card_profile(card: n.Card) -> dict[str, float]:
                 prof["search"] += wgt
             elif t is n.PreventDamage:
                 prof["prevent"] += wgt * _amount(e.n)
+            elif t in _MARKS:
+                prof["mark"] += wgt * (_amount(e.n) if t is n.AdvanceTrack else 1)
     _CARD_PROFILE[key] = prof
     return prof
 
@@ -98,7 +107,7 @@ def card_profile(card: n.Card) -> dict[str, float]:
 def card_value(card: n.Card) -> float:
     p = card_profile(card)
     return (1.2 * p["move"] + 2.0 * p["damage"] + 1.2 * p["heal"] + 0.8 * p["fear"] + 0.5 * p["time"]
-            + 1.5 * p["search"] + 1.3 * p["prevent"] + (1.0 if card.kind == "reroll" else 0.0))
+            + 1.5 * p["search"] + 1.3 * p["prevent"] + 1.0 * p["mark"] + (1.0 if card.kind == "reroll" else 0.0))
 
 
 # --- the greedy bot -----------------------------------------------------------------------------
@@ -194,6 +203,138 @@ class Greedy:
             if key in keys:
                 return key
         return keys[0]
+
+    # -- what the content's own forms offer: conditions read as the engine reads them ----------------
+    @staticmethod
+    def holds(state: GameState, cond: n.Condition | None, loc: int | None = None) -> bool:
+        """Whether a condition of the content holds now (with her at ``loc``, if given): the engine's
+        own reading (engine/zones.usable) on a working copy, which a condition never writes."""
+        if cond is None:
+            return True
+        from .engine.working import replace, work
+        from .engine.zones import usable
+        if loc is not None and loc != state.fg_loc:
+            state = replace(state, fg_loc=loc)
+        return usable(work(state), cond)
+
+    def live(self, state: GameState, effects) -> list:
+        """The effects that would resolve now: an 'if' read (its 'then' or its 'else'), the rest
+        walked as they stand (a choice with every option, a repeat once)."""
+        out: list = []
+        for e in effects:
+            if type(e) is n.If:
+                out += self.live(state, e.then if self.holds(state, e.cond) else e.otherwise)
+            else:
+                out.extend(_walk((e,)))
+        return out
+
+    def gain(self, state: GameState, effects) -> tuple[float, bool]:
+        """What effects would do for her here and now, and whether any of them is of a kind this
+        reading does not value (a card drawn, a status, a token spent: worth something, unknown).
+        Healing at full health and lowering fear at its lowest count nothing (C3.5, C3.6): an item
+        or action whose every effect is such does nothing, and is not worth its time."""
+        g = state.game
+        missing = g.fg.health - state.fg_health
+        fear_room = max(0, state.fear - g.side.fear_min)
+        v, unknown = 0.0, False
+        for e in self.live(state, effects):
+            t = type(e)
+            if t is n.Heal:
+                got = min(missing, _amount(e.n))
+                missing -= got
+                v += 1.0 * got
+            elif t is n.LowerFear:
+                got = min(fear_room, _amount(e.n))
+                fear_room -= got
+                v += 0.4 * got
+            elif t is n.RaiseFear:
+                v -= 0.4 * _amount(e.n)
+            elif t is n.GainTime:
+                v += 0.25 * _amount(e.n)
+            elif t is n.LoseTime or t is n.LoseHealth:
+                v -= 0.3 * _amount(e.n)
+            elif t in _MARKS:
+                v += 0.6 * (_amount(e.n) if t is n.AdvanceTrack else 1)
+            elif isinstance(e, (n.Control, n.Decl)):
+                continue  # a choice, a repeat, a spend: the effects inside are walked with it
+            else:
+                unknown = True
+        return v, unknown
+
+    def item_worth(self, state: GameState, iid: str, uses: int | None = None) -> float:
+        """What an item is worth to her, whatever the moment: a weapon by the bonus it adds to the
+        best she holds (C3.8), a use by its effects' kinds, times the uses left (C6.4)."""
+        g = state.game
+        it = g.items[iid]
+        w = 0.0
+        if it.weapon is not None:
+            best = max((wp.bonus for h in state.held if (wp := g.items[h.id].weapon) is not None
+                        and wp.range == it.weapon.range and h.id != iid), default=0)
+            w += 1.5 * max(0, it.weapon.bonus - best) + 0.3 * it.weapon.range
+        if it.use is not None:
+            one = 0.0
+            for e in _walk(it.use.effects):
+                t = type(e)
+                if t is n.DealDamage or t is n.KillMinions:
+                    one += 1.2 * _amount(e.n)
+                elif t is n.Heal:
+                    one += 0.8 * _amount(e.n)
+                elif t is n.LowerFear or t is n.GainTime or t is n.MoveUpTo:
+                    one += 0.3 * _amount(e.n)
+                elif isinstance(e, n.Effect) and not isinstance(e, n.Control):
+                    one += 0.3
+            left = it.uses if uses is None else uses
+            w += one * (min(left, 3) if it.uses else 2)
+        return w
+
+    def recipe_gain(self, state: GameState, r: n.Recipe) -> float:
+        """S3.4: the item made, less the items given up for it and the time it takes."""
+        held = {h.id: h for h in (*state.held, *state.pack)}
+        lost = sum(self.item_worth(state, i, held[i].uses) for i in r.needs if i in held)
+        return self.item_worth(state, r.makes) - lost - 0.3 * r.time
+
+    def errand(self, state: GameState) -> int:
+        """K2.5 and the like: an item she holds whose use needs her at some kind of place (a tag, a
+        token there) and, perhaps, some kind of victim there with her. The place to take it to, or
+        the victims of that kind to fetch first (they follow her, C5.3); -1 when there is none."""
+        g = state.game
+        d = self.dist(state)[state.fg_loc]
+        for h in (*state.held, *state.pack):
+            it = g.items[h.id]
+            if it.use is None or it.usable is None or (it.uses and h.uses <= 0):
+                continue
+            kinds = [c.kind for c in _walk((it.usable,)) if type(c) is n.KindAt and c.loc == "here"]
+            places = self.places_for(state, h.id)
+            if not places:
+                continue
+            if kinds:
+                with_her = any(m.loc == state.fg_loc and m.kind in kinds for m in state.marked)
+                if not with_her:
+                    spots = {m.loc for m in state.marked if m.kind in kinds and m.loc >= 0}
+                    if not spots:
+                        continue
+                    return min(spots, key=lambda i: (d[i], i))
+            return min(places, key=lambda i: (d[i], i))
+        return -1
+
+    def places_for(self, state: GameState, iid: str) -> tuple[int, ...]:
+        """The locations where an item's 'usable while' holds as far as the place goes: its parts about
+        victims of a kind there left out (she brings them along). Read once for each arrangement of the
+        board's tokens and opened paths."""
+        g = state.game
+        key = ("bot:places", iid, state.tokens, state.opened)
+        got = g.derived.get(key)
+        if got is None:
+            cond = g.items[iid].usable
+            if type(cond) is n.AllOf:
+                parts = tuple(c for c in cond.conds if type(c) not in (n.KindAt, n.VictimsAt))
+                cond = n.AllOf(cond.span, parts) if parts else None
+            elif type(cond) in (n.KindAt, n.VictimsAt):
+                cond = None
+            got = () if cond is None else tuple(
+                i for i in range(len(g.board.names)) if self.holds(state, cond, i))
+            g.derived[key] = got
+        return got
 
     # -- what the board shows --------------------------------------------------------------------
     @staticmethod
@@ -370,6 +511,9 @@ class Greedy:
         d = self.dist(state)[state.fg_loc]
         board = state.game.board
         danger = self.killer_locs(state)
+        errand = self.errand(state) if state.marked or state.tokens else -1
+        if errand >= 0 and (not danger or not self.hunting(state)):
+            return errand  # an item to take where it works, with whom it needs (K2.5)
         if state.victims[state.fg_loc] > 0 and state.fg_loc not in board.exits:
             exits = sorted(board.exits, key=lambda e: (d[e], e))
             return exits[0] if exits else state.fg_loc
@@ -486,17 +630,34 @@ class Greedy:
                 v += ex["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
                 v += p["search"] * (2.0 if at_pile and len(state.held) + len(state.pack) < 4 else 0.0)
                 v += ex["time"] * (0.3 if state.time <= 2 else 0.1)
+                if p["mark"]:  # a track moved on, a token placed (S2.4, K1.7): only what would happen now
+                    marks = sum(1 for o in card.outcomes if o.min_successes >= 1
+                                for e in self.live(state, o.effects) if type(e) in _MARKS)
+                    v += 0.5 * min(marks, 3)
                 v -= 0.2 if card.kind == "action" and reactions == 0 and p["prevent"] else 0.0
                 if saving:
                     v -= 0.4 * max(1.0, ex["cost"])
                 scores[k] = v
             elif k.startswith("use:"):
                 it = g.items[k[4:].partition("#")[0]]  # ('use:ID#N': a card that carries tokens apart)
-                heals = sum(_amount(e.n) for e in _walk(it.use.effects if it.use else ()) if isinstance(e, n.Heal))
-                scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals else 0.4
+                effects = it.use.effects if it.use else ()
+                worth, unknown = self.gain(state, effects)
+                if not unknown and worth <= 0:
+                    continue  # it would change nothing (full health, fear at its lowest): not worth a use
+                heals = sum(_amount(e.n) for e in _walk(effects) if isinstance(e, n.Heal))
+                scores[k] = (1.0 * min(missing, heals) + 0.3) * mend if heals and missing else 0.4
             elif k.startswith("action:"):
+                a = next(x for x in g.actions if x.id == k[7:])
+                worth, unknown = self.gain(state, a.effects)
+                if not unknown and worth <= 0:
+                    continue  # nothing it does helps here and now
                 free = "(free)" in next(o.label for o in choice.options if o.key == k)
                 scores[k] = 0.6 if free else (0.8 if state.time >= 2 else 0.2)
+            elif k.startswith("recipe:"):  # S3.4: make an item worth more than what it takes
+                r = next(x for x in g.recipes if x.id == k[7:])
+                v = self.recipe_gain(state, r)
+                if v > 0 and state.time >= r.time:
+                    scores[k] = 0.5 + min(v, 2.0) * 0.3
         best = max(scores, key=lambda k: (scores[k], k))
         return best
 
@@ -668,6 +829,8 @@ class Greedy:
                 v -= 1.0
             if c.cost == 0:
                 v += 0.8
+            if prof["mark"] and c.usable is not None and not self.holds(state, c.usable):
+                v -= 1.0 * prof["mark"]  # it marks the game only at times (K1.7): not now
             return v / (1 + 0.35 * c.cost)
 
         buys = [k for k in keys if k.startswith("buy:") and score(k) > 0.25]
