@@ -3,15 +3,19 @@
 At a decision with more than one option the expert samples worlds the player cannot tell from the
 real one (the information set): every hidden deck and pile order, the face-down items, tokens and
 last-breath values, a finale and dark power not yet revealed, and the generator of the dice, all
-redrawn by a generator of its own, seeded from the bot's seed and the decision's public facts. In
-each world it answers an option and plays on with a rollout policy (the greedy bot) to the end of
-the game or a cap of answers, where a heuristic scores the position. The options are compared on
-the same worlds (common random numbers) and halved round by round (sequential halving) until the
-budget of rollouts per decision is spent; the best mean wins, ties going to the greedy bot's pick.
+redrawn by a generator of its own, seeded from the bot's seed and the decision's public facts. A
+world replays the decision's step with the dice the player saw rolled in it, and is kept only if
+it comes to the same choice and shows her what she sees (``public``). In each world it answers an
+option and plays on with a rollout policy (the greedy bot) to the first decision of the next round
+(DEPTH), where an evaluation fitted to greedy games (WEIGHTS) gives her chance of a win. The
+options are compared on the same worlds (common random numbers) and halved round by round
+(sequential halving) until the budget of rollouts per decision is spent; another option than the
+greedy bot's pick wins only by a lead clear of the noise, world by world (MARGIN, Z).
 
 It never reads what a player could not see: a world is made from the multisets of the hidden
-cards (sorted, then shuffled), never from their order, and the game's own seed is replaced, not
-read (tests/test_expert.py: the same choice whatever order the hidden decks are in).
+cards (sorted, then shuffled), never from their order, and the game's own generator is replaced;
+of its draws, only those already made in the decision's step are read, as the dice she saw
+(``seen_dice``) (tests/test_expert.py: the same choice whatever order the hidden decks are in).
 """
 
 from __future__ import annotations
@@ -23,17 +27,20 @@ from typing import Callable, Optional
 
 from lastbreath.dsl import RulesError
 
+from . import rng
 from .engine import advance, play_out
 from .state import Choice, GameState, evolved
 
 Policy = Callable[[GameState, Choice], str]
 
-DEFAULT_BUDGET = 64  # rollouts per decision (docs/decisions/0024: measured)
+DEFAULT_BUDGET = 16  # rollouts per decision (docs/decisions/0024: measured)
 MIN_BUDGET, MAX_BUDGET = 1, 10_000
-DEPTH = 3  # rounds a rollout plays on (to the first decision of the round DEPTH after the decision's)
+DEPTH = 1  # rounds a rollout plays on (to the first decision of the round DEPTH after the decision's)
 MAX_ANSWERS = 400  # answers in one rollout, at most (a guard: a round takes about ten)
 MAX_STRAYS = 24  # answers unlike greedy's in one phase of a round, at most (a guard against a game going round)
-MARGIN = 0.03  # what another option's mean must beat the greedy pick's by, on the same worlds
+MARGIN = 0.01  # what another option's mean must beat the greedy pick's by, on the same worlds
+Z = 1.5  # and by how many standard errors of the difference (the options' scores world by world)
+MAX_SEEN = 64  # draws made in a step before a decision, at most, for the decision to be searched
 TRIES = 3  # worlds drawn in turn when one does not reach the same choice (a card drawn in the step)
 _QUIET: frozenset[str] = frozenset()  # no events made in the rollouts: nobody reads them
 
@@ -128,16 +135,35 @@ def _enemy(state: GameState) -> int:
             + len(state.minions) + state.secondary_health)
 
 
+FEATURES = ("health", "health_low", "breath", "fear", "killer_health", "killer_breath", "minions", "secondary",
+            "victims", "dead", "rescued", "bloodlust", "round", "finale", "items", "hand")
+
+
+def features(state: GameState) -> list[float]:
+    """What the evaluation reads of a state, in FEATURES' order: plain fields every game has."""
+    alive = [k for k in state.killers if k.alive]
+    return [state.fg_health, max(0, 3 - state.fg_health), state.fg_breath, state.fear,
+            sum(k.health for k in alive), sum(1 for k in alive if k.breath > 0), len(state.minions),
+            state.secondary_health, len(state.victims), state.dead, state.rescued, state.bloodlust, state.round,
+            1 if state.finale_revealed else 0, len(state.held) + len(state.pack), len(state.hand)]
+
+
+# fitted by examples/fit_evaluation.py (logistic regression of her win on FEATURES at each round's
+# first decision, 300 greedy games on each bundled killer x scenario pair; docs/decisions/0024)
+WEIGHTS = {"bias": -1.9072, "health": 0.0678, "health_low": -0.3389, "breath": 0.8143, "fear": -0.1744,
+           "killer_health": -0.193, "killer_breath": 0.4113, "minions": -0.5143, "secondary": -0.2788,
+           "victims": 0.0329, "dead": -0.1606, "rescued": 0.0454, "bloodlust": -0.2273, "round": 0.0355,
+           "finale": 0.8949, "items": -0.0185, "hand": 0.088}
+_W = tuple(WEIGHTS[f] for f in FEATURES)
+
+
 def evaluate(state: GameState, root: GameState) -> float:
-    """1 for her win, 0 for a loss; a game not over yet, by what changed since the decision: her
-    health and last breath, the enemies' health and numbers, victims rescued and dead, bloodlust
-    (weights by hand, docs/decisions/0024), kept within 0.05..0.95."""
+    """1 for her win, 0 for a loss; a game not over yet, the chance of her win that WEIGHTS
+    give its FEATURES (``root``, the decision's state, is not read: kept for other evaluations)."""
     if state.result:
         return 1.0 if state.result == "fg" else 0.0
-    v = (0.5 + 0.05 * (state.fg_health - root.fg_health) + 0.08 * (state.fg_breath - root.fg_breath)
-         - 0.05 * (_enemy(state) - _enemy(root)) + 0.04 * (state.rescued - root.rescued)
-         - 0.03 * (state.dead - root.dead) - 0.03 * (state.bloodlust - root.bloodlust))
-    return min(0.95, max(0.05, v))
+    z = WEIGHTS["bias"] + sum(w * x for w, x in zip(_W, features(state)))
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
 def decision_seed(seed: int, state: GameState, choice: Choice, again: bool = False) -> int:
@@ -149,6 +175,31 @@ def decision_seed(seed: int, state: GameState, choice: Choice, again: bool = Fal
              state.fear, state.time, state.hand, state.victims, tuple((k.loc, k.health) for k in state.killers),
              tuple((m.kind, m.loc) for m in state.minions))
     return int.from_bytes(hashlib.blake2b(repr(facts).encode(), digest_size=8).digest(), "little")
+
+
+def seen_dice(state: GameState, ck: GameState) -> Optional[tuple[int, ...]]:
+    """The dice a world's replay of the step shows before this decision: the faces the player saw
+    rolled in the step so far (the step's draws read as dice, after the forced faces it used),
+    then the forced faces left. None when the step made more than MAX_SEEN draws or used forced
+    faces out of their order. A draw that was not a die (a shuffle, a random pick) gives the world
+    a die unlike the one seen, and the world is dropped (``public``): what a world keeps of these
+    draws is only what the player saw."""
+    if state.rng == ck.rng:
+        return ck.dice if state.dice == ck.dice else None
+    used = len(ck.dice) - len(state.dice)
+    if used < 0 or ck.dice[used:] != state.dice or state.rng - ck.rng > MAX_SEEN:
+        return None
+    return (*ck.dice[:used], *(rng.draw(state.seed, c, 6) + 1 for c in range(ck.rng, state.rng)), *state.dice)
+
+
+def public(state: GameState) -> tuple:
+    """What the player sees of a state that a world must show alike: her place, tracks, cards and
+    items, the pieces and tokens on the board, the victims, the market, the revealed cards."""
+    return (state.fg_loc, state.fg_health, state.fg_breath, state.fear, state.time, state.hand, state.spent,
+            state.held, state.pack, state.market, state.victims, state.dead, state.rescued, state.bloodlust,
+            tuple((k.loc, k.health, k.breath, k.alive) for k in state.killers),
+            tuple((m.kind, m.loc, m.health) for m in state.minions), state.tokens, state.collected,
+            state.events_active, state.tracks, state.finale_revealed and state.finale)
 
 
 # --- the search ---------------------------------------------------------------------------------
@@ -172,13 +223,12 @@ class Expert:
             return keys[0]
         pick = self.rollout(state, choice)
         ck = state.checkpoint
-        # a decision after a draw in its step: the engine replays the step from its checkpoint, and a
-        # world with another generator would roll those dice again (decision 0024): greedy answers
-        if self.budget < 2 or ck is None or state.rng != ck.rng or state.dice != ck.dice:
+        dice = None if ck is None or self.budget < 2 else seen_dice(state, ck)
+        if dice is None:
             self.delegated += 1
             return pick
         cands = [pick, *(k for k in keys if k != pick)][:self.budget]
-        got = self.search(state, choice, cands)
+        got = self.search(state, choice, cands, dice)
         if got is None:
             self.delegated += 1
             return pick
@@ -197,25 +247,30 @@ class Expert:
             self.strays += 1
         return got
 
-    def worlds(self, state: GameState, choice: Choice):
-        """Worlds for this decision, one at a time: (checkpoint, answers) that replay to the same
-        choice; None when TRIES draws in a row do not (a card drawn in the step, say)."""
+    def worlds(self, state: GameState, choice: Choice, seen: tuple[int, ...] = ()):
+        """Worlds for this decision, one at a time: checkpoints that, with the step's answers and the
+        dice ``seen`` in the step so far, replay to the same choice and show the player what she
+        sees (``public``); None when TRIES draws in a row do not (a card drawn in the step, say)."""
         base = decision_seed(self.seed, state, choice)
         ck = state.checkpoint
         assert ck is not None
         want = (choice.kind, choice.prompt, choice.options)
+        shown = public(state)
         i = 0
         while True:
             for _ in range(TRIES):
                 r = _random.Random(base + 7919 * i)
                 i += 1
                 world = determinize(ck, r, r.getrandbits(63))
+                if seen != world.dice:
+                    world = evolved(world, dice=seen)
                 try:
                     st, _ = advance(world, state.answers, state.events_seen, _QUIET)
                 except RulesError:
                     continue
                 c = st.choice
-                if c is not None and (c.kind, c.prompt, c.options) == want:
+                if (c is not None and (c.kind, c.prompt, c.options) == want and st.dice == state.dice
+                        and public(st) == shown):
                     yield world
                     break
             else:
@@ -235,13 +290,12 @@ class Expert:
             return 0.5
         return evaluate(st, root)
 
-    def search(self, state: GameState, choice: Choice, cands: list[str]) -> Optional[str]:
-        sums = dict.fromkeys(cands, 0.0)
-        counts = dict.fromkeys(cands, 0)
+    def search(self, state: GameState, choice: Choice, cands: list[str], seen: tuple[int, ...] = ()) -> Optional[str]:
+        vals: dict[str, list[float]] = {k: [] for k in cands}  # each option's scores, world by world
         order = {k: i for i, k in enumerate(cands)}
         alive = list(cands)
         left = self.budget
-        worlds = self.worlds(state, choice)
+        worlds = self.worlds(state, choice, seen)
         while len(alive) > 1:
             rounds = math.ceil(math.log2(len(alive)))
             per = max(1, left // (len(alive) * rounds))
@@ -252,20 +306,26 @@ class Expert:
                 if world is None:
                     return None
                 for k in alive:
-                    sums[k] += self.play(world, state.answers, state.events_seen, k, state)
-                    counts[k] += 1
+                    vals[k].append(self.play(world, state.answers, state.events_seen, k, state))
                 left -= len(alive)
             # the better half goes on, and the greedy pick always (it is what the others must beat)
-            others = sorted(alive[1:], key=lambda k: (-sums[k] / counts[k], order[k]))
+            others = sorted(alive[1:], key=lambda k: (-sum(vals[k]) / len(vals[k]), order[k]))
             alive = [alive[0], *others[:max(1, len(alive) // 2)]] if len(alive) > 2 else alive[:1] + others[:1]
             if len(alive) == 2 and len(others) == 1:
                 break
         pick = cands[0]
-        if not counts[pick]:
+        if not vals[pick]:
             return None
-        # the survivors and the pick were measured on the same worlds: another wins only by MARGIN
-        best = min(alive, key=lambda k: (-sums[k] / counts[k], order[k]))
-        if best != pick and sums[best] / counts[best] >= sums[pick] / counts[pick] + MARGIN:
+        # the survivors were scored on every world the pick was (common worlds): another wins only when
+        # its lead over the pick, world by world, is MARGIN or more and Z standard errors from nothing
+        best = min(alive, key=lambda k: (-sum(vals[k]) / len(vals[k]), order[k]))
+        if best == pick:
+            return pick
+        d = [b - p for b, p in zip(vals[best], vals[pick])]
+        n = len(d)
+        mean = sum(d) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else 0.0
+        if mean >= MARGIN and (n > 1 and mean * math.sqrt(n) >= Z * sd):
             return best
         return pick
 

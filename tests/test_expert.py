@@ -13,7 +13,7 @@ from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import api
 from lastbreath.interpreter.bots import BOTS, Greedy, bot_flags, bot_name
 from lastbreath.interpreter.cli import main
-from lastbreath.interpreter.expert import DEFAULT_BUDGET, Expert, determinize
+from lastbreath.interpreter.expert import DEFAULT_BUDGET, Expert, determinize, seen_dice
 from lastbreath.interpreter.simulate import Simulator
 from lastbreath.interpreter.state import evolved
 
@@ -41,7 +41,7 @@ def keys_of_game(rs, setup: dict, seed: int, bot: str, limit: int = 3000) -> tup
 
 
 # --- a state's hidden parts, permuted as a player could not tell ----------------------------------
-def permuted(state, r: random.Random):
+def permuted(state, r: random.Random, keep_seed: bool = False):
     """``state`` with every hidden order shuffled by ``r`` (the decks, the face-down pile items, the
     last-breath values with the bag, the face-down tokens' kinds), a finale and dark power not yet
     revealed swapped for another, and another seed for the generator: what a player sees is the same."""
@@ -49,7 +49,7 @@ def permuted(state, r: random.Random):
         xs = list(xs)
         r.shuffle(xs)
         return tuple(xs)
-    ch = {"terror": mix(state.terror), "events": mix(state.events), "seed": r.getrandbits(40),
+    ch = {"terror": mix(state.terror), "events": mix(state.events), "seed": state.seed if keep_seed else r.getrandbits(40),
           "decks": tuple((d, mix(c)) for d, c in state.decks),
           "item_piles": tuple((p, mix(c)) for p, c in state.item_piles)}
     down = mix(c for pile in state.piles for c, up in pile if not up)
@@ -120,6 +120,57 @@ def test_a_world_depends_on_the_hidden_multisets_only(prs):
     b = determinize(both_permuted(state, 2).checkpoint, random.Random(9), 77)
     assert all(getattr(a, f) == getattr(b, f) for f in (*HIDDEN, "seed"))
     assert a.seed == 77
+
+
+def after_a_roll(rs, setup: dict, seed: int, kind: str):
+    """A state of a greedy game at a decision of ``kind`` with more than one option, made after dice
+    were rolled in its step (the step's checkpoint has drawn less)."""
+    greedy = Greedy()
+    state, _ = api.new_game(rs, seed=seed, **setup)
+    while not state.over:
+        c, ck = state.choice, state.checkpoint
+        if c.kind == kind and len(c.options) > 1 and ck is not None and state.rng != ck.rng:
+            return state
+        state, _ = api.apply(state, greedy(state, c))
+    pytest.skip("the game ended before such a decision")
+
+
+def test_a_world_rolls_again_the_dice_she_saw_in_the_step(rs):
+    """A fear check's choice (C2.2) names the faces rolled: the dice a world replays are those."""
+    state = after_a_roll(rs, {"killer": "zombies", "scenario": "wolfe-asylum"}, 4, "check")
+    faces = seen_dice(state, state.checkpoint)
+    assert faces and list(faces) == json.loads(state.choice.prompt.split(":")[0].removeprefix("Rolled "))
+
+
+@pytest.mark.parametrize("setup,seed,kind", [
+    ({"killer": "zombies", "scenario": "wolfe-asylum"}, 4, "check"),
+    ({"killer": "big-bad-wolf", "scenario": "storybook-woods"}, 3, "move"),
+])
+def test_a_decision_after_a_roll_is_searched_blind_to_the_hidden_order(prs, setup, seed, kind):
+    """The dice of the step are what she saw (the seed kept); every hidden order permuted, the
+    expert searches the decision and makes the same choice."""
+    state = after_a_roll(prs, setup, seed, kind)
+    picks = []
+    for i in (0, 1, 2):
+        st = state
+        if i:
+            ck = permuted(state.checkpoint, random.Random(i), keep_seed=True)
+            st = evolved(permuted(state, random.Random(i), keep_seed=True), checkpoint=ck)
+            assert st.terror != state.terror or st.events != state.events
+        bot = Expert(seed=11, budget=8, rollout=Greedy())
+        picks.append(bot(st, st.choice))
+        assert bot.searched == 1 and bot.delegated == 0
+    assert picks[0] == picks[1] == picks[2]
+
+
+def test_a_world_that_shows_her_something_else_is_dropped(rs):
+    """A world whose replay of the step does not show her what she saw is not used: with her
+    health changed in the real state alone, no world matches, and greedy answers."""
+    state = after_a_roll(rs, {"killer": "big-bad-wolf", "scenario": "storybook-woods"}, 3, "move")
+    odd = evolved(state, fg_health=state.fg_health - 1)
+    bot = Expert(seed=11, budget=8, rollout=Greedy())
+    assert bot(odd, odd.choice) == Greedy()(odd, odd.choice)
+    assert bot.delegated == 1 and bot.searched == 0
 
 
 # --- whole games, determinism, the simulator ------------------------------------------------------
@@ -204,3 +255,69 @@ def test_a_budget_out_of_bounds_or_without_the_expert_is_refused(capsys, argv, s
 def test_the_api_names_the_expert_and_a_fuzz_report_replays_its_budget():
     assert api.expert_policy(3, 5).budget == 5
     assert bot_flags("expert:5") == "--bot expert --budget 5" and bot_flags("greedy") == "--bot greedy"
+
+
+# --- the evaluation at the depth cap, and the rule for leaving greedy's pick -----------------------
+def test_the_evaluation_reads_what_the_rules_make_of_each_feature(rs):
+    """A finished game scores 1 or 0; an unfinished one rises with her health and last breath and a
+    revealed finale, and falls with the enemies' health, minions, dead victims and bloodlust (the
+    signs of the fitted WEIGHTS, examples/fit_evaluation.py)."""
+    from lastbreath.interpreter.expert import FEATURES, WEIGHTS, evaluate, features
+    state, _ = api.new_game(rs, killer="big-bad-wolf", scenario="storybook-woods", seed=3)
+    assert len(features(state)) == len(FEATURES) and set(WEIGHTS) == {"bias", *FEATURES}
+    assert evaluate(evolved(state, result="fg"), state) == 1.0
+    assert evaluate(evolved(state, result="killer"), state) == 0.0
+    v = evaluate(state, state)
+    assert 0.0 < v < 1.0
+    k = state.killers[0]
+    assert evaluate(evolved(state, fg_health=state.fg_health - 2), state) < v
+    assert evaluate(evolved(state, killers=(evolved(k, health=k.health - 2), *state.killers[1:])), state) > v
+    assert evaluate(evolved(state, dead=state.dead + 2), state) < v
+    assert evaluate(evolved(state, bloodlust=state.bloodlust + 1), state) < v
+    assert evaluate(evolved(state, finale_revealed=True), state) > v
+
+
+class _Scripted(Expert):
+    """An expert whose worlds are numbers and whose rollouts score by a table: the search's rule alone."""
+
+    def __init__(self, scores):
+        super().__init__(seed=0, budget=64, rollout=Greedy())
+        self.scores = scores
+
+    def worlds(self, state, choice, seen=()):
+        yield from range(10_000)
+
+    def play(self, world, answers, skip, key, root):
+        return self.scores[key](world)
+
+
+@pytest.mark.parametrize("scores,want", [
+    # another option ahead on every world by 0.1: it is taken
+    ({"a": lambda i: 0.4, "b": lambda i: 0.5}, "b"),
+    # ahead by 0.02 on average, but by +0.5 or -0.46 world by world: noise, greedy's pick stays
+    ({"a": lambda i: 0.4, "b": lambda i: 0.9 if i % 2 else -0.06}, "a"),
+    # behind: greedy's pick stays
+    ({"a": lambda i: 0.5, "b": lambda i: 0.4}, "a"),
+    # ahead by less than MARGIN on every world: greedy's pick stays
+    ({"a": lambda i: 0.5, "b": lambda i: 0.505}, "a"),
+])
+def test_another_option_is_taken_only_when_its_lead_is_clear_world_by_world(scores, want):
+    state = type("S", (), {"answers": (), "events_seen": 0})()
+    assert _Scripted(scores).search(state, None, ["a", "b"]) == want
+
+
+def test_the_fitting_script_runs_and_names_every_feature(capsys):
+    """examples/fit_evaluation.py, as documented (one game a pair): the weights it prints are the
+    features expert.WEIGHTS holds."""
+    import importlib.util
+
+    from lastbreath.interpreter.expert import WEIGHTS
+    path = Path(__file__).resolve().parent.parent / "examples" / "fit_evaluation.py"
+    spec = importlib.util.spec_from_file_location("fit_evaluation", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--games", "1", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert set(got["weights"]) == set(WEIGHTS) and got["samples"] > 0
+    with pytest.raises(SystemExit):
+        mod.main(["--games", "0"])
