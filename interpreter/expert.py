@@ -148,8 +148,9 @@ def features(state: GameState) -> list[float]:
             1 if state.finale_revealed else 0, len(state.held) + len(state.pack), len(state.hand)]
 
 
-# fitted by `python examples/fit_evaluation.py --games 300 --seed 1` (logistic regression of her win on FEATURES at each round's
-# first decision, 300 greedy games on each bundled killer x scenario pair; docs/decisions/0024)
+# fitted by `python examples/fit_evaluation.py --games 300 --seed 1` (logistic regression of her win on
+# FEATURES at each round's first decision, 300 greedy games on each bundled killer x scenario pair, the
+# Final Girls in turn; docs/decisions/0024)
 WEIGHTS = {"bias": -2.0598, "health": 0.0645, "health_low": -0.3524, "breath": 0.8451, "fear": -0.1792,
            "killer_health": -0.1897, "killer_breath": 0.3985, "minions": -0.5061, "secondary": -0.2761,
            "victims": 0.0392, "dead": -0.1421, "rescued": 0.05, "bloodlust": -0.2396, "round": 0.0348,
