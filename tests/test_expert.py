@@ -321,3 +321,20 @@ def test_the_fitting_script_runs_and_names_every_feature(capsys):
     assert set(got["weights"]) == set(WEIGHTS) and got["samples"] > 0
     with pytest.raises(SystemExit):
         mod.main(["--games", "0"])
+
+
+def test_the_timing_script_times_every_decision(capsys):
+    """examples/expert_time.py, as documented (one game a pair, a budget of 2): one figure a pair,
+    as many decisions as the game asked, and a budget out of bounds refused."""
+    import importlib.util
+    path = Path(__file__).resolve().parent.parent / "examples" / "expert_time.py"
+    spec = importlib.util.spec_from_file_location("expert_time", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--games", "1", "--budget", "2", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["killer"], r["scenario"]) for r in got] == mod.PAIRS
+    assert all(r["decisions"] > 0 and 0 <= r["median_ms"] <= r["p95_ms"] <= r["max_ms"] for r in got)
+    for bad in (["--budget", "0"], ["--games", "1001"]):
+        with pytest.raises(SystemExit):
+            mod.main(bad)
