@@ -39,6 +39,7 @@ from lastbreath.dsl import nodes as n
 from lastbreath.interpreter.bots import BOTS
 from lastbreath.interpreter.cli import resolve_modules
 from lastbreath.interpreter.engine import apply
+from lastbreath.interpreter.replay import MAX_SEED
 from lastbreath.interpreter.games import new_game
 
 MECHANICS = ("craft", "search", "placed-use", "noop-use", "track-buy", "track-play", "token-collect",
@@ -142,7 +143,18 @@ def main(argv=None) -> int:
     ap.add_argument("--module", action="append", default=[], help="switch a module on (repeatable)")
     ap.add_argument("--json", action="store_true", help="print JSON: per pair and in total")
     args = ap.parse_args(argv)
+    if not 1 <= args.games <= 1000:
+        ap.error("--games must lie within 1..1000")
+    if not 0 <= args.seed <= MAX_SEED - args.games:
+        ap.error(f"--seed must lie within 0..{MAX_SEED - args.games}")
+    if args.bot not in BOTS:
+        ap.error(f"unknown bot '{args.bot}' (known: random, first, greedy, expert, expert:N)")
     rs = load_ruleset()
+    for what, table, asked in (("killer", rs.killers, args.killer), ("scenario", rs.scenarios, args.scenario),
+                               ("Final Girl", rs.final_girls, [args.final_girl]), ("module", rs.modules, args.module)):
+        for x in asked:
+            if x not in table:
+                ap.error(f"unknown {what} '{x}' (known: {', '.join(sorted(table))})")
     rows = []
     total_used: Counter = Counter()
     total_offered: Counter = Counter()

@@ -8,7 +8,8 @@ searches or leaves to greedy) and over all, with CPU seconds per game.
 
     python examples/expert_time.py --budget 16 --games 5 --seed 500 [--all] [--json]
 
-Numbers read from outside are bounded (--games 1..1000, --budget as the bot's); progress on stderr.
+Numbers read from outside are bounded (--games 1..1000, --budget as the bot's, --seed 0..2^63-1
+less the games); progress on stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import time
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import api
 from lastbreath.interpreter.bots import BOTS, bot_name
+from lastbreath.interpreter.replay import MAX_SEED
 
 PAIRS = [("big-bad-wolf", "storybook-woods"), ("zombies", "wolfe-asylum")]
 
@@ -41,6 +43,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if not 1 <= a.games <= 1000:
         ap.error("--games must lie within 1..1000")
+    if not 0 <= a.seed <= MAX_SEED - a.games:
+        ap.error(f"--seed must lie within 0..{MAX_SEED - a.games}")
     try:
         name = bot_name("expert", a.budget)
     except ValueError as e:

@@ -3,12 +3,14 @@
 Plays greedy games on every bundled killer x scenario pair (the Final Girls in turn), takes the
 state at the first decision of each round, and fits a logistic regression of "she won this game"
 on the features ``expert.features`` reads from a state (generic fields: her health and last
-breath, fear, time, the enemies' strength, victims, bloodlust, the round...). Prints the weights
+breath, fear, the enemies' health and numbers, victims, bloodlust, the round...). Needs numpy
+(the test extra's matplotlib brings it). Prints the weights
 to paste into ``expert.WEIGHTS``, and how well they predict on games held out.
 
     python examples/fit_evaluation.py --games 120 --seed 1 [--json]
 
-Numbers read from outside are bounded (--games 1..5000); progress goes to stderr.
+Numbers read from outside are bounded (--games 1..5000, --seed 0..2^63-1 less the games); a game
+that has not ended after 5000 answers is left out (none has); progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -24,10 +26,12 @@ from lastbreath.interpreter import api
 from lastbreath.interpreter.bots import BOTS
 from lastbreath.interpreter.engine import play_out
 from lastbreath.interpreter.expert import FEATURES, features
+from lastbreath.interpreter.replay import MAX_SEED
 
 
 def samples(rs, killer: str, scenario: str, fg: str, seed: int) -> tuple[list[list[float]], int]:
-    """The features at the first decision of each round of one greedy game, and 1 if she won."""
+    """The features at the first decision of each round of one greedy game, and 1 if she won (no
+    rows for a game cut off unfinished)."""
     policy = BOTS["greedy"](seed)
     state, _ = api.new_game(rs, killer=killer, scenario=scenario, final_girl=fg, seed=seed, kinds=frozenset())
     rows, last = [], -1
@@ -38,7 +42,7 @@ def samples(rs, killer: str, scenario: str, fg: str, seed: int) -> tuple[list[li
             last = state.round
         state = play_out(state, policy, 1, kinds=frozenset())
         given += 1
-    return rows, 1 if state.result == "fg" else 0
+    return (rows if state.result else []), 1 if state.result == "fg" else 0
 
 
 def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 60) -> np.ndarray:
@@ -49,6 +53,7 @@ def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3, steps: int = 60) -> np.n
         g = x.T @ (p - y) + l2 * w
         h = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(x.shape[1])
         step = np.linalg.solve(h, g)
+        step *= min(1.0, 5.0 / max(1e-12, float(np.abs(step).max())))  # no step longer than 5 (small samples)
         w -= step
         if np.abs(step).max() < 1e-9:
             break
@@ -63,6 +68,8 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     if not 1 <= a.games <= 5000:
         ap.error("--games must lie within 1..5000")
+    if not 0 <= a.seed <= MAX_SEED - a.games:
+        ap.error(f"--seed must lie within 0..{MAX_SEED - a.games}")
     rs = load_ruleset(bundled_paths())
     fgs = sorted(rs.final_girls)
     rows, ys, games = [], [], []

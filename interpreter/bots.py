@@ -186,6 +186,24 @@ def expect(card: n.Card, k: int) -> dict[str, float]:
     return out
 
 
+def _placed_only(cond: n.Condition, ids: frozenset[str]) -> bool:
+    """Whether a condition reads nothing but her place and the board's tokens (so its answer at a
+    location is the same in every state with those tokens and opened paths): 'fg at' a location
+    named by its id or 'here', 'fg at tag', a token at such a location, and all / any / not of these.
+    ``ids``: the board's location ids."""
+    t = type(cond)
+    if t is n.AllOf or t is n.AnyOf:
+        return all(_placed_only(c, ids) for c in cond.conds)  # type: ignore[attr-defined]
+    if t is n.Not:
+        return _placed_only(cond.cond, ids)  # type: ignore[attr-defined]
+    if t is n.FgAtTag:
+        return True
+    if t is n.FgAt or t is n.TokenAt:
+        loc = cond.loc  # type: ignore[attr-defined]
+        return isinstance(loc, str) and (loc == "here" or loc in ids)
+    return False
+
+
 class Greedy:
     """A sensible-person heuristic. Deterministic: the same state and choice give the same answer.
 
@@ -319,21 +337,26 @@ class Greedy:
 
     def places_for(self, state: GameState, iid: str) -> tuple[int, ...]:
         """The locations where an item's 'usable while' holds as far as the place goes: its parts about
-        victims of a kind there left out (she brings them along). Read once for each arrangement of the
-        board's tokens and opened paths."""
+        victims of a kind there left out (she brings them along). A condition that reads only where
+        she is and the board's tokens is read once for each arrangement of the tokens and opened paths
+        (kept with the game's tables); any other is read afresh, so the answer never depends on what
+        was read before in the process."""
         g = state.game
-        key = ("bot:places", iid, state.tokens, state.opened)
-        got = g.derived.get(key)
+        cond = g.items[iid].usable
+        if type(cond) is n.AllOf:
+            parts = tuple(c for c in cond.conds if type(c) not in (n.KindAt, n.VictimsAt))
+            cond = n.AllOf(cond.span, parts) if parts else None
+        elif type(cond) in (n.KindAt, n.VictimsAt):
+            cond = None
+        if cond is None:
+            return ()
+        key = (("bot:places", iid, state.tokens, state.tokens_down, state.opened)
+               if _placed_only(cond, frozenset(g.board.index)) else None)
+        got = g.derived.get(key) if key is not None else None
         if got is None:
-            cond = g.items[iid].usable
-            if type(cond) is n.AllOf:
-                parts = tuple(c for c in cond.conds if type(c) not in (n.KindAt, n.VictimsAt))
-                cond = n.AllOf(cond.span, parts) if parts else None
-            elif type(cond) in (n.KindAt, n.VictimsAt):
-                cond = None
-            got = () if cond is None else tuple(
-                i for i in range(len(g.board.names)) if self.holds(state, cond, i))
-            g.derived[key] = got
+            got = tuple(i for i in range(len(g.board.names)) if self.holds(state, cond, i))
+            if key is not None:
+                g.derived[key] = got
         return got
 
     # -- what the board shows --------------------------------------------------------------------

@@ -25,6 +25,7 @@ import math
 import random as _random
 from typing import Callable, Optional
 
+import attrs
 from lastbreath.dsl import RulesError
 
 from . import rng
@@ -130,11 +131,6 @@ def _tokens(state: GameState, r: _random.Random) -> dict:
 
 
 # --- scoring ------------------------------------------------------------------------------------
-def _enemy(state: GameState) -> int:
-    return (sum(k.health + (1 if k.breath > 0 else 0) for k in state.killers if k.alive)
-            + len(state.minions) + state.secondary_health)
-
-
 FEATURES = ("health", "health_low", "breath", "fear", "killer_health", "killer_breath", "minions", "secondary",
             "victims", "dead", "rescued", "bloodlust", "round", "finale", "items", "hand")
 
@@ -179,28 +175,67 @@ def decision_seed(seed: int, state: GameState, choice: Choice, again: bool = Fal
 
 
 def seen_dice(state: GameState, ck: GameState) -> Optional[tuple[int, ...]]:
-    """The dice a world's replay of the step shows before this decision: the faces the player saw
-    rolled in the step so far (the step's draws read as dice, after the forced faces it used),
-    then the forced faces left. None when the step made more than MAX_SEEN draws or used forced
-    faces out of their order. A draw that was not a die (a shuffle, a random pick) gives the world
-    a die unlike the one seen, and the world is dropped (``public``): what a world keeps of these
-    draws is only what the player saw."""
+    """The dice a world's replay of the step shows before this decision: the forced faces the step
+    used, the faces she saw rolled in it, then the forced faces left; None when the step made a draw
+    that was not a die (a shuffle, a random pick: its result may be hidden), made more than MAX_SEEN,
+    or used forced faces out of their order.
+
+    The step's draws are read as dice, then the step is replayed from its own checkpoint with those
+    faces forced: it draws nothing of its own and comes to the same choice only if every draw of
+    the step was a die (at the first draw that was not, the replay, the same until then, draws).
+    What a world keeps of the real generator is thus only the dice she saw."""
     if state.rng == ck.rng:
         return ck.dice if state.dice == ck.dice else None
     used = len(ck.dice) - len(state.dice)
     if used < 0 or ck.dice[used:] != state.dice or state.rng - ck.rng > MAX_SEEN:
         return None
-    return (*ck.dice[:used], *(rng.draw(state.seed, c, 6) + 1 for c in range(ck.rng, state.rng)), *state.dice)
+    faces = (*ck.dice[:used], *(rng.draw(state.seed, c, 6) + 1 for c in range(ck.rng, state.rng)), *state.dice)
+    try:
+        st, _ = advance(evolved(ck, dice=faces), state.answers, state.events_seen, _QUIET)
+    except RulesError:
+        return None
+    if st.rng != ck.rng or st.dice != state.dice or st.choice != state.choice:
+        return None
+    return faces
+
+
+_BOOKKEEPING = frozenset({"game", "seed", "rng", "dice", "choice", "answers", "checkpoint", "events_seen"})
+
+
+def _masked(state: GameState, name: str):
+    """A field of the state as the player sees it: a hidden order or face counted or blanked."""
+    v = getattr(state, name)
+    if name in ("terror", "events", "breath_bag", "supply", "aside", "cards_aside"):
+        return len(v)  # face down: how many
+    if name in ("decks", "item_piles"):
+        return tuple((d, len(cards)) for d, cards in v)
+    if name == "piles":
+        return tuple(tuple((c if up else None, up) for c, up in pile) for pile in v)
+    if name == "tokens_down":
+        return tuple((t, at) for t, _k, at in v)
+    if name == "token_on":
+        return tuple((h, t, k if up else None, up) for h, t, k, up in v)
+    if name == "killers":
+        return tuple(evolved(k, breath_value=-1) if k.breath == 2 else k for k in v)
+    if name == "marked":
+        return tuple(evolved(m, kind="") if not m.revealed else m for m in v)
+    if name == "fg_breath_value":
+        return None if state.fg_breath == 2 else v
+    if name == "finale":
+        return v if state.finale_revealed else None
+    if name == "dark_power":
+        return v if state.dark_revealed else None
+    return v
+
+
+_PUBLIC = tuple(f.name for f in attrs.fields(GameState) if f.name not in _BOOKKEEPING)
 
 
 def public(state: GameState) -> tuple:
-    """What the player sees of a state that a world must show alike: her place, tracks, cards and
-    items, the pieces and tokens on the board, the victims, the market, the revealed cards."""
-    return (state.fg_loc, state.fg_health, state.fg_breath, state.fear, state.time, state.hand, state.spent,
-            state.held, state.pack, state.market, state.victims, state.dead, state.rescued, state.bloodlust,
-            tuple((k.loc, k.health, k.breath, k.alive) for k in state.killers),
-            tuple((m.kind, m.loc, m.health) for m in state.minions), state.tokens, state.collected,
-            state.events_active, state.tracks, state.finale_revealed and state.finale)
+    """What the player sees of a state, which a world must show alike: every field of the state but
+    the replay's bookkeeping, with the hidden orders and faces counted or blanked (as
+    serve.public_state shows a state to a client; a victim's kind not yet revealed blanked too)."""
+    return tuple(_masked(state, name) for name in _PUBLIC)
 
 
 # --- the search ---------------------------------------------------------------------------------
@@ -271,7 +306,7 @@ class Expert:
                     continue
                 c = st.choice
                 if (c is not None and (c.kind, c.prompt, c.options) == want and st.dice == state.dice
-                        and public(st) == shown):
+                        and st.rng == world.rng and public(st) == shown):
                     yield world
                     break
             else:

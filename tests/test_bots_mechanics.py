@@ -8,6 +8,9 @@ whole games."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from conftest import L
 from lastbreath.dsl import bundled_paths, load_ruleset
 from lastbreath.interpreter import api
@@ -99,8 +102,7 @@ def test_K2_5_greedy_takes_a_test_kit_and_an_exposed_victim_to_the_lab(rs):
     lab = next(t[2] for t in st.tokens if t[0] == "lab")
     assert GREEDY.goal(st) == lab and st.fg_loc != lab
     for _ in range(200):
-        if st.over:
-            break
+        assert not st.over, "the game ended before the kit was used"
         key = answer(st)
         if key == "use:test-kit":
             assert st.fg_loc == lab
@@ -167,3 +169,39 @@ def test_C6_1_greedy_searches_a_pile_when_unarmed(rs):
     st = pos(rs, "killer big-bad-wolf; scenario wingard-cottage; final_girl nell-arden; seed 0",
              "fg at kitchen; time 3; victims none", "hand search walk")
     assert answer(st) == "play:search"
+
+
+def test_where_an_item_works_never_depends_on_what_was_read_before():
+    """The greedy bot keeps the places an item works only for conditions that read her place and the
+    board's tokens: an item whose 'usable while' reads the tokens on it (tests/packs/tokens) is read
+    afresh, so a state read after another gives what it gives alone (a game replays the same in any
+    process, whatever it played before)."""
+    from lastbreath.interpreter.engine.working import replace
+    rs = load_ruleset([*bundled_paths(), Path(__file__).resolve().parent / "packs" / "tokens"])
+    st, _ = api.new_game(rs, killer="big-bad-wolf", scenario="tk-ship", final_girl="nell-arden", seed=1)
+    bot = Greedy()
+    with_pass = bot.places_for(st, "tk-pass-card")
+    bare = replace(st, token_on=tuple(t for t in st.token_on if t[1] != "tk-pass"))
+    after = bot.places_for(bare, "tk-pass-card")
+    st.game.derived.clear()
+    assert after == bot.places_for(bare, "tk-pass-card") == ()
+    assert with_pass  # with the pass on it, it works somewhere
+
+
+def test_the_counting_script_counts_and_refuses_what_it_cannot_play(capsys):
+    """examples/bot_mechanics.py, as documented, on one pair and one game: a row with every count a
+    whole number of uses over the games; a bad number of games, seed, bot or id is refused."""
+    import importlib.util
+    import json
+    path = Path(__file__).resolve().parent.parent / "examples" / "bot_mechanics.py"
+    spec = importlib.util.spec_from_file_location("bot_mechanics", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    assert mod.main(["--games", "1", "--killer", "zombies", "--scenario", "wolfe-asylum", "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["killer"], r["scenario"], r["games"]) for r in got["pairs"]] == [("zombies", "wolfe-asylum", 1)]
+    assert got["total"]["games"] == 1 and set(got["total"]["per_game"]) == set(mod.MECHANICS)
+    for bad in (["--games", "0"], ["--seed", "-1"], ["--bot", "clever"], ["--killer", "nobody"],
+                ["--module", "hovercraft"]):
+        with pytest.raises(SystemExit):
+            mod.main(bad)
