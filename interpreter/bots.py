@@ -191,16 +191,14 @@ def _placed_only(cond: n.Condition, ids: frozenset[str]) -> bool:
     location is the same in every state with those tokens and opened paths): 'fg at' a location
     named by its id or 'here', 'fg at tag', a token at such a location, and all / any / not of these.
     ``ids``: the board's location ids."""
-    t = type(cond)
-    if t is n.AllOf or t is n.AnyOf:
-        return all(_placed_only(c, ids) for c in cond.conds)  # type: ignore[attr-defined]
-    if t is n.Not:
-        return _placed_only(cond.cond, ids)  # type: ignore[attr-defined]
-    if t is n.FgAtTag:
+    if isinstance(cond, (n.AllOf, n.AnyOf)):
+        return all(_placed_only(c, ids) for c in cond.conds)
+    if isinstance(cond, n.Not):
+        return _placed_only(cond.cond, ids)
+    if isinstance(cond, n.FgAtTag):
         return True
-    if t is n.FgAt or t is n.TokenAt:
-        loc = cond.loc  # type: ignore[attr-defined]
-        return isinstance(loc, str) and (loc == "here" or loc in ids)
+    if isinstance(cond, (n.FgAt, n.TokenAt)):
+        return isinstance(cond.loc, str) and (cond.loc == "here" or cond.loc in ids)
     return False
 
 

@@ -25,11 +25,11 @@ import math
 import random as _random
 from typing import Callable, Optional
 
-import attrs
 from lastbreath.dsl import RulesError
 
 from . import rng
 from .engine import advance, play_out
+from .serialize import STATE_FIELDS
 from .state import Choice, GameState, evolved
 
 Policy = Callable[[GameState, Choice], str]
@@ -228,7 +228,7 @@ def _masked(state: GameState, name: str):
     return v
 
 
-_PUBLIC = tuple(f.name for f in attrs.fields(GameState) if f.name not in _BOOKKEEPING)
+_PUBLIC = tuple(name for name in STATE_FIELDS if name not in _BOOKKEEPING)
 
 
 def public(state: GameState) -> tuple:

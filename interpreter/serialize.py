@@ -51,6 +51,7 @@ def _exactly(kind: type) -> Any:
 for _kind in (int, str, bool):  # records are built of these values as they are: nothing is converted
     _conv.register_structure_hook(_kind, _exactly(_kind))
 _FIELDS = [f.name for f in attrs.fields(GameState) if f.name not in ("game", "checkpoint", "choice")]
+STATE_FIELDS: tuple[str, ...] = tuple(_FIELDS)  # the state's fields a save holds (all but game, checkpoint, choice)
 _RECORDS = {"held": HeldItem, "pack": HeldItem, "killers": KillerState, "minions": MinionState,
             "marked": MarkedVictim}
 _SETS = {"lust_fired", "flags", "opened", "fg_status"}
