@@ -212,6 +212,15 @@ def test_answers_that_undo_each_other_do_not_go_round(rs):
     assert state.over
 
 
+def test_a_world_the_steps_answers_do_not_fit_is_dropped(rs):
+    """Seed 83 of the zombies aboard the Konrad once stopped with a ValueError: in a world whose search
+    pile held other items, the step's answer (an item kept from the search she made) reached the
+    engine, which trusts a replayed answer. Such a world misfits and is dropped; the game ends."""
+    _keys, state = keys_of_game(rs, {"killer": "zombies", "scenario": "uss-konrad", "final_girl": "nell-arden"},
+                                83, "expert:16", limit=2000)
+    assert state.over
+
+
 def test_the_same_seed_and_budget_play_the_same_game(rs):
     setup = {"killer": "big-bad-wolf", "scenario": "storybook-woods"}
     first, end = keys_of_game(rs, setup, 21, "expert:3")
