@@ -29,8 +29,8 @@ from lastbreath.dsl import RulesError
 
 from . import rng
 from .engine import advance, play_out
-from .serialize import STATE_FIELDS
 from .state import Choice, GameState, evolved
+from .visible import VIEWED, hidden_kind, seen
 
 Policy = Callable[[GameState, Choice], str]
 
@@ -42,6 +42,7 @@ MAX_STRAYS = 24  # answers unlike greedy's in one phase of a round, at most (a g
 MARGIN = 0.01  # what another option's mean must beat the greedy pick's by, on the same worlds
 Z = 1.5  # and by how many standard errors of the difference (the options' scores world by world)
 MAX_SEEN = 64  # draws made in a step before a decision, at most, for the decision to be searched
+GOING_ROUND = 3  # a situation met this often before (but for the round): the game is going round (situation())
 TRIES = 3  # worlds drawn in turn when one does not reach the same choice (a card drawn in the step)
 _QUIET: frozenset[str] = frozenset()  # no events made in the rollouts: nobody reads them
 
@@ -67,8 +68,9 @@ def determinize(state: GameState, r: _random.Random, seed: Optional[int] = None)
     items of the search piles (dealt anew among the face-down places of every pile), the face-down
     last-breath values and the bag (drawn anew from all of them), a finale and a dark power not yet
     revealed (from the ones setup draws from), the kinds of face-down tokens (per token type, with
-    the supply's), and the generator's seed (``seed``; None keeps it). The result depends on the
-    hidden cards' multisets only, never on their order."""
+    the supply's), the hidden kinds of victims not yet revealed (among them), and the generator's
+    seed (``seed``; None keeps it). The result depends on the hidden cards' multisets only, never on
+    their order (visible.HIDDEN lists what is hidden)."""
     g = state.game
     ch: dict = {"terror": _shuffled(r, state.terror), "events": _shuffled(r, state.events)}
     if seed is not None:
@@ -104,6 +106,13 @@ def determinize(state: GameState, r: _random.Random, seed: Optional[int] = None)
             ch["dark_power"] = r.choice(sorted(plan[4]))
     if state.supply or state.tokens_down or any(not up for *_x, up in state.token_on):
         ch.update(_tokens(state, r))
+    hid = [i for i, m in enumerate(state.marked) if hidden_kind(state, m)]
+    if len(hid) > 1:  # victims of hidden kinds not yet revealed (K2.1): their kinds dealt anew among them
+        kinds = list(_shuffled(r, [state.marked[i].kind for i in hid]))
+        marked = list(state.marked)
+        for i in hid:
+            marked[i] = evolved(marked[i], kind=kinds.pop())
+        ch["marked"] = tuple(marked)
     return evolved(state, **ch)
 
 
@@ -199,43 +208,20 @@ def seen_dice(state: GameState, ck: GameState) -> Optional[tuple[int, ...]]:
     return faces
 
 
-_BOOKKEEPING = frozenset({"game", "seed", "rng", "dice", "choice", "answers", "checkpoint", "events_seen"})
-
-
-def _masked(state: GameState, name: str):
-    """A field of the state as the player sees it: a hidden order or face counted or blanked."""
-    v = getattr(state, name)
-    if name in ("terror", "events", "breath_bag", "supply", "aside", "cards_aside"):
-        return len(v)  # face down: how many
-    if name in ("decks", "item_piles"):
-        return tuple((d, len(cards)) for d, cards in v)
-    if name == "piles":
-        return tuple(tuple((c if up else None, up) for c, up in pile) for pile in v)
-    if name == "tokens_down":
-        return tuple((t, at) for t, _k, at in v)
-    if name == "token_on":
-        return tuple((h, t, k if up else None, up) for h, t, k, up in v)
-    if name == "killers":
-        return tuple(evolved(k, breath_value=-1) if k.breath == 2 else k for k in v)
-    if name == "marked":
-        return tuple(evolved(m, kind="") if not m.revealed else m for m in v)
-    if name == "fg_breath_value":
-        return None if state.fg_breath == 2 else v
-    if name == "finale":
-        return v if state.finale_revealed else None
-    if name == "dark_power":
-        return v if state.dark_revealed else None
-    return v
-
-
-_PUBLIC = tuple(name for name in STATE_FIELDS if name not in _BOOKKEEPING)
-
-
 def public(state: GameState) -> tuple:
     """What the player sees of a state, which a world must show alike: every field of the state but
-    the replay's bookkeeping, with the hidden orders and faces counted or blanked (as
-    serve.public_state shows a state to a client; a victim's kind not yet revealed blanked too)."""
-    return tuple(_masked(state, name) for name in _PUBLIC)
+    the replay's bookkeeping, with the hidden orders and faces counted or blanked (visible.py, the
+    account serve.public_state shows a client too)."""
+    return tuple(seen(state, name) for name in VIEWED)
+
+
+_SITUATION = tuple(name for name in VIEWED if name != "round")
+
+
+def situation(state: GameState, choice: Choice) -> tuple:
+    """What the player sees at a decision, but the round: the same at two decisions of a game only
+    when the game has come back to where it was (her, the enemies, the cards and decks alike)."""
+    return (tuple(seen(state, name) for name in _SITUATION), choice.kind, choice.prompt, choice.options)
 
 
 # --- the search ---------------------------------------------------------------------------------
@@ -252,12 +238,23 @@ class Expert:
         self.strayed: set[int] = set()  # the decisions (public facts) at which it answered unlike greedy
         self.phase: tuple = ()  # (round, phase) and how often it answered unlike greedy in it
         self.strays = 0
+        self.situations: dict[tuple, int] = {}  # what she saw at each decision, but the round: how often
+        self.unstuck = 0  # decisions answered otherwise because the game was going round (situation())
 
     def __call__(self, state: GameState, choice: Choice) -> str:
         keys = [o.key for o in choice.options]
         if len(keys) == 1:
             return keys[0]
         pick = self.rollout(state, choice)
+        sig = situation(state, choice)
+        again = self.situations.get(sig, 0)
+        self.situations[sig] = again + 1
+        if again >= GOING_ROUND:
+            # all she sees is as it was at GOING_ROUND earlier decisions of the game but for the round:
+            # the game is going round (nothing she or the rollouts do changes it, a stall no game may
+            # end in), so each time an answer other than the last, in the options' order
+            self.unstuck += 1
+            return keys[(keys.index(pick) + again - GOING_ROUND + 1) % len(keys)]
         ck = state.checkpoint
         dice = None if ck is None or self.budget < 2 else seen_dice(state, ck)
         if dice is None:

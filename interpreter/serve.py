@@ -27,7 +27,7 @@ from lastbreath.dsl import ContentError, IllegalChoice, RulesError, SaveError
 from lastbreath.dsl.ruleset import Ruleset
 from lastbreath.dsl.syntax import MAX_BYTES
 
-from . import bots, display, engine, explain, serialize
+from . import bots, display, engine, explain, serialize, visible
 from .jsontext import loads, lone_surrogate
 from .replay import MAX_FILE
 from .session import Session
@@ -176,10 +176,11 @@ def _params(params: Any, spec: dict[str, tuple[Any, bool]]) -> dict[str, Any]:
 
 # --- what a client sees ------------------------------------------------------------------------
 def public_state(state: GameState) -> dict[str, Any]:
-    """The state as JSON (``serialize.to_json(state)["state"]``) without what the player cannot see:
-    face-down tokens and cards are null or counted, the replay bookkeeping is left out."""
+    """The state as JSON (``serialize.to_json(state)["state"]``) without what the player cannot see
+    (visible.HIDDEN: face-down tokens and cards are null or counted) nor the replay bookkeeping
+    (visible.BOOKKEEPING but the seed, which the client chose or was given)."""
     s = serialize.to_json(state)["state"]
-    for k in ("checkpoint", "answers", "events_seen", "choice", "rng"):
+    for k in (*(visible.BOOKKEEPING - {"seed", "dice"}), "checkpoint", "choice"):
         s.pop(k, None)
     if state.fg_breath == 2:
         s["fg_breath_value"] = None  # her black token is face down
@@ -200,6 +201,11 @@ def public_state(state: GameState) -> dict[str, Any]:
         s["token_on"] = [[h, t, k if up else None, up] for h, t, k, up in s["token_on"]]
     if "decks" in s:  # content decks: how many cards are left in each
         s["decks"] = {deck: len(cards) for deck, cards in s["decks"]}
+    if "item_piles" in s:  # named item piles, face down: how many items are left in each
+        s["item_piles"] = {pile: len(items) for pile, items in s["item_piles"]}
+    if "marked" in s:  # a hidden kind not yet revealed: null
+        s["marked"] = [{**j, "kind": None} if visible.hidden_kind(state, m) else j
+                       for j, m in zip(s["marked"], state.marked)]
     return s
 
 

@@ -10,16 +10,15 @@ from pathlib import Path
 
 import pytest
 from lastbreath.dsl import bundled_paths, load_ruleset
-from lastbreath.interpreter import api
+from lastbreath.interpreter import api, visible
 from lastbreath.interpreter.bots import BOTS, Greedy, bot_flags, bot_name
 from lastbreath.interpreter.cli import main
-from lastbreath.interpreter.expert import DEFAULT_BUDGET, Expert, determinize, seen_dice
+from lastbreath.interpreter.expert import DEFAULT_BUDGET, GOING_ROUND, Expert, determinize, seen_dice
 from lastbreath.interpreter.simulate import Simulator
 from lastbreath.interpreter.state import evolved
 
 PACKS = Path(__file__).resolve().parent / "packs"
-HIDDEN = ("terror", "events", "piles", "breath_bag", "fg_breath_value", "killers", "finale", "dark_power", "decks",
-          "item_piles", "supply", "tokens_down", "token_on")
+HIDDEN = tuple(visible.HIDDEN)  # the fields hidden in part (interpreter/visible.py)
 
 
 @pytest.fixture(scope="module")
@@ -219,6 +218,40 @@ def test_a_world_the_steps_answers_do_not_fit_is_dropped(rs):
     _keys, state = keys_of_game(rs, {"killer": "zombies", "scenario": "uss-konrad", "final_girl": "nell-arden"},
                                 83, "expert:16", limit=2000)
     assert state.over
+
+
+def test_a_game_going_round_is_answered_otherwise_and_ends(rs):
+    """Seed 12 of the Organism in the woods once went round for ever: her hand held no move, the
+    mutants went back and forth, and she ended every Action phase (greedy's pick too, and the
+    rollouts saw nothing better). A situation she has seen before, but for the round, gets another
+    answer than before; the game ends."""
+    bot = BOTS["expert"](12, 16)
+    state, _ = api.new_game(rs, seed=12, killer="organism", scenario="storybook-woods", final_girl="nell-arden")
+    for _ in range(3000):
+        if state.over:
+            break
+        state, _ = api.apply(state, bot(state, state.choice))
+    assert state.over
+    assert bot.unstuck > 0
+
+
+def test_a_situation_seen_before_gets_the_next_answer(prs):
+    state = mid_game(prs, {"killer": "big-bad-wolf", "scenario": "storybook-woods"}, 3)
+    keys = [o.key for o in state.choice.options]
+    bot = Expert(seed=11, budget=8, rollout=Greedy())
+    pick = Greedy()(state, state.choice)
+    first = bot(state, state.choice)
+    for _ in range(GOING_ROUND - 1):  # met again once or twice: a coincidence, searched as before
+        assert bot(state, state.choice) == first
+    assert bot.unstuck == 0
+    assert bot(state, state.choice) == keys[(keys.index(pick) + 1) % len(keys)]
+    assert bot(state, state.choice) == keys[(keys.index(pick) + 2) % len(keys)]
+    assert bot.unstuck == 2
+    later = evolved(state, round=state.round + 5)  # the round is not part of what she compares
+    assert bot(later, later.choice) == keys[(keys.index(pick) + 3) % len(keys)]
+    moved = evolved(state, fear=state.fear + 1)  # anything else is
+    bot(moved, moved.choice)
+    assert bot.unstuck == 3
 
 
 def test_the_same_seed_and_budget_play_the_same_game(rs):
