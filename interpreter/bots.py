@@ -538,6 +538,9 @@ class Greedy:
         if state.victims[state.fg_loc] > 0 and state.fg_loc not in board.exits:
             exits = sorted(board.exits, key=lambda e: (d[e], e))
             return exits[0] if exits else state.fg_loc
+        spot = self.search_spot(state)
+        if spot >= 0:  # a search close by while she has no weapon (C6.1)
+            return spot
         if self.hunting(state) and danger:
             return min(danger, key=lambda i: (d[i], i))
         crowded = {m.loc for m in state.minions}
@@ -554,6 +557,28 @@ class Greedy:
         if danger:  # nobody left to save: the only way out is to fight
             return min(danger, key=lambda i: (d[i], i))
         return state.fg_loc
+
+    SEARCH_REACH = 2  # how far she turns aside to search a pile (moves)
+    SEARCH_WORTH = 3.0  # what a card that searches is worth more while she wants items (bought, C7)
+
+    def searching_cards(self, state: GameState) -> int:
+        """How many cards in her hand search (C6.1)."""
+        cards = state.game.cards
+        return sum(1 for c in state.hand if card_profile(cards[c])["search"] > 0)
+
+    def wants_items(self, state: GameState) -> bool:
+        """No weapon yet and room for more items: what a pile may hold is worth a search."""
+        return not self.armed(state) and len(state.held) + len(state.pack) < 4
+
+    def search_spot(self, state: GameState) -> int:
+        """A pile with items within SEARCH_REACH that she could search with a card in her hand, while
+        she wants items; the nearest, -1 when there is none."""
+        if not self.wants_items(state) or not self.searching_cards(state):
+            return -1
+        board = state.game.board
+        d = self.dist(state)[state.fg_loc]
+        piles = [i for i in board.search_locs if state.piles[board.pile_of[i]] and d[i] <= self.SEARCH_REACH]
+        return min(piles, key=lambda i: (d[i], i)) if piles else -1
 
     def armed(self, state: GameState) -> bool:
         g = state.game
@@ -835,6 +860,9 @@ class Greedy:
         hunting = self.hunting(state)
         fighty = bool(self.regen(state) or state.minions)
         damage_in_hand = sum(card_profile(cards[c])["damage"] for c in state.hand)
+        searching = self.searching_cards(state)
+        board = state.game.board
+        piles = any(state.piles[board.pile_of[i]] for i in board.search_locs)
 
         def score(k: str) -> float:
             c = cards[k[4:]]
@@ -850,6 +878,8 @@ class Greedy:
                 v -= 1.0
             if c.cost == 0:
                 v += 0.8
+            if prof["search"] and not searching and piles and self.wants_items(state):
+                v += self.SEARCH_WORTH * prof["search"]  # a weapon or item from a pile (C6.1)
             if prof["mark"] and c.usable is not None and not self.holds(state, c.usable):
                 v -= 1.0 * prof["mark"]  # it marks the game only at times (K1.7): not now
             return v / (1 + 0.35 * c.cost)

@@ -171,6 +171,35 @@ def test_C6_1_greedy_searches_a_pile_when_unarmed(rs):
     assert answer(st) == "play:search"
 
 
+COTTAGE = "killer big-bad-wolf; scenario wingard-cottage; final_girl nell-arden; seed 0"
+
+
+def test_C6_1_greedy_turns_aside_to_a_pile_within_reach_while_unarmed(rs):
+    """C6.1: a search card in hand, no weapon, a pile with items two moves away (the Kitchen from the
+    Porch, by the Foyer): greedy's goal is the pile, though the killer is on the board; armed, or with
+    no card that searches, it goes on hunting; a pile farther than SEARCH_REACH is not worth the walk."""
+    kitchen = None
+    for lines, wants in ((("hand search walk",), True), (("hand search walk", "hands arden-billhook"), False),
+                         (("hand walk walk",), False)):
+        st = pos(rs, COTTAGE, "fg at porch; time 3; victims none; killer at boathouse", *lines)
+        kitchen = L(st, "kitchen")
+        assert GREEDY.dist(st)[st.fg_loc][kitchen] == 2 <= Greedy.SEARCH_REACH
+        assert (GREEDY.goal(st) == kitchen) is wants, lines
+    far = pos(rs, COTTAGE, "fg at dock; time 3; victims none; killer at gravel-drive", "hand search walk")
+    assert GREEDY.goal(far) not in {L(far, lid) for lid in ("kitchen", "master-bedroom", "tool-shed")}
+
+
+def test_C6_1_greedy_buys_a_card_that_searches_while_unarmed(rs):
+    """C7 (buying) and C6.1: unarmed, with items left in the piles and no card that searches in hand,
+    greedy buys Search; armed, it does not."""
+    market = "market search search sprint sprint"
+    unarmed = pos(rs, COTTAGE, "fg at porch; time 3; victims none; phase planning", "hand walk", market)
+    assert unarmed.choice.kind == "buy" and answer(unarmed) == "buy:search"
+    armed = pos(rs, COTTAGE, "fg at porch; time 3; victims none; phase planning", "hand walk",
+                "hands arden-billhook", market)
+    assert answer(armed) != "buy:search"
+
+
 def test_where_an_item_works_never_depends_on_what_was_read_before():
     """The greedy bot keeps the places an item works only for conditions that read her place and the
     board's tokens: an item whose 'usable while' reads the tokens on it (tests/packs/tokens) is read
