@@ -247,8 +247,9 @@ class Greedy:
     def gain(self, state: GameState, effects) -> tuple[float, bool]:
         """What effects would do for her here and now, and whether any of them is of a kind this
         reading does not value (a card drawn, a status, a token spent: worth something, unknown).
-        Healing at full health and lowering fear at its lowest count nothing (C3.5, C3.6): an item
-        or action whose every effect is such does nothing, and is not worth its time."""
+        Healing at full health and lowering fear at its lowest count nothing (C3.5, C3.6), as do
+        setting a flag already set and clearing one not set: an item or action whose every effect is
+        such does nothing, and is not worth its time."""
         g = state.game
         missing = g.fg.health - state.fg_health
         fear_room = max(0, state.fear - g.side.fear_min)
@@ -271,6 +272,9 @@ class Greedy:
                 v -= 0.3 * _amount(e.n)
             elif t in _MARKS:
                 v += 0.6 * (_amount(e.n) if t is n.AdvanceTrack else 1)
+            elif t is n.SetFlag or t is n.ClearFlag:
+                if (e.flag in state.flags) is (t is n.ClearFlag):
+                    unknown = True  # a flag changed: worth something to the content, unknown
             elif isinstance(e, (n.Control, n.Decl)):
                 continue  # a choice, a repeat, a spend: the effects inside are walked with it
             else:
@@ -688,6 +692,7 @@ class Greedy:
                 it = g.items[k[4:].partition("#")[0]]  # ('use:ID#N': a card that carries tokens apart)
                 effects = it.use.effects if it.use else ()
                 worth, unknown = self.gain(state, effects)
+                worth -= 0.3 * (it.use.time if it.use else 0)  # its time as spent time (a use for a time back: nothing)
                 if not unknown and worth <= 0:
                     continue  # it would change nothing (full health, fear at its lowest): not worth a use
                 heals = sum(_amount(e.n) for e in _walk(effects) if isinstance(e, n.Heal))

@@ -301,12 +301,12 @@ def test_K1_8_a_plain_success_does_not(rs):
 
 # === whole games =================================================================================
 def test_K1_4_K1_5_K1_6_a_game_in_which_it_vanishes_ambushes_and_comes_back_adult(rs):
-    """K1.4–K1.6 in one game (the greedy bot, Storybook Woods, seed 6): a kill makes it adolescent and
+    """K1.4–K1.6 in one game (the greedy bot, Storybook Woods, seed 4): a kill makes it adolescent and
     it vanishes; ambush cards stand in for its Killer phases, one brings it out and it hides again at
     Upkeep; an ambush card's raise makes it adult while away, and it comes back where she stands, with
     10 health, to stay."""
-    state, events = api.new_game(rs, killer="evomorph", scenario="storybook-woods", seed=6)
-    bot = greedy_policy(6)
+    state, events = api.new_game(rs, killer="evomorph", scenario="storybook-woods", seed=4)
+    bot = greedy_policy(4)
     texts = [e.render() for e in events]
     adult_at = None
     while not state.over:

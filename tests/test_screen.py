@@ -263,12 +263,15 @@ def test_five_slots_show_their_rewards_in_the_header_and_the_slot_menu(size):
     title = f"{s.state.game.fg.name} vs ... · seed {s.seed}"
     text = screen.screen_text(screen.Parts(s.state, title, [], screen.Keys().menu(s.state), ""), *size)
     names = screen._names(s.state)
-    rewards = [screen._short(screen.render_effects(fx, names)) for fx in s.state.game.fg.slots]
+    said = [screen.render_effects(fx, names) for fx in s.state.game.fg.slots]
+    rewards = [screen._short(t) for t in said]
     head = next(ln for ln in text.splitlines() if ln.startswith("slots ") or " · slots " in ln)
     assert all(f"{i} {r}" in head for i, r in enumerate(rewards, 1)), text
     menu = text.split("Place the rescued victim on which slot?", 1)[1]
     free = [i for i, full in enumerate(s.state.slots, 1) if not full]
-    assert all(re.search(rf"\b{i} slot {i} {re.escape(rewards[i - 1])}", menu) for i in free), text
+    # beside each slot its reward, short in columns or as said on a line of its own
+    assert all(re.search(rf"\b{i} slot {i} +({re.escape(rewards[i - 1])}|{re.escape(said[i - 1])})", menu)
+               for i in free), text
     assert text.splitlines()[0].startswith(f"Round {s.state.round} · Action phase · seed {s.seed}  ")
 
 
