@@ -570,9 +570,15 @@ class Greedy:
         cards = state.game.cards
         return sum(1 for c in state.hand if card_profile(cards[c])["search"] > 0)
 
+    ITEMS_WANTED = 4  # items she carries before a search is worth no more
+
+    def has_room(self, state: GameState) -> bool:
+        """Fewer than ITEMS_WANTED items in her hands and backpack."""
+        return len(state.held) + len(state.pack) < self.ITEMS_WANTED
+
     def wants_items(self, state: GameState) -> bool:
         """No weapon yet and room for more items: what a pile may hold is worth a search."""
-        return not self.armed(state) and len(state.held) + len(state.pack) < 4
+        return not self.armed(state) and self.has_room(state)
 
     def search_spot(self, state: GameState) -> int:
         """A pile with items within SEARCH_REACH that she could search with a card in her hand, while
@@ -678,7 +684,7 @@ class Greedy:
                     v += min(hit, minions_here) * 1.8  # clear the crowd around her
                 v += ex["heal"] * min(missing, 3) * 0.9 * mend
                 v += ex["fear"] * (1.0 if dice <= 2 else 0.25) * (1 if state.fear > g.side.fear_min else 0)
-                v += p["search"] * (2.0 if at_pile and len(state.held) + len(state.pack) < 4 else 0.0)
+                v += p["search"] * (2.0 if at_pile and self.has_room(state) else 0.0)
                 v += ex["time"] * (0.3 if state.time <= 2 else 0.1)
                 if p["mark"]:  # a track moved on, a token placed (S2.4, K1.7): only what would happen now
                     marks = sum(1 for o in card.outcomes if o.min_successes >= 1
